@@ -1,0 +1,42 @@
+#include "launch_options.hpp"
+
+#include <cstdio>
+
+namespace ch01 {
+
+void add_launch_options(lab::Options& table, LaunchOptions& options) {
+  table.add("n", &options.n, 1, std::int64_t{1} << 40, "floats per vector (a, b and c each hold n)")
+      .add("block", &options.block, 1, 1024, "threads per block, a multiple of 32")
+      .add("reps", &options.reps, 1, 10000, "timed samples per variant")
+      .add("seed", &options.seed, 0, 4294967295LL, "seed of the random inputs")
+      .add_rule([&options] { return check_block_size(options.block); });
+}
+
+std::string check_block_size(std::int64_t block) {
+  if (block % 32 != 0) {
+    return "--block must be a multiple of 32 (the warp size), got " + std::to_string(block) +
+           ": a partial warp still occupies a whole warp's slot";
+  }
+  return "";
+}
+
+std::string check_against_device(const LaunchOptions& options, int max_threads_per_block,
+                                 std::size_t free_memory_bytes) {
+  if (options.block > max_threads_per_block) {
+    return "--block " + std::to_string(options.block) + " exceeds this GPU's limit of " +
+           std::to_string(max_threads_per_block) + " threads per block";
+  }
+  // a, b and c: three vectors of n 4-byte floats.
+  const double needed = 3.0 * 4.0 * static_cast<double>(options.n);
+  if (needed > static_cast<double>(free_memory_bytes)) {
+    char message[256];
+    std::snprintf(message, sizeof message,
+                  "--n %lld needs %.2f GiB of device memory (a, b and c: 3 x n floats), but only %.2f GiB is free",
+                  static_cast<long long>(options.n), needed / (1 << 30),
+                  static_cast<double>(free_memory_bytes) / (1 << 30));
+    return message;
+  }
+  return "";
+}
+
+}  // namespace ch01

@@ -1,0 +1,35 @@
+/// @file launch_options.hpp
+/// @brief Chapter 01's command-line options and the checks on them that the
+/// option table alone cannot express (they need the GPU's limits).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "options.hpp"
+
+namespace ch01 {
+
+/// Chapter 01's settings; the initial values are the defaults.
+struct LaunchOptions {
+  std::int64_t n = std::int64_t{64} << 20;  ///< floats per vector (64Mi: 768 MiB for a, b and c)
+  std::int64_t block = 256;                 ///< threads per block
+  std::int64_t reps = 20;                   ///< timed samples per variant
+  std::int64_t seed = 1;                    ///< random input seed
+};
+
+/// Adds chapter 01's options to @p table, bound to @p options (which must
+/// outlive the table), with check_block_size() as a rule.
+void add_launch_options(lab::Options& table, LaunchOptions& options);
+
+/// The checks that need no GPU: a block is a whole number of 32-thread warps.
+/// Returns "" when fine, otherwise the message for the user.
+std::string check_block_size(std::int64_t block);
+
+/// The checks against the GPU: the block fits the device, and a, b and c fit
+/// in its free memory. Returns "" when fine, otherwise the message.
+std::string check_against_device(const LaunchOptions& options, int max_threads_per_block,
+                                 std::size_t free_memory_bytes);
+
+}  // namespace ch01

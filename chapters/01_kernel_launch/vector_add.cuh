@@ -1,0 +1,85 @@
+/// @file vector_add.cuh
+/// @brief Chapter 01's lesson: `c = a + b` launched three ways, what a launch
+/// error looks like, and proof that a launch returns before the kernel ends.
+///
+/// The kernels follow the PyTorch custom-operator tutorial's `add2` (a
+/// grid-stride loop launched as `<<<(n + 1023) / 1024, 1024>>>`). Here the three
+/// variants are compared in one run:
+///   - one thread per element with a bounds check (the grid covers n);
+///   - a grid-stride loop over a grid sized to fill the GPU once;
+///   - the same loop reading and writing `float4` (16 bytes per access).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "device.cuh"
+
+namespace ch01 {
+
+/// The three ways of launching `c = a + b`.
+enum class AddVariant {
+  one_thread_per_element,  ///< grid = ceil(n / block), `if (i < n)`
+  grid_stride,             ///< grid fills the GPU once, each thread loops
+  grid_stride_float4       ///< grid-stride over 16-byte vectors, scalar tail
+};
+
+/// All variants, in the order the chapter compares them.
+constexpr AddVariant kAllVariants[] = {AddVariant::one_thread_per_element, AddVariant::grid_stride,
+                                       AddVariant::grid_stride_float4};
+
+/// A short name, e.g. "grid-stride float4".
+const char* variant_name(AddVariant variant);
+
+/// A one-dimensional launch configuration: `<<<grid, block>>>`.
+struct LaunchConfig {
+  std::int64_t grid = 0;  ///< blocks
+  int block = 0;          ///< threads per block
+};
+
+/// The configuration a variant uses for @p n elements and @p block threads per
+/// block on @p device: enough blocks to cover n for one-thread-per-element; for
+/// the grid-stride variants, as many blocks as fit on the GPU at once
+/// (SMs x resident blocks per SM, from the occupancy calculator), never more
+/// than the work needs.
+LaunchConfig choose_config(AddVariant variant, std::int64_t n, int block, const lab::DeviceInfo& device);
+
+/// Queues `c[i] = a[i] + b[i]` for i < n on @p stream and checks the launch.
+/// a, b, c are device pointers; the float4 variant needs them 16-byte aligned
+/// (cudaMalloc gives 256) and throws std::invalid_argument otherwise.
+void launch_add(AddVariant variant, const float* a, const float* b, float* c, std::int64_t n,
+                const LaunchConfig& config, cudaStream_t stream);
+
+/// The CPU reference: `c[i] = a[i] + b[i]`.
+std::vector<float> add_on_cpu(const std::vector<float>& a, const std::vector<float>& b);
+
+/// Bytes the kernel must move: read a and b, write c (3 x 4 bytes per element).
+inline double add_bytes(std::int64_t n) { return 3.0 * sizeof(float) * static_cast<double>(n); }
+
+/// What happened to a launch with a bad configuration.
+struct LaunchErrorDemo {
+  cudaError_t error = cudaSuccess;  ///< what cudaGetLastError() returned after the launch
+  std::string error_text;           ///< its name and description
+  bool later_launch_ok = false;     ///< did a correct launch right after work (the error is not sticky)?
+};
+
+/// Launches the add kernel with @p threads_per_block threads per block (more
+/// than the GPU allows, e.g. 2048), catches the error with cudaGetLastError()
+/// instead of throwing, then shows the program carries on with a valid launch.
+LaunchErrorDemo launch_with_bad_config(int threads_per_block);
+
+/// How long a launch takes to return, next to how long its kernel runs.
+struct LaunchReturnTiming {
+  double launch_call_ms = 0;  ///< host time spent inside the launch call
+  double kernel_ms = 0;       ///< GPU time of the kernel, from events
+  double until_sync_ms = 0;   ///< host time from before the launch until cudaStreamSynchronize returned
+};
+
+/// Launches a kernel that runs for @p kernel_ms on @p stream and times the
+/// launch call on the host, the kernel with events, and the wait for it.
+LaunchReturnTiming time_launch_return(double kernel_ms, cudaStream_t stream);
+
+}  // namespace ch01

@@ -1,0 +1,33 @@
+# Optional API and chapter documentation: a `docs` target when Doxygen is found.
+# The README becomes the main page, every chapter README a page, and the common/
+# headers (the helpers every chapter uses) are documented member by member.
+find_package(Doxygen QUIET)
+if(NOT DOXYGEN_FOUND)
+  message(STATUS "Doxygen not found: no `docs` target (install doxygen to get one)")
+  return()
+endif()
+
+set(DOXYGEN_PROJECT_NAME "CUDA Async Lab")
+set(DOXYGEN_PROJECT_BRIEF "How GPU work is launched, synchronised, timed and overlapped")
+set(DOXYGEN_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/docs")
+set(DOXYGEN_USE_MDFILE_AS_MAINPAGE "${PROJECT_SOURCE_DIR}/README.md")
+set(DOXYGEN_EXTENSION_MAPPING "cu=C++;cuh=C++")
+set(DOXYGEN_FILE_PATTERNS "*.hpp;*.cuh;*.md")
+set(DOXYGEN_RECURSIVE YES)
+set(DOXYGEN_STRIP_FROM_PATH "${PROJECT_SOURCE_DIR}")
+set(DOXYGEN_FULL_PATH_NAMES YES)
+set(DOXYGEN_EXCLUDE_PATTERNS "*/build/*;*/docs/results/*")
+set(DOXYGEN_PREDEFINED "__global__=;__device__=;__host__=;__forceinline__=;DOXYGEN")
+set(DOXYGEN_WARN_IF_UNDOCUMENTED YES)
+set(DOXYGEN_WARN_NO_PARAMDOC NO)
+set(DOXYGEN_QUIET YES)
+set(DOXYGEN_GENERATE_TREEVIEW YES)
+set(DOXYGEN_HAVE_DOT NO)
+if(LAB_DOCS_WARN_AS_ERROR)
+  set(DOXYGEN_WARN_AS_ERROR YES)
+endif()
+
+doxygen_add_docs(docs
+  README.md docs common chapters exercises/README.md
+  WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
+  COMMENT "Building the HTML documentation into ${CMAKE_BINARY_DIR}/docs/html")

@@ -1,0 +1,25 @@
+# cmake -DEXPECT_CODE=<n> [-DEXPECT_REGEX=<re>] -P ExpectExit.cmake -- <command> [args...]
+# Runs the command and fails unless it exits with EXPECT_CODE and its output
+# (stdout + stderr) matches EXPECT_REGEX. Used for the chapters' command-line tests.
+set(command "")
+set(collect FALSE)
+math(EXPR last "${CMAKE_ARGC} - 1")
+foreach(i RANGE ${last})
+  if(collect)
+    list(APPEND command "${CMAKE_ARGV${i}}")
+  elseif("${CMAKE_ARGV${i}}" STREQUAL "--")
+    set(collect TRUE)
+  endif()
+endforeach()
+if(NOT command)
+  message(FATAL_ERROR "ExpectExit.cmake: no command after --")
+endif()
+execute_process(COMMAND ${command}
+  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+message("${out}${err}")
+if(NOT "${code}" STREQUAL "${EXPECT_CODE}")
+  message(FATAL_ERROR "expected exit code ${EXPECT_CODE}, got '${code}'")
+endif()
+if(DEFINED EXPECT_REGEX AND NOT "${out}${err}" MATCHES "${EXPECT_REGEX}")
+  message(FATAL_ERROR "output does not match '${EXPECT_REGEX}'")
+endif()

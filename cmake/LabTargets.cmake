@@ -1,0 +1,111 @@
+# The few functions every chapter, test and exercise is built with, so that all
+# chapters have the same shape:
+#   lab_add_chapter   one executable per chapter, plus its command-line tests
+#   lab_add_cpu_test  a doctest executable that runs anywhere          (label cpu)
+#   lab_add_gpu_test  a doctest executable that needs a GPU; it exits 77 without
+#                     one and ctest shows it as skipped, never as passed (label gpu)
+#   lab_add_tour_target  the `tour` target: build and run every chapter in order
+
+set(LAB_SOURCE_DIR "${CMAKE_CURRENT_LIST_DIR}/..")
+set(LAB_SKIP_CODE 77)
+
+# Target-wide settings for every CUDA target of the project.
+function(lab_cuda_settings target)
+  # -lineinfo costs nothing at run time and lets compute-sanitizer and Nsight
+  # point at source lines.
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo --expt-relaxed-constexpr -Xcompiler=-Wall,-Wextra>
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic>)
+endfunction()
+
+# lab_add_chapter(<target> SOURCES <files> LIBRARIES <libs> SMOKE_ARGS <args>)
+# SMOKE_ARGS: small options for a quick full run (ctest's smoke test, the GPU
+# check script, compute-sanitizer).
+function(lab_add_chapter target)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES;SMOKE_ARGS" ${ARGN})
+  add_executable(${target} ${ARG_SOURCES})
+  target_link_libraries(${target} PRIVATE ${ARG_LIBRARIES} lab::cuda)
+  lab_cuda_settings(${target})
+  set_property(GLOBAL APPEND PROPERTY LAB_CHAPTERS ${target})
+  string(REPLACE ";" " " smoke "${ARG_SMOKE_ARGS}")
+  set_property(GLOBAL PROPERTY LAB_SMOKE_ARGS_${target} "${smoke}")
+
+  if(NOT LAB_BUILD_TESTS)
+    return()
+  endif()
+  string(REGEX MATCH "^ch[0-9]+" chapter_label "${target}")
+  set(expect "${LAB_SOURCE_DIR}/cmake/ExpectExit.cmake")
+  # --help works without a GPU and lists the options from the same table that parses them.
+  add_test(NAME ${target}.cli.help
+    COMMAND ${CMAKE_COMMAND} -DEXPECT_CODE=0 "-DEXPECT_REGEX=--json" -P ${expect}
+            -- $<TARGET_FILE:${target}> --help)
+  # An unknown option is a usage error: exit 2 with a message that names it.
+  add_test(NAME ${target}.cli.unknown_option
+    COMMAND ${CMAKE_COMMAND} -DEXPECT_CODE=2 "-DEXPECT_REGEX=unknown option '--no-such-option'"
+            -P ${expect} -- $<TARGET_FILE:${target}> --no-such-option 1)
+  # With every GPU hidden the chapter says why and exits 77, on any machine.
+  add_test(NAME ${target}.cli.no_device
+    COMMAND ${CMAKE_COMMAND} -DEXPECT_CODE=77 "-DEXPECT_REGEX=no usable CUDA device: "
+            -P ${expect} -- $<TARGET_FILE:${target}>)
+  set_tests_properties(${target}.cli.no_device PROPERTIES ENVIRONMENT "CUDA_VISIBLE_DEVICES=-1")
+  set_tests_properties(${target}.cli.help ${target}.cli.unknown_option ${target}.cli.no_device
+    PROPERTIES LABELS "cpu;${chapter_label};cli")
+  # The whole chapter with small sizes: verified results, exit 0 (skipped without a GPU).
+  add_test(NAME ${target}.smoke COMMAND ${target} ${ARG_SMOKE_ARGS})
+  set_tests_properties(${target}.smoke PROPERTIES
+    LABELS "gpu;${chapter_label}" SKIP_RETURN_CODE ${LAB_SKIP_CODE} RUN_SERIAL TRUE)
+endfunction()
+
+# lab_add_chapter_cli_test(<name> <expected exit code> <regex> <executable target> <args...>)
+function(lab_add_chapter_cli_test name code regex target)
+  if(NOT LAB_BUILD_TESTS)
+    return()
+  endif()
+  string(REGEX MATCH "^ch[0-9]+" chapter_label "${target}")
+  add_test(NAME ${name}
+    COMMAND ${CMAKE_COMMAND} -DEXPECT_CODE=${code} "-DEXPECT_REGEX=${regex}"
+            -P "${LAB_SOURCE_DIR}/cmake/ExpectExit.cmake" -- $<TARGET_FILE:${target}> ${ARGN})
+  set_tests_properties(${name} PROPERTIES LABELS "cpu;${chapter_label};cli")
+endfunction()
+
+# lab_add_cpu_test(<target> SOURCES <files> LIBRARIES <libs> LABELS <labels>)
+function(lab_add_cpu_test target)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES;LABELS" ${ARGN})
+  add_executable(${target} ${ARG_SOURCES})
+  target_link_libraries(${target} PRIVATE ${ARG_LIBRARIES} lab_cpu_test_main)
+  lab_cuda_settings(${target})
+  add_test(NAME ${target} COMMAND ${target})
+  set_tests_properties(${target} PROPERTIES LABELS "cpu;${ARG_LABELS}")
+endfunction()
+
+# lab_add_gpu_test(<target> SOURCES <files> LIBRARIES <libs> LABELS <labels> [NOT_IN_DEFAULT])
+# The test's main() checks for a usable device first and exits 77 without one.
+# GPU tests run one at a time: their timing assertions compare ratios measured
+# in the same run, and a second test on the same GPU would distort them.
+function(lab_add_gpu_test target)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES;LABELS" ${ARGN})
+  add_executable(${target} ${ARG_SOURCES})
+  target_link_libraries(${target} PRIVATE ${ARG_LIBRARIES} lab_gpu_test_main)
+  lab_cuda_settings(${target})
+  add_test(NAME ${target} COMMAND ${target})
+  set_tests_properties(${target} PROPERTIES
+    LABELS "gpu;${ARG_LABELS}" SKIP_RETURN_CODE ${LAB_SKIP_CODE} RUN_SERIAL TRUE)
+endfunction()
+
+# The `tour` target and the chapter list (build/chapters.tsv) that the tour and
+# scripts/gpu-check.sh read: name, executable, smoke arguments.
+function(lab_add_tour_target)
+  get_property(chapters GLOBAL PROPERTY LAB_CHAPTERS)
+  set(manifest "")
+  foreach(chapter IN LISTS chapters)
+    get_property(smoke GLOBAL PROPERTY LAB_SMOKE_ARGS_${chapter})
+    string(APPEND manifest "${chapter}\t$<TARGET_FILE:${chapter}>\t${smoke}\n")
+  endforeach()
+  file(GENERATE OUTPUT "${CMAKE_BINARY_DIR}/chapters.tsv" CONTENT "${manifest}")
+  add_custom_target(tour
+    COMMAND ${CMAKE_COMMAND} -DMANIFEST=${CMAKE_BINARY_DIR}/chapters.tsv
+            -DOUTPUT_DIR=${CMAKE_BINARY_DIR}/tour -P ${LAB_SOURCE_DIR}/cmake/RunTour.cmake
+    DEPENDS ${chapters}
+    USES_TERMINAL
+    COMMENT "The tour: every chapter in order, with its default options")
+endfunction()

@@ -1,0 +1,30 @@
+#include <cstdio>
+
+#include "chapter.cuh"
+#include "clock.cuh"
+
+namespace lab {
+
+Chapter::Chapter(std::string program, std::string title, std::string description)
+    : program_(std::move(program)), title_(std::move(title)), options_(program_, std::move(description)),
+      report_("", Json(), Json()) {
+  options_.add_output_file("json", &json_path_, "write the results as JSON to this file");
+}
+
+bool Chapter::start(int argc, const char* const* argv) {
+  if (options_.parse(argc, argv) == Options::Parsed::help) return false;
+  device_ = require_device();
+  // The SM clock this run actually got: nominal clocks say nothing about
+  // throttling or power-saving states, so every report records the measured one.
+  const double measured_mhz = measure_sm_clock_mhz();
+  Json device = device_.to_json();
+  device.set("measured_sm_clock_mhz", measured_mhz);
+  const std::string chapter_id = program_.rfind("ch", 0) == 0 ? program_.substr(2) : program_;
+  report_ = Report(chapter_id, device, options_.to_json());
+
+  std::printf("%s\n%s\n%s", title_.c_str(), std::string(title_.size(), '=').c_str(), device_.summary().c_str());
+  std::printf("  SM clock measured in a kernel: %.0f MHz\n\n", measured_mhz);
+  return true;
+}
+
+}  // namespace lab

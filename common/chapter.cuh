@@ -1,0 +1,59 @@
+/// @file chapter.cuh
+/// @brief The frame every chapter's main() shares: options (with `--json`),
+/// the device check, the header, the report and the exit code.
+///
+/// @code
+///   int main(int argc, char** argv) {
+///     return lab::run_program("ch01_kernel_launch", [&] {
+///       lab::Chapter chapter("ch01_kernel_launch", "Chapter 01: kernel launch", "What it shows.");
+///       chapter.options().add("n", &n, 1, max_n, "elements");
+///       if (!chapter.start(argc, argv)) return 0;  // --help was printed
+///       ... experiments, chapter.report().add_result(...), chapter.report().check(...) ...
+///       return chapter.finish();
+///     });
+///   }
+/// @endcode
+#pragma once
+
+#include <string>
+
+#include "device.cuh"
+#include "options.hpp"
+#include "report.hpp"
+
+namespace lab {
+
+/// One chapter's run, from the command line to the exit code.
+class Chapter {
+ public:
+  /// @param program     executable name, e.g. "ch01_kernel_launch"
+  /// @param title       printed at the top, e.g. "Chapter 01: kernel launch"
+  /// @param description shown by `--help`
+  Chapter(std::string program, std::string title, std::string description);
+
+  /// The option table; `--json` is already in it.
+  Options& options() { return options_; }
+
+  /// Parses the command line (throws lab::UsageError), then requires a usable
+  /// device (throws lab::NoDeviceError), prints the title, the device summary
+  /// and the SM clock measured in a kernel. Returns false when `--help` was
+  /// printed and the program should exit with code 0.
+  bool start(int argc, const char* const* argv);
+
+  /// The device in use (after start()).
+  const DeviceInfo& device() const { return device_; }
+  /// The report results and checks go into (after start()).
+  Report& report() { return report_; }
+  /// Writes the JSON when asked for and returns the exit code (0 or 1).
+  int finish() const { return report_.finish(json_path_); }
+
+ private:
+  std::string program_;
+  std::string title_;
+  Options options_;
+  std::string json_path_;
+  DeviceInfo device_;
+  Report report_;
+};
+
+}  // namespace lab

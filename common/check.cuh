@@ -1,0 +1,52 @@
+/// @file check.cuh
+/// @brief Error checking: every CUDA call and every kernel launch is checked.
+///
+/// A failed call throws lab::CudaError carrying the call's own text, the file and
+/// line, and CUDA's description of the error. lab::run_program() (program.hpp)
+/// turns it into a message on stderr and exit code 1. Unlike many samples, the
+/// checks stay in release builds: a wrong result that goes unnoticed is worse
+/// than the nanoseconds a check costs.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace lab {
+
+/// A CUDA runtime call (or a kernel launch) failed.
+class CudaError : public std::runtime_error {
+ public:
+  /// @param error what the runtime returned
+  /// @param call  the source text of the call, e.g. "cudaMalloc(&p, bytes)"
+  /// @param file  the file of the call
+  /// @param line  the line of the call
+  CudaError(cudaError_t error, const char* call, const char* file, int line)
+      : std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + call +
+                           " failed: " + cudaGetErrorName(error) + " (" +
+                           cudaGetErrorString(error) + ")"),
+        error_(error) {}
+
+  /// The error code the runtime returned.
+  cudaError_t error() const noexcept { return error_; }
+
+ private:
+  cudaError_t error_;
+};
+
+/// Throws lab::CudaError unless @p error is cudaSuccess. Use through LAB_CHECK.
+inline void check(cudaError_t error, const char* call, const char* file, int line) {
+  if (error != cudaSuccess) throw CudaError(error, call, file, line);
+}
+
+}  // namespace lab
+
+/// Wraps a CUDA runtime call: `LAB_CHECK(cudaMalloc(&p, bytes));`
+#define LAB_CHECK(call) ::lab::check((call), #call, __FILE__, __LINE__)
+
+/// Checks the launch just made. A launch returns no error code: a bad
+/// configuration (too many threads per block, too much shared memory) is only
+/// reported by cudaGetLastError(). Errors *inside* the kernel appear later, at
+/// the next synchronising call, which LAB_CHECK then reports.
+#define LAB_CHECK_LAUNCH() ::lab::check(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)

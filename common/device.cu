@@ -1,0 +1,153 @@
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "check.cuh"
+#include "device.cuh"
+#include "program.hpp"
+
+namespace lab {
+
+namespace {
+
+std::string version_text(int version) {  // 13000 -> "13.0"
+  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+}
+
+// The driver's release ("580.159.04") is not in the runtime API; on Linux the
+// kernel module states it in /proc/driver/nvidia/version.
+std::string read_driver_release() {
+  std::ifstream file("/proc/driver/nvidia/version");
+  std::string word;
+  std::string previous;
+  while (file >> word) {
+    if (previous == "Module" && !word.empty() && word[0] >= '0' && word[0] <= '9') return word;
+    previous = word;
+  }
+  return "unknown";
+}
+
+double mib(std::size_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
+
+}  // namespace
+
+std::string DeviceInfo::compute_capability() const {
+  return std::to_string(cc_major) + "." + std::to_string(cc_minor);
+}
+
+std::string DeviceInfo::summary() const {
+  char text[1024];
+  std::snprintf(text, sizeof text,
+                "device %d: %s (compute capability %s)\n"
+                "  %d SMs, L2 %.0f MiB, %d copy engines, %.1f GiB memory (%.1f GiB free), %d-bit bus\n"
+                "  nominal clocks: SM %.0f MHz, memory %.0f MHz\n"
+                "  driver %s (CUDA %s), runtime CUDA %s\n",
+                ordinal, name.c_str(), compute_capability().c_str(), sm_count, mib(l2_bytes), copy_engines,
+                mib(memory_bytes) / 1024.0, mib(free_memory_bytes) / 1024.0, memory_bus_bits,
+                nominal_sm_clock_mhz, nominal_memory_clock_mhz, driver_release.c_str(),
+                version_text(driver_cuda_version).c_str(), version_text(runtime_version).c_str());
+  return text;
+}
+
+Json DeviceInfo::to_json() const {
+  Json json = Json::object();
+  json.set("ordinal", ordinal);
+  json.set("name", name);
+  json.set("compute_capability", compute_capability());
+  json.set("sm_count", sm_count);
+  json.set("l2_bytes", l2_bytes);
+  json.set("persisting_l2_max_bytes", persisting_l2_max_bytes);
+  json.set("copy_engines", copy_engines);
+  json.set("memory_bytes", memory_bytes);
+  json.set("free_memory_bytes", free_memory_bytes);
+  json.set("memory_bus_bits", memory_bus_bits);
+  json.set("nominal_sm_clock_mhz", nominal_sm_clock_mhz);
+  json.set("nominal_memory_clock_mhz", nominal_memory_clock_mhz);
+  json.set("max_threads_per_block", max_threads_per_block);
+  json.set("max_block_dim", Json::array().push_back(max_block_dim[0]).push_back(max_block_dim[1]).push_back(max_block_dim[2]));
+  json.set("max_grid_dim", Json::array().push_back(max_grid_dim[0]).push_back(max_grid_dim[1]).push_back(max_grid_dim[2]));
+  json.set("shared_per_block", shared_per_block);
+  json.set("shared_per_block_optin", shared_per_block_optin);
+  json.set("warp_size", warp_size);
+  json.set("concurrent_kernels", concurrent_kernels);
+  json.set("driver_release", driver_release);
+  json.set("driver_cuda_version", version_text(driver_cuda_version));
+  json.set("runtime_version", version_text(runtime_version));
+  return json;
+}
+
+int device_count(std::string* reason) noexcept {
+  int count = 0;
+  const cudaError_t error = cudaGetDeviceCount(&count);
+  if (error != cudaSuccess) {
+    if (reason != nullptr) *reason = std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
+    (void)cudaGetLastError();  // this error is not sticky: clear it
+    return 0;
+  }
+  if (count == 0 && reason != nullptr) *reason = "the driver reports no CUDA devices";
+  return count;
+}
+
+bool usable_device(std::string* reason) noexcept {
+  if (device_count(reason) == 0) return false;
+  // A device may be listed and still refuse a context (exclusive mode, a broken
+  // driver state). cudaFree(nullptr) creates the context and touches nothing.
+  cudaError_t error = cudaSetDevice(0);
+  if (error == cudaSuccess) error = cudaFree(nullptr);
+  if (error != cudaSuccess) {
+    if (reason != nullptr) *reason = std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
+    (void)cudaGetLastError();
+    return false;
+  }
+  return true;
+}
+
+DeviceInfo query_device(int ordinal) {
+  cudaDeviceProp p{};
+  LAB_CHECK(cudaGetDeviceProperties(&p, ordinal));
+  DeviceInfo d;
+  d.ordinal = ordinal;
+  d.name = p.name;
+  d.cc_major = p.major;
+  d.cc_minor = p.minor;
+  d.sm_count = p.multiProcessorCount;
+  d.l2_bytes = static_cast<std::size_t>(p.l2CacheSize);
+  d.persisting_l2_max_bytes = static_cast<std::size_t>(p.persistingL2CacheMaxSize);
+  d.copy_engines = p.asyncEngineCount;
+  d.memory_bytes = p.totalGlobalMem;
+  d.memory_bus_bits = p.memoryBusWidth;
+  d.max_threads_per_block = p.maxThreadsPerBlock;
+  for (int i = 0; i < 3; ++i) {
+    d.max_block_dim[i] = p.maxThreadsDim[i];
+    d.max_grid_dim[i] = p.maxGridSize[i];
+  }
+  d.shared_per_block = p.sharedMemPerBlock;
+  d.shared_per_block_optin = p.sharedMemPerBlockOptin;
+  d.warp_size = p.warpSize;
+  d.concurrent_kernels = p.concurrentKernels != 0;
+  int khz = 0;
+  LAB_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, ordinal));
+  d.nominal_sm_clock_mhz = khz / 1000.0;
+  LAB_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, ordinal));
+  d.nominal_memory_clock_mhz = khz / 1000.0;
+  LAB_CHECK(cudaDriverGetVersion(&d.driver_cuda_version));
+  LAB_CHECK(cudaRuntimeGetVersion(&d.runtime_version));
+  d.driver_release = read_driver_release();
+  int current = 0;
+  LAB_CHECK(cudaGetDevice(&current));
+  if (current == ordinal) {
+    std::size_t total = 0;
+    LAB_CHECK(cudaMemGetInfo(&d.free_memory_bytes, &total));
+  }
+  return d;
+}
+
+DeviceInfo require_device() {
+  std::string reason;
+  if (!usable_device(&reason)) throw NoDeviceError(reason);
+  return query_device(0);
+}
+
+}  // namespace lab

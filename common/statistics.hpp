@@ -1,0 +1,35 @@
+/// @file statistics.hpp
+/// @brief Summary statistics over timing samples.
+///
+/// Report the median with min and max (or the quartiles), and say how many
+/// samples: a GPU shared with others, clock changes and the first-run costs make
+/// the mean a poor summary on its own.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace lab {
+
+/// What a set of samples looks like.
+struct Summary {
+  std::size_t count = 0;  ///< number of samples
+  double min = 0;         ///< smallest sample
+  double q1 = 0;          ///< first quartile (25th percentile)
+  double median = 0;      ///< median (50th percentile)
+  double q3 = 0;          ///< third quartile (75th percentile)
+  double max = 0;         ///< largest sample
+  double mean = 0;        ///< arithmetic mean
+  double stddev = 0;      ///< sample standard deviation (n - 1 in the denominator); 0 for one sample
+  double cv = 0;          ///< coefficient of variation, stddev / mean; 0 when the mean is 0
+};
+
+/// The @p fraction quantile (0..1) of @p samples, interpolating linearly between
+/// the two nearest ranks (NumPy's default). Throws std::invalid_argument when empty.
+double quantile(std::vector<double> samples, double fraction);
+
+/// Summarises @p samples. Throws std::invalid_argument when @p samples is empty
+/// or holds a NaN.
+Summary summarize(const std::vector<double>& samples);
+
+}  // namespace lab

@@ -1,0 +1,73 @@
+// Chapter 01 on the GPU: the lesson's own functions (vector_add.cuh), checked.
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "device.cuh"
+#include "memory.cuh"
+#include "stream.cuh"
+#include "vector_add.cuh"
+#include "verify.hpp"
+
+namespace {
+
+// Runs one variant on random inputs into a poisoned output and compares exactly.
+lab::Comparison run_variant(ch01::AddVariant variant, std::int64_t n, int block, const lab::DeviceInfo& device) {
+  const auto count = static_cast<std::size_t>(n);
+  const auto a_host = lab::random_floats(count, 11);
+  const auto b_host = lab::random_floats(count, 12);
+  lab::DeviceBuffer<float> a(count), b(count), c(count);
+  a.upload(a_host);
+  b.upload(b_host);
+  c.poison();
+  lab::Stream stream;
+  ch01::launch_add(variant, a.data(), b.data(), c.data(), n, ch01::choose_config(variant, n, block, device), stream);
+  stream.synchronize();
+  return lab::compare(c.download(), ch01::add_on_cpu(a_host, b_host));
+}
+
+}  // namespace
+
+TEST_CASE("every variant is exact at awkward sizes and block sizes") {
+  const lab::DeviceInfo device = lab::require_device();
+  for (ch01::AddVariant variant : ch01::kAllVariants) {
+    for (std::int64_t n : {1LL, 3LL, 1023LL, 1024LL, 1025LL, (1LL << 20) + 3}) {
+      for (int block : {32, 256, 1024}) {
+        CAPTURE(ch01::variant_name(variant));
+        CAPTURE(n);
+        CAPTURE(block);
+        const lab::Comparison result = run_variant(variant, n, block, device);
+        CHECK_MESSAGE(result.passed(), result.detail());
+      }
+    }
+  }
+}
+
+TEST_CASE("grid-stride grids fill the GPU once and never exceed the work") {
+  const lab::DeviceInfo device = lab::require_device();
+  const auto big = ch01::choose_config(ch01::AddVariant::grid_stride, 1LL << 26, 256, device);
+  CHECK(big.grid >= device.sm_count);
+  CHECK(big.grid * 256 < (1LL << 26));  // fewer threads than elements: each thread loops
+  CHECK(ch01::choose_config(ch01::AddVariant::grid_stride, 100, 256, device).grid == 1);
+  CHECK(ch01::choose_config(ch01::AddVariant::one_thread_per_element, 1025, 256, device).grid == 5);
+}
+
+TEST_CASE("a launch returns before a long kernel ends") {
+  lab::Stream stream;
+  const ch01::LaunchReturnTiming t = ch01::time_launch_return(20.0, stream);
+  CAPTURE(t.launch_call_ms);
+  CAPTURE(t.kernel_ms);
+  CHECK(t.kernel_ms >= 10.0);                        // the kernel really ran that long
+  CHECK(t.launch_call_ms < t.kernel_ms / 10.0);      // but the launch did not wait for it
+  CHECK(t.until_sync_ms >= t.kernel_ms * 0.9);       // the synchronisation did
+}
+
+TEST_CASE("too many threads per block is reported, and the program carries on") {
+  const lab::DeviceInfo device = lab::require_device();
+  const ch01::LaunchErrorDemo demo = ch01::launch_with_bad_config(2 * device.max_threads_per_block);
+  CHECK(demo.error == cudaErrorInvalidConfiguration);
+  CHECK(demo.later_launch_ok);
+  CHECK(cudaGetLastError() == cudaSuccess);  // the error was consumed, not left behind
+  // A valid configuration reports no error.
+  CHECK(ch01::launch_with_bad_config(256).error == cudaSuccess);
+}

@@ -1,0 +1,107 @@
+// The common/ helpers on the GPU: device query, buffers, events, measuring, clock.
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "check.cuh"
+#include "clock.cuh"
+#include "device.cuh"
+#include "memory.cuh"
+#include "stream.cuh"
+#include "timing.cuh"
+
+TEST_CASE("the device summary is filled in") {
+  const lab::DeviceInfo d = lab::require_device();
+  CHECK_FALSE(d.name.empty());
+  CHECK(d.sm_count > 0);
+  CHECK(d.l2_bytes > 0);
+  CHECK(d.max_threads_per_block >= 1024);
+  CHECK(d.memory_bytes > d.free_memory_bytes / 2);
+  CHECK(d.runtime_version >= 13000);
+  const lab::Json json = lab::Json::parse(d.to_json().dump());
+  CHECK(json.at("name").as_string() == d.name);
+  CHECK(json.at("copy_engines").as_number() == d.copy_engines);
+}
+
+TEST_CASE("a CUDA error becomes an exception naming the call") {
+  lab::DeviceBuffer<float> buffer(16);
+  try {
+    // Copying 1 GiB out of a 64-byte buffer is an invalid argument.
+    LAB_CHECK(cudaMemcpy(buffer.data(), buffer.data(), std::size_t{1} << 30, cudaMemcpyDeviceToDevice));
+    FAIL("no exception");
+  } catch (const lab::CudaError& e) {
+    CHECK(std::string(e.what()).find("cudaMemcpy(buffer.data()") != std::string::npos);
+    CHECK(std::string(e.what()).find("common_gpu_test.cu") != std::string::npos);
+  }
+  (void)cudaGetLastError();
+}
+
+TEST_CASE("buffers move, round-trip and poison") {
+  lab::DeviceBuffer<float> a(1000);
+  const std::vector<float> values(1000, 2.5f);
+  a.upload(values);
+  lab::DeviceBuffer<float> b = std::move(a);
+  CHECK(a.data() == nullptr);
+  CHECK(b.download() == values);
+  b.poison();
+  for (float v : b.download()) CHECK(v != v);  // NaN
+
+  lab::PinnedBuffer<int> pinned(10);
+  pinned[3] = 7;
+  lab::PinnedBuffer<int> moved = std::move(pinned);
+  CHECK(moved[3] == 7);
+  CHECK(pinned.data() == nullptr);
+}
+
+TEST_CASE("registering host memory keeps its contents") {
+  std::vector<int> host(1 << 20);
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<int>(i);
+  {
+    lab::HostRegistration registration(host.data(), host.size() * sizeof(int));
+    lab::DeviceBuffer<int> device(host.size());
+    LAB_CHECK(cudaMemcpy(device.data(), host.data(), device.bytes(), cudaMemcpyHostToDevice));
+    CHECK(device.download() == host);
+  }
+  bool intact = true;
+  for (std::size_t i = 0; i < host.size(); ++i) intact = intact && host[i] == static_cast<int>(i);
+  CHECK(intact);
+}
+
+TEST_CASE("the event timer and the host timer agree on a long kernel") {
+  lab::Stream stream;
+  lab::launch_spin(stream, 0.01);  // load the module first
+  stream.synchronize();
+  lab::EventTimer timer(stream);
+  lab::HostTimer host;
+  {
+    auto scope = timer.scope();
+    lab::launch_spin(stream, 20.0);
+  }
+  const float gpu_ms = timer.elapsed_ms();
+  const double host_ms = host.elapsed_ms();
+  CHECK(gpu_ms >= 19.0);
+  CHECK(gpu_ms <= 30.0);
+  CHECK(host_ms >= gpu_ms * 0.95);  // the host waited at least as long as the GPU ran
+}
+
+TEST_CASE("measure_ms returns one sample per run, each as long as the work") {
+  lab::Stream stream;
+  lab::MeasureConfig config;
+  config.warmup = 1;
+  config.samples = 5;
+  const auto samples = lab::measure_ms([](cudaStream_t s) { lab::launch_spin(s, 2.0); }, stream, config);
+  REQUIRE(samples.size() == 5);
+  for (double s : samples) {
+    CHECK(s >= 1.9);
+    CHECK(s < 10.0);
+  }
+  config.flush_l2 = true;  // the flush runs outside the timed region
+  const auto cold = lab::measure_ms([](cudaStream_t s) { lab::launch_spin(s, 2.0); }, stream, config);
+  for (double s : cold) CHECK(s < 10.0);
+}
+
+TEST_CASE("the SM clock measured in a kernel is plausible") {
+  const double mhz = lab::measure_sm_clock_mhz();
+  CHECK(mhz > 100.0);
+  CHECK(mhz < 5000.0);
+}

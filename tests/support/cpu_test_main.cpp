@@ -1,0 +1,3 @@
+// main() for the CPU tests: plain doctest.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>

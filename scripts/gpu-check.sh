@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The whole GPU check, in one command, for a machine with an NVIDIA GPU:
+#   1. configure and build (Release, for the GPU that is present)
+#   2. every test except the exercises; on a GPU machine none may be skipped
+#   3. every untouched exercise must FAIL its check (the tree checks itself)
+#   4. every chapter once with small sizes and --json
+#   5. compute-sanitizer --tool memcheck over every chapter, if installed
+#   6. the tour: every chapter with its default options, output and JSON kept
+# Ends with one summary line; exits non-zero if any step failed.
+#
+# Usage: scripts/gpu-check.sh [results-folder]   (default: build/gpu-check/results)
+# Environment: BUILD_DIR (default build/gpu-check), JOBS (default: all cores).
+set -u
+cd "$(dirname "$0")/.."
+build=${BUILD_DIR:-build/gpu-check}
+results=${1:-$build/results}
+jobs=${JOBS:-$(nproc)}
+mkdir -p "$results"
+failed=()
+steps=0
+
+step() {  # step <name> <command...>: run, log, remember failures
+  local name=$1
+  shift
+  steps=$((steps + 1))
+  echo "==> $name"
+  if "$@" >"$results/$name.log" 2>&1; then
+    echo "    ok"
+  else
+    echo "    FAILED (exit $?), last lines of $results/$name.log:"
+    tail -n 25 "$results/$name.log" | sed 's/^/    | /'
+    failed+=("$name")
+  fi
+}
+
+# Read-only facts about the GPU and its current clocks (never changes anything).
+nvidia-smi --query-gpu=name,driver_version,pci.bus_id,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw,power.limit \
+  --format=csv >"$results/nvidia-smi.csv" 2>&1 || true
+cat "$results/nvidia-smi.csv"
+
+step configure cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
+step build cmake --build "$build" -j "$jobs"
+
+tests_without_skips() {
+  local out rc
+  out=$(ctest --test-dir "$build" --output-on-failure -LE exercise --no-tests=error 2>&1)
+  rc=$?
+  echo "$out"
+  ((rc == 0)) || return 1
+  # ctest counts a skipped test as "not failed"; on a GPU machine a skip is a failure.
+  if grep -q "(Skipped)" <<<"$out"; then
+    echo "gpu-check: a test was skipped on a machine with a GPU"
+    return 1
+  fi
+}
+step tests tests_without_skips
+
+exercises_fail_untouched() {
+  local out
+  out=$(ctest --test-dir "$build" -L exercise 2>&1)
+  echo "$out"
+  # Every exercise check must fail: "0% tests passed, N tests failed out of N".
+  [[ $out =~ ([0-9]+)\ tests\ failed\ out\ of\ ([0-9]+) ]] && [[ ${BASH_REMATCH[1]} == "${BASH_REMATCH[2]}" ]] &&
+    [[ ${BASH_REMATCH[2]} -gt 0 ]]
+}
+step exercises-fail-untouched exercises_fail_untouched
+
+if [[ -f $build/chapters.tsv ]]; then
+  while IFS=$'\t' read -r name executable smoke; do
+    # shellcheck disable=SC2086  # smoke holds several arguments
+    step "$name.smoke" "$executable" $smoke --json "$results/$name.smoke.json"
+    if command -v compute-sanitizer >/dev/null; then
+      # shellcheck disable=SC2086
+      step "$name.memcheck" compute-sanitizer --tool memcheck --error-exitcode 99 --leak-check full \
+        "$executable" $smoke
+    else
+      echo "==> $name.memcheck: compute-sanitizer not installed, not run"
+    fi
+  done <"$build/chapters.tsv"
+fi
+
+tour() {
+  cmake --build "$build" --target tour || return 1
+  cp "$build"/tour/*.json "$results"/
+}
+step tour tour
+
+if ((${#failed[@]} == 0)); then
+  echo "gpu-check: PASS: $steps steps passed on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)"
+  exit 0
+fi
+echo "gpu-check: FAIL: ${#failed[@]} of $steps steps failed: ${failed[*]}"
+exit 1

@@ -1,4 +1,5 @@
 #include <cuda_runtime.h>
+#include <dlfcn.h>  // dlopen: NVML, for the driver release, without linking it
 
 #include <cstdio>
 #include <fstream>
@@ -16,9 +17,26 @@ std::string version_text(int version) {  // 13000 -> "13.0"
   return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
 }
 
-// The driver's release ("580.159.04") is not in the runtime API; on Linux the
-// kernel module states it in /proc/driver/nvidia/version.
+// The driver's release ("580.159.04") is not in the runtime API. NVML, which
+// ships with the driver, knows it; it is opened at run time so that the
+// programs need no NVML to build or start. Failing that, the Linux kernel
+// module states it in /proc/driver/nvidia/version.
 std::string read_driver_release() {
+  if (void* nvml = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL)) {
+    using Init = int (*)();
+    using GetVersion = int (*)(char*, unsigned);
+    auto init = reinterpret_cast<Init>(dlsym(nvml, "nvmlInit_v2"));
+    auto get_version = reinterpret_cast<GetVersion>(dlsym(nvml, "nvmlSystemGetDriverVersion"));
+    auto shutdown = reinterpret_cast<Init>(dlsym(nvml, "nvmlShutdown"));
+    std::string release;
+    if (init != nullptr && get_version != nullptr && shutdown != nullptr && init() == 0) {
+      char buffer[96] = {};
+      if (get_version(buffer, sizeof buffer) == 0) release = buffer;
+      shutdown();
+    }
+    dlclose(nvml);
+    if (!release.empty()) return release;
+  }
   std::ifstream file("/proc/driver/nvidia/version");
   std::string word;
   std::string previous;

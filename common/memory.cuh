@@ -35,8 +35,10 @@ class DeviceBuffer {
     if (count_ > 0) LAB_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), bytes()));
   }
   ~DeviceBuffer() { release(); }
+  /// Takes over what @p other owns; @p other is left empty.
   DeviceBuffer(DeviceBuffer&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+  /// Releases what this owns, then takes over what @p other owns.
   DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
     if (this != &other) {
       release();
@@ -89,8 +91,10 @@ class PinnedBuffer {
     if (count_ > 0) LAB_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), bytes()));
   }
   ~PinnedBuffer() { release(); }
+  /// Takes over what @p other owns; @p other is left empty.
   PinnedBuffer(PinnedBuffer&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+  /// Releases what this owns, then takes over what @p other owns.
   PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
     if (this != &other) {
       release();
@@ -133,7 +137,9 @@ class HostRegistration {
     LAB_CHECK(cudaHostRegister(pointer, bytes, flags));
   }
   ~HostRegistration() { release(); }
+  /// Takes over what @p other owns; @p other is left empty.
   HostRegistration(HostRegistration&& other) noexcept : pointer_(std::exchange(other.pointer_, nullptr)) {}
+  /// Releases what this owns, then takes over what @p other owns.
   HostRegistration& operator=(HostRegistration&& other) noexcept {
     if (this != &other) {
       release();

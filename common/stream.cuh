@@ -18,12 +18,15 @@ class Stream {
   /// @param flags cudaStreamDefault (synchronises with the legacy default
   ///              stream) or cudaStreamNonBlocking (does not)
   explicit Stream(unsigned flags = cudaStreamDefault) { LAB_CHECK(cudaStreamCreateWithFlags(&stream_, flags)); }
-  ~Stream() {
-    if (stream_ != nullptr) detail::report_release_failure(cudaStreamDestroy(stream_), "cudaStreamDestroy");
-  }
+  ~Stream() { release(); }
+  /// Takes over what @p other owns; @p other is left empty.
   Stream(Stream&& other) noexcept : stream_(std::exchange(other.stream_, nullptr)) {}
+  /// Releases what this owns, then takes over what @p other owns.
   Stream& operator=(Stream&& other) noexcept {
-    std::swap(stream_, other.stream_);
+    if (this != &other) {
+      release();
+      stream_ = std::exchange(other.stream_, nullptr);
+    }
     return *this;
   }
   Stream(const Stream&) = delete;
@@ -35,6 +38,10 @@ class Stream {
   void synchronize() const { LAB_CHECK(cudaStreamSynchronize(stream_)); }
 
  private:
+  void release() noexcept {
+    if (stream_ != nullptr) detail::report_release_failure(cudaStreamDestroy(stream_), "cudaStreamDestroy");
+    stream_ = nullptr;
+  }
   cudaStream_t stream_ = nullptr;
 };
 
@@ -46,12 +53,15 @@ class Event {
   ///              ordering only) and/or cudaEventBlockingSync (the waiting
   ///              host thread sleeps instead of spinning)
   explicit Event(unsigned flags = cudaEventDefault) { LAB_CHECK(cudaEventCreateWithFlags(&event_, flags)); }
-  ~Event() {
-    if (event_ != nullptr) detail::report_release_failure(cudaEventDestroy(event_), "cudaEventDestroy");
-  }
+  ~Event() { release(); }
+  /// Takes over what @p other owns; @p other is left empty.
   Event(Event&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
+  /// Releases what this owns, then takes over what @p other owns.
   Event& operator=(Event&& other) noexcept {
-    std::swap(event_, other.event_);
+    if (this != &other) {
+      release();
+      event_ = std::exchange(other.event_, nullptr);
+    }
     return *this;
   }
   Event(const Event&) = delete;
@@ -77,6 +87,10 @@ class Event {
   }
 
  private:
+  void release() noexcept {
+    if (event_ != nullptr) detail::report_release_failure(cudaEventDestroy(event_), "cudaEventDestroy");
+    event_ = nullptr;
+  }
   cudaEvent_t event_ = nullptr;
 };
 

@@ -105,3 +105,18 @@ TEST_CASE("the SM clock measured in a kernel is plausible") {
   CHECK(mhz > 100.0);
   CHECK(mhz < 5000.0);
 }
+
+TEST_CASE("streams and events move without double destruction") {
+  lab::Stream a;
+  cudaStream_t handle = a.get();
+  lab::Stream b(cudaStreamNonBlocking);
+  b = std::move(a);
+  CHECK(b.get() == handle);
+  CHECK(a.get() == nullptr);
+  lab::Event e1, e2;
+  e2 = std::move(e1);
+  CHECK(e1.get() == nullptr);
+  e2.record(b);
+  e2.synchronize();
+  CHECK(e2.query());
+}

@@ -12,9 +12,11 @@ set(LAB_SKIP_CODE 77)
 # Target-wide settings for every CUDA target of the project.
 function(lab_cuda_settings target)
   # -lineinfo costs nothing at run time and lets compute-sanitizer and Nsight
-  # point at source lines.
+  # point at source lines; Debug builds get full device debug info (-G) instead.
   target_compile_options(${target} PRIVATE
-    $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo --expt-relaxed-constexpr -Xcompiler=-Wall,-Wextra>
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>
+    $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Debug>>:-G>
+    $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<NOT:$<CONFIG:Debug>>>:-lineinfo>
     $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic>)
 endfunction()
 

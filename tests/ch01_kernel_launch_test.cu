@@ -4,26 +4,19 @@
 #include <vector>
 
 #include "device.cuh"
-#include "memory.cuh"
 #include "stream.cuh"
 #include "vector_add.cuh"
 #include "verify.hpp"
 
 namespace {
 
-// Runs one variant on random inputs into a poisoned output and compares exactly.
 lab::Comparison run_variant(ch01::AddVariant variant, std::int64_t n, int block, const lab::DeviceInfo& device) {
-  const auto count = static_cast<std::size_t>(n);
-  const auto a_host = lab::random_floats(count, 11);
-  const auto b_host = lab::random_floats(count, 12);
-  lab::DeviceBuffer<float> a(count), b(count), c(count);
-  a.upload(a_host);
-  b.upload(b_host);
-  c.poison();
-  lab::Stream stream;
-  ch01::launch_add(variant, a.data(), b.data(), c.data(), n, ch01::choose_config(variant, n, block, device), stream);
-  stream.synchronize();
-  return lab::compare(c.download(), ch01::add_on_cpu(a_host, b_host));
+  const ch01::LaunchConfig config = ch01::choose_config(variant, n, block, device);
+  return ch01::check_add(
+      [&](const float* a, const float* b, float* c, std::int64_t count, cudaStream_t stream) {
+        ch01::launch_add(variant, a, b, c, count, config, stream);
+      },
+      n, 11);
 }
 
 }  // namespace

@@ -111,6 +111,20 @@ std::vector<float> add_on_cpu(const std::vector<float>& a, const std::vector<flo
   return c;
 }
 
+lab::Comparison check_add(const AddLauncher& launch, std::int64_t n, std::uint64_t seed) {
+  const auto count = static_cast<std::size_t>(n);
+  const std::vector<float> a_host = lab::random_floats(count, seed);
+  const std::vector<float> b_host = lab::random_floats(count, seed + 1);
+  lab::DeviceBuffer<float> a(count), b(count), c(count);
+  a.upload(a_host);
+  b.upload(b_host);
+  lab::Stream stream;
+  c.poison(stream);  // an element the kernel misses stays NaN and fails the comparison
+  launch(a.data(), b.data(), c.data(), n, stream);
+  stream.synchronize();
+  return lab::compare(c.download(), add_on_cpu(a_host, b_host));  // exact: one IEEE add per element
+}
+
 LaunchErrorDemo launch_with_bad_config(int threads_per_block) {
   constexpr std::int64_t n = 4096;
   lab::DeviceBuffer<float> a(n), b(n), c(n);

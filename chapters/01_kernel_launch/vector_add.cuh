@@ -13,10 +13,12 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "device.cuh"
+#include "verify.hpp"
 
 namespace ch01 {
 
@@ -55,6 +57,15 @@ void launch_add(AddVariant variant, const float* a, const float* b, float* c, st
 
 /// The CPU reference: `c[i] = a[i] + b[i]`.
 std::vector<float> add_on_cpu(const std::vector<float>& a, const std::vector<float>& b);
+
+/// Any function that queues `c = a + b` for n elements on a stream: a chapter
+/// variant, or an exercise's kernel.
+using AddLauncher = std::function<void(const float* a, const float* b, float* c, std::int64_t n, cudaStream_t)>;
+
+/// Runs @p launch once on @p n random inputs (seeded by @p seed) into a
+/// poisoned output and compares the result exactly with add_on_cpu(). The one
+/// correctness check the chapter's tests and the exercise check share.
+lab::Comparison check_add(const AddLauncher& launch, std::int64_t n, std::uint64_t seed);
 
 /// Bytes the kernel must move: read a and b, write c (3 x 4 bytes per element).
 inline double add_bytes(std::int64_t n) { return 3.0 * sizeof(float) * static_cast<double>(n); }

@@ -6,7 +6,9 @@
 namespace lab {
 
 Chapter::Chapter(std::string program, std::string title, std::string description)
-    : program_(std::move(program)), title_(std::move(title)), options_(program_, std::move(description)),
+    : program_(std::move(program)),
+      title_(std::move(title)),
+      options_(program_, std::move(description)),
       report_("", Json(), Json()) {
   options_.add_output_file("json", &json_path_, "write the results as JSON to this file");
 }

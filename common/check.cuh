@@ -24,8 +24,7 @@ class CudaError : public std::runtime_error {
   /// @param line  the line of the call
   CudaError(cudaError_t error, const char* call, const char* file, int line)
       : std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + call +
-                           " failed: " + cudaGetErrorName(error) + " (" +
-                           cudaGetErrorString(error) + ")"),
+                           " failed: " + cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ")"),
         error_(error) {}
 
   /// The error code the runtime returned.

@@ -51,9 +51,7 @@ double mib(std::size_t bytes) { return static_cast<double>(bytes) / (1024.0 * 10
 
 }  // namespace
 
-std::string DeviceInfo::compute_capability() const {
-  return std::to_string(cc_major) + "." + std::to_string(cc_minor);
-}
+std::string DeviceInfo::compute_capability() const { return std::to_string(cc_major) + "." + std::to_string(cc_minor); }
 
 std::string DeviceInfo::summary() const {
   char text[1024];
@@ -63,9 +61,9 @@ std::string DeviceInfo::summary() const {
                 "  nominal clocks: SM %.0f MHz, memory %.0f MHz\n"
                 "  driver %s (CUDA %s), runtime CUDA %s\n",
                 ordinal, name.c_str(), compute_capability().c_str(), sm_count, mib(l2_bytes), copy_engines,
-                mib(memory_bytes) / 1024.0, mib(free_memory_bytes) / 1024.0, memory_bus_bits,
-                nominal_sm_clock_mhz, nominal_memory_clock_mhz, driver_release.c_str(),
-                version_text(driver_cuda_version).c_str(), version_text(runtime_version).c_str());
+                mib(memory_bytes) / 1024.0, mib(free_memory_bytes) / 1024.0, memory_bus_bits, nominal_sm_clock_mhz,
+                nominal_memory_clock_mhz, driver_release.c_str(), version_text(driver_cuda_version).c_str(),
+                version_text(runtime_version).c_str());
   return text;
 }
 
@@ -84,8 +82,10 @@ Json DeviceInfo::to_json() const {
   json.set("nominal_sm_clock_mhz", nominal_sm_clock_mhz);
   json.set("nominal_memory_clock_mhz", nominal_memory_clock_mhz);
   json.set("max_threads_per_block", max_threads_per_block);
-  json.set("max_block_dim", Json::array().push_back(max_block_dim[0]).push_back(max_block_dim[1]).push_back(max_block_dim[2]));
-  json.set("max_grid_dim", Json::array().push_back(max_grid_dim[0]).push_back(max_grid_dim[1]).push_back(max_grid_dim[2]));
+  json.set("max_block_dim",
+           Json::array().push_back(max_block_dim[0]).push_back(max_block_dim[1]).push_back(max_block_dim[2]));
+  json.set("max_grid_dim",
+           Json::array().push_back(max_grid_dim[0]).push_back(max_grid_dim[1]).push_back(max_grid_dim[2]));
   json.set("shared_per_block", shared_per_block);
   json.set("shared_per_block_optin", shared_per_block_optin);
   json.set("warp_size", warp_size);
@@ -100,7 +100,12 @@ int device_count(std::string* reason) noexcept {
   int count = 0;
   const cudaError_t error = cudaGetDeviceCount(&count);
   if (error != cudaSuccess) {
-    if (reason != nullptr) *reason = std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
+    if (reason != nullptr) {
+      *reason = std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
+      // What the runtime says when there is no driver at all reads like a
+      // version problem; say both.
+      if (error == cudaErrorInsufficientDriver) *reason += " (no NVIDIA driver is loaded, or it is too old)";
+    }
     (void)cudaGetLastError();  // this error is not sticky: clear it
     return 0;
   }

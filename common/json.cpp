@@ -13,13 +13,27 @@ std::string json_escape(std::string_view text) {
   out.reserve(text.size() + 2);
   for (char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buffer[8];
@@ -136,9 +150,15 @@ void newline(std::string& out, int indent, int depth) {
 
 void Json::dump_to(std::string& out, int indent, int depth) const {
   switch (type_) {
-    case Type::null: out += "null"; break;
-    case Type::boolean: out += boolean_ ? "true" : "false"; break;
-    case Type::number: append_number(out, number_); break;
+    case Type::null:
+      out += "null";
+      break;
+    case Type::boolean:
+      out += boolean_ ? "true" : "false";
+      break;
+    case Type::number:
+      append_number(out, number_);
+      break;
     case Type::string:
       out += '"';
       out += json_escape(string_);
@@ -261,10 +281,14 @@ class Parser {
     for (int i = 0; i < 4; ++i) {
       const char h = text_[pos_++];
       value <<= 4;
-      if (h >= '0' && h <= '9') value |= static_cast<unsigned>(h - '0');
-      else if (h >= 'a' && h <= 'f') value |= static_cast<unsigned>(h - 'a' + 10);
-      else if (h >= 'A' && h <= 'F') value |= static_cast<unsigned>(h - 'A' + 10);
-      else fail("bad hex digit in \\u escape");
+      if (h >= '0' && h <= '9')
+        value |= static_cast<unsigned>(h - '0');
+      else if (h >= 'a' && h <= 'f')
+        value |= static_cast<unsigned>(h - 'a' + 10);
+      else if (h >= 'A' && h <= 'F')
+        value |= static_cast<unsigned>(h - 'A' + 10);
+      else
+        fail("bad hex digit in \\u escape");
     }
     return value;
   }
@@ -302,14 +326,30 @@ class Parser {
       if (pos_ >= text_.size()) fail("unterminated escape");
       const char e = text_[pos_++];
       switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
         case 'u': {
           unsigned code = parse_hex4();
           if (code >= 0xD800 && code < 0xDC00) {  // a surrogate pair
@@ -321,7 +361,8 @@ class Parser {
           append_utf8(out, code);
           break;
         }
-        default: fail("unknown escape");
+        default:
+          fail("unknown escape");
       }
     }
   }

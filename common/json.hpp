@@ -21,17 +21,17 @@ class Json {
   /// The kind of value held.
   enum class Type { null, boolean, number, string, array, object };
 
-  Json() = default;                                                  ///< null
-  Json(std::nullptr_t) {}                                            ///< null
-  Json(bool value) : type_(Type::boolean), boolean_(value) {}        ///< true / false
-  Json(double value) : type_(Type::number), number_(value) {}        ///< a number
-  Json(int value) : Json(static_cast<double>(value)) {}              ///< a number
-  Json(long value) : Json(static_cast<double>(value)) {}             ///< a number
-  Json(long long value) : Json(static_cast<double>(value)) {}        ///< a number
-  Json(unsigned value) : Json(static_cast<double>(value)) {}         ///< a number
-  Json(unsigned long value) : Json(static_cast<double>(value)) {}    ///< a number
-  Json(unsigned long long value) : Json(static_cast<double>(value)) {}  ///< a number
-  Json(const char* value) : type_(Type::string), string_(value) {}      ///< a string
+  Json() = default;                                                            ///< null
+  Json(std::nullptr_t) {}                                                      ///< null
+  Json(bool value) : type_(Type::boolean), boolean_(value) {}                  ///< true / false
+  Json(double value) : type_(Type::number), number_(value) {}                  ///< a number
+  Json(int value) : Json(static_cast<double>(value)) {}                        ///< a number
+  Json(long value) : Json(static_cast<double>(value)) {}                       ///< a number
+  Json(long long value) : Json(static_cast<double>(value)) {}                  ///< a number
+  Json(unsigned value) : Json(static_cast<double>(value)) {}                   ///< a number
+  Json(unsigned long value) : Json(static_cast<double>(value)) {}              ///< a number
+  Json(unsigned long long value) : Json(static_cast<double>(value)) {}         ///< a number
+  Json(const char* value) : type_(Type::string), string_(value) {}             ///< a string
   Json(std::string value) : type_(Type::string), string_(std::move(value)) {}  ///< a string
 
   static Json array();   ///< an empty array
@@ -39,16 +39,16 @@ class Json {
   /// An array of numbers.
   static Json array_of(const std::vector<double>& values);
 
-  Type type() const { return type_; }  ///< the kind of value
-  bool is_null() const { return type_ == Type::null; }         ///< is it null?
-  bool is_bool() const { return type_ == Type::boolean; }      ///< is it true/false?
-  bool is_number() const { return type_ == Type::number; }     ///< is it a number?
-  bool is_string() const { return type_ == Type::string; }     ///< is it a string?
-  bool is_array() const { return type_ == Type::array; }       ///< is it an array?
-  bool is_object() const { return type_ == Type::object; }     ///< is it an object?
+  Type type() const { return type_; }                       ///< the kind of value
+  bool is_null() const { return type_ == Type::null; }      ///< is it null?
+  bool is_bool() const { return type_ == Type::boolean; }   ///< is it true/false?
+  bool is_number() const { return type_ == Type::number; }  ///< is it a number?
+  bool is_string() const { return type_ == Type::string; }  ///< is it a string?
+  bool is_array() const { return type_ == Type::array; }    ///< is it an array?
+  bool is_object() const { return type_ == Type::object; }  ///< is it an object?
 
-  bool as_bool() const;                ///< the boolean; throws if not one
-  double as_number() const;            ///< the number; throws if not one
+  bool as_bool() const;                  ///< the boolean; throws if not one
+  double as_number() const;              ///< the number; throws if not one
   const std::string& as_string() const;  ///< the string; throws if not one
 
   /// Number of elements (array) or members (object); 0 otherwise.

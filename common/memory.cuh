@@ -50,9 +50,9 @@ class DeviceBuffer {
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 
-  T* data() { return data_; }                          ///< device pointer
-  const T* data() const { return data_; }              ///< device pointer
-  std::size_t size() const { return count_; }          ///< number of elements
+  T* data() { return data_; }                               ///< device pointer
+  const T* data() const { return data_; }                   ///< device pointer
+  std::size_t size() const { return count_; }               ///< number of elements
   std::size_t bytes() const { return count_ * sizeof(T); }  ///< size in bytes
 
   /// Copies @p host (at most size() elements) to the device; blocks the host.
@@ -106,14 +106,14 @@ class PinnedBuffer {
   PinnedBuffer(const PinnedBuffer&) = delete;
   PinnedBuffer& operator=(const PinnedBuffer&) = delete;
 
-  T* data() { return data_; }                          ///< host pointer
-  const T* data() const { return data_; }              ///< host pointer
-  std::size_t size() const { return count_; }          ///< number of elements
-  std::size_t bytes() const { return count_ * sizeof(T); }  ///< size in bytes
-  T& operator[](std::size_t i) { return data_[i]; }    ///< element access
+  T* data() { return data_; }                                    ///< host pointer
+  const T* data() const { return data_; }                        ///< host pointer
+  std::size_t size() const { return count_; }                    ///< number of elements
+  std::size_t bytes() const { return count_ * sizeof(T); }       ///< size in bytes
+  T& operator[](std::size_t i) { return data_[i]; }              ///< element access
   const T& operator[](std::size_t i) const { return data_[i]; }  ///< element access
-  T* begin() { return data_; }                         ///< first element
-  T* end() { return data_ + count_; }                  ///< one past the last element
+  T* begin() { return data_; }                                   ///< first element
+  T* end() { return data_ + count_; }                            ///< one past the last element
 
  private:
   void release() noexcept {
@@ -132,8 +132,7 @@ class HostRegistration {
  public:
   HostRegistration() = default;
   /// Registers @p bytes at @p pointer with cudaHostRegister @p flags.
-  HostRegistration(void* pointer, std::size_t bytes, unsigned flags = cudaHostRegisterDefault)
-      : pointer_(pointer) {
+  HostRegistration(void* pointer, std::size_t bytes, unsigned flags = cudaHostRegisterDefault) : pointer_(pointer) {
     LAB_CHECK(cudaHostRegister(pointer, bytes, flags));
   }
   ~HostRegistration() { release(); }

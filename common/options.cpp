@@ -1,5 +1,7 @@
 #include "options.hpp"
 
+#include <unistd.h>  // access(): can this process write into the folder?
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -13,8 +15,6 @@
 
 #include "program.hpp"
 
-#include <unistd.h>  // access(): can this process write into the folder?
-
 namespace lab {
 
 namespace {
@@ -24,9 +24,9 @@ struct Suffix {
   std::int64_t factor;
 };
 // Longest first so that "Mi" is not read as "M".
-constexpr Suffix kSuffixes[] = {{"Ki", 1024}, {"Mi", 1024 * 1024}, {"Gi", 1024LL * 1024 * 1024},
-                                {"Ti", 1024LL * 1024 * 1024 * 1024}, {"k", 1000}, {"M", 1000 * 1000},
-                                {"G", 1000LL * 1000 * 1000}};
+constexpr Suffix kSuffixes[] = {
+    {"Ki", 1024}, {"Mi", 1024 * 1024}, {"Gi", 1024LL * 1024 * 1024}, {"Ti", 1024LL * 1024 * 1024 * 1024},
+    {"k", 1000},  {"M", 1000 * 1000},  {"G", 1000LL * 1000 * 1000}};
 
 std::string format_real(double value) {
   char buffer[32];
@@ -145,8 +145,8 @@ void Options::assign(Entry& e, const std::string& text) {
     case Kind::integer: {
       const std::int64_t v = parse_integer(text, what);
       if (v < e.imin || v > e.imax) {
-        throw UsageError(what + " must be in " + format_count(e.imin) + ".." + format_count(e.imax) +
-                         " (got " + text + ")");
+        throw UsageError(what + " must be in " + format_count(e.imin) + ".." + format_count(e.imax) + " (got " + text +
+                         ")");
       }
       *static_cast<std::int64_t*>(e.value) = v;
       break;
@@ -154,13 +154,13 @@ void Options::assign(Entry& e, const std::string& text) {
     case Kind::real: {
       char* end = nullptr;
       const double v = std::strtod(text.c_str(), &end);
-      if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])) || end == text.c_str() ||
-          *end != '\0' || !std::isfinite(v)) {
+      if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])) || end == text.c_str() || *end != '\0' ||
+          !std::isfinite(v)) {
         throw UsageError("invalid value '" + text + "' for " + what + ": expected a number");
       }
       if (v < e.min || v > e.max) {
-        throw UsageError(what + " must be in " + format_real(e.min) + ".." + format_real(e.max) + " (got " +
-                         text + ")");
+        throw UsageError(what + " must be in " + format_real(e.min) + ".." + format_real(e.max) + " (got " + text +
+                         ")");
       }
       *static_cast<double*>(e.value) = v;
       break;
@@ -217,8 +217,10 @@ Options::Parsed Options::parse(int argc, const char* const* argv) {
     Entry* e = find(name);
     if (e == nullptr) throw UsageError("unknown option '--" + name + "'");
     if (e->kind == Kind::flag) {
-      if (has_value) assign(*e, value);
-      else *static_cast<bool*>(e->value) = true;
+      if (has_value)
+        assign(*e, value);
+      else
+        *static_cast<bool*>(e->value) = true;
       continue;
     }
     if (!has_value) {
@@ -259,11 +261,19 @@ Json Options::to_json() const {
   Json json = Json::object();
   for (const auto& e : entries_) {
     switch (e.kind) {
-      case Kind::integer: json.set(e.name, static_cast<long long>(*static_cast<std::int64_t*>(e.value))); break;
-      case Kind::real: json.set(e.name, *static_cast<double*>(e.value)); break;
+      case Kind::integer:
+        json.set(e.name, static_cast<long long>(*static_cast<std::int64_t*>(e.value)));
+        break;
+      case Kind::real:
+        json.set(e.name, *static_cast<double*>(e.value));
+        break;
       case Kind::text:
-      case Kind::output_file: json.set(e.name, *static_cast<std::string*>(e.value)); break;
-      case Kind::flag: json.set(e.name, *static_cast<bool*>(e.value)); break;
+      case Kind::output_file:
+        json.set(e.name, *static_cast<std::string*>(e.value));
+        break;
+      case Kind::flag:
+        json.set(e.name, *static_cast<bool*>(e.value));
+        break;
     }
   }
   return json;

@@ -72,7 +72,9 @@ std::string Table::render() const {
 }
 
 Report::Report(std::string chapter, Json device, Json options)
-    : chapter_(std::move(chapter)), date_(utc_now_iso8601()), device_(std::move(device)),
+    : chapter_(std::move(chapter)),
+      date_(utc_now_iso8601()),
+      device_(std::move(device)),
       options_(std::move(options)) {}
 
 Summary Report::add_result(const std::string& name, const std::string& unit, const std::vector<double>& samples,

@@ -29,9 +29,9 @@ class Table {
  public:
   /// One column of a table.
   struct Column {
-    std::string header;        ///< what the column holds
-    std::string unit;          ///< its unit ("ms", "GB/s"), or "" for none
-    bool align_right = true;   ///< numbers align right, text left
+    std::string header;       ///< what the column holds
+    std::string unit;         ///< its unit ("ms", "GB/s"), or "" for none
+    bool align_right = true;  ///< numbers align right, text left
   };
 
   /// A table with these columns.

@@ -32,7 +32,7 @@ class Stream {
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
 
-  cudaStream_t get() const { return stream_; }  ///< the raw handle
+  cudaStream_t get() const { return stream_; }       ///< the raw handle
   operator cudaStream_t() const { return stream_; }  ///< the raw handle, implicitly
   /// Blocks the host until all work queued on this stream has finished.
   void synchronize() const { LAB_CHECK(cudaStreamSynchronize(stream_)); }

@@ -38,7 +38,7 @@ Comparison compare(const std::vector<float>& actual, const std::vector<float>& e
   if (actual.size() != expected.size()) {
     result.mismatches = std::max(actual.size(), expected.size());
     result.first.push_back(Mismatch{std::min(actual.size(), expected.size()), static_cast<double>(expected.size()),
-                                     static_cast<double>(actual.size())});
+                                    static_cast<double>(actual.size())});
     return result;
   }
   for (std::size_t i = 0; i < expected.size(); ++i) {

@@ -25,10 +25,10 @@ struct Mismatch {
 
 /// The outcome of lab::compare.
 struct Comparison {
-  std::size_t count = 0;          ///< elements compared
-  std::size_t mismatches = 0;     ///< elements out of tolerance (NaN always is)
-  double max_abs_error = 0;       ///< largest |actual - expected| among finite values
-  std::vector<Mismatch> first;    ///< the first few mismatches, for the message
+  std::size_t count = 0;                                        ///< elements compared
+  std::size_t mismatches = 0;                                   ///< elements out of tolerance (NaN always is)
+  double max_abs_error = 0;                                     ///< largest |actual - expected| among finite values
+  std::vector<Mismatch> first;                                  ///< the first few mismatches, for the message
   bool passed() const { return count > 0 && mismatches == 0; }  ///< no mismatch at all
   /// "1048579 values, exact" or "3 of 1024 values differ; first: [7] expected 1 got nan, ..."
   std::string detail() const;

@@ -12,11 +12,9 @@ namespace {
 
 lab::Comparison run_variant(ch01::AddVariant variant, std::int64_t n, int block, const lab::DeviceInfo& device) {
   const ch01::LaunchConfig config = ch01::choose_config(variant, n, block, device);
-  return ch01::check_add(
-      [&](const float* a, const float* b, float* c, std::int64_t count, cudaStream_t stream) {
-        ch01::launch_add(variant, a, b, c, count, config, stream);
-      },
-      n, 11);
+  return ch01::check_add([&](const float* a, const float* b, float* c, std::int64_t count,
+                             cudaStream_t stream) { ch01::launch_add(variant, a, b, c, count, config, stream); },
+                         n, 11);
 }
 
 }  // namespace
@@ -50,9 +48,9 @@ TEST_CASE("a launch returns before a long kernel ends") {
   const ch01::LaunchReturnTiming t = ch01::time_launch_return(20.0, stream);
   CAPTURE(t.launch_call_ms);
   CAPTURE(t.kernel_ms);
-  CHECK(t.kernel_ms >= 10.0);                        // the kernel really ran that long
-  CHECK(t.launch_call_ms < t.kernel_ms / 10.0);      // but the launch did not wait for it
-  CHECK(t.until_sync_ms >= t.kernel_ms * 0.9);       // the synchronisation did
+  CHECK(t.kernel_ms >= 10.0);                    // the kernel really ran that long
+  CHECK(t.launch_call_ms < t.kernel_ms / 10.0);  // but the launch did not wait for it
+  CHECK(t.until_sync_ms >= t.kernel_ms * 0.9);   // the synchronisation did
 }
 
 TEST_CASE("too many threads per block is reported, and the program carries on") {

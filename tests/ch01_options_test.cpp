@@ -44,8 +44,7 @@ TEST_CASE("checks against the device: the block limit and the free memory") {
   options.n = 1000;
   options.block = 1024;
   CHECK(ch01::check_against_device(options, 1024, 1 << 30).empty());
-  CHECK(ch01::check_against_device(options, 512, 1 << 30).find("exceeds this GPU's limit of 512") !=
-        std::string::npos);
+  CHECK(ch01::check_against_device(options, 512, 1 << 30).find("exceeds this GPU's limit of 512") != std::string::npos);
   options.block = 256;
   // a, b and c: 3 x 4 bytes per element
   CHECK(ch01::check_against_device(options, 1024, 12000).empty());

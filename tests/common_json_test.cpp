@@ -27,7 +27,8 @@ TEST_CASE("dump and parse round-trip every type") {
   doc.set("no", false);
   doc.set("nothing", nullptr);
   doc.set("samples", lab::Json::array_of({1.5, 2.25, 1e-9}));
-  doc.set("nested", lab::Json::object().set("empty_array", lab::Json::array()).set("empty_object", lab::Json::object()));
+  doc.set("nested",
+          lab::Json::object().set("empty_array", lab::Json::array()).set("empty_object", lab::Json::object()));
 
   for (int indent : {-1, 0, 2}) {
     const lab::Json back = lab::Json::parse(doc.dump(indent));

@@ -48,8 +48,7 @@ TEST_CASE("fixed formats decimals") {
 }
 
 TEST_CASE("the report has the shared JSON shape") {
-  lab::Report report("01_kernel_launch", lab::Json::object().set("name", "Test GPU"),
-                     lab::Json::object().set("n", 8));
+  lab::Report report("01_kernel_launch", lab::Json::object().set("name", "Test GPU"), lab::Json::object().set("n", 8));
   const lab::Summary s = report.add_result("variant a", "ms", {3, 1, 2}, lab::Json::object().set("grid", 4));
   CHECK(s.median == 2);
   CHECK(report.check("correct", true, "8 values"));
@@ -61,7 +60,8 @@ TEST_CASE("the report has the shared JSON shape") {
   CHECK(json.at("device").at("name").as_string() == "Test GPU");
   CHECK(json.at("options").at("n").as_number() == 8);
   const lab::Json& r = json.at("results").at(0);
-  for (const char* key : {"name", "unit", "samples", "count", "min", "q1", "median", "q3", "max", "mean", "stddev", "cv"}) {
+  for (const char* key :
+       {"name", "unit", "samples", "count", "min", "q1", "median", "q3", "max", "mean", "stddev", "cv"}) {
     CAPTURE(key);
     CHECK(r.contains(key));
   }

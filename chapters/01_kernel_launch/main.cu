@@ -47,8 +47,8 @@ void print_limits(const lab::DeviceInfo& d) {
                  std::to_string(d.max_grid_dim[0]) + ", " + std::to_string(d.max_grid_dim[1]) + ", " +
                      std::to_string(d.max_grid_dim[2])});
   table.add_row({"shared memory per block", "16 KiB",
-                 std::to_string(d.shared_per_block / 1024) + " KiB (" + std::to_string(d.shared_per_block_optin / 1024) +
-                     " KiB opt-in)"});
+                 std::to_string(d.shared_per_block / 1024) + " KiB (" +
+                     std::to_string(d.shared_per_block_optin / 1024) + " KiB opt-in)"});
   table.add_row({"multiprocessors", "up to 30", std::to_string(d.sm_count)});
   std::printf("What one launch may ask for\n%s\n", table.render().c_str());
 }
@@ -89,12 +89,10 @@ int main(int argc, char** argv) {
     // It reads n floats and writes n floats: 2 x 4 x n bytes.
     const double copy_bytes = 2.0 * sizeof(float) * static_cast<double>(n);
     const auto copy_samples = lab::measure_ms(
-        [&](cudaStream_t s) {
-          LAB_CHECK(cudaMemcpyAsync(c.data(), a.data(), c.bytes(), cudaMemcpyDeviceToDevice, s));
-        },
+        [&](cudaStream_t s) { LAB_CHECK(cudaMemcpyAsync(c.data(), a.data(), c.bytes(), cudaMemcpyDeviceToDevice, s)); },
         stream, measure);
-    const lab::Summary copy = report.add_result("device-to-device copy", "ms", copy_samples,
-                                                lab::Json::object().set("bytes", copy_bytes));
+    const lab::Summary copy =
+        report.add_result("device-to-device copy", "ms", copy_samples, lab::Json::object().set("bytes", copy_bytes));
     const double copy_gbps = copy_bytes / (copy.median * 1e-3) / 1e9;
 
     // --- the three variants, side by side -----------------------------------
@@ -145,17 +143,19 @@ int main(int argc, char** argv) {
         best_name = name;
       }
     }
-    std::printf("\n%zu floats per vector, %lld samples each (median, min, max); bandwidth counts a and b read, c written\n%s",
-                n, static_cast<long long>(opt.reps), table.render().c_str());
+    std::printf(
+        "\n%zu floats per vector, %lld samples each (median, min, max); bandwidth counts a and b read, c written\n%s",
+        n, static_cast<long long>(opt.reps), table.render().c_str());
     std::printf("best: %s at %.1f %% of the copy's bandwidth\n", best_name.c_str(), best_percent);
     // Whether these are DRAM numbers depends on n: a working set that fits in
     // the L2 stays there between samples, and the copy and the kernels race
     // each other through the cache instead of through memory.
     const double working_set = ch01::add_bytes(opt.n);
     if (working_set < static_cast<double>(device.l2_bytes)) {
-      std::printf("note: a, b and c (%.1f MiB) fit in the %.0f MiB L2, so these are warm-cache figures, not DRAM\n"
-                  "bandwidth; use --n 64Mi or more to measure memory\n",
-                  working_set / (1 << 20), static_cast<double>(device.l2_bytes) / (1 << 20));
+      std::printf(
+          "note: a, b and c (%.1f MiB) fit in the %.0f MiB L2, so these are warm-cache figures, not DRAM\n"
+          "bandwidth; use --n 64Mi or more to measure memory\n",
+          working_set / (1 << 20), static_cast<double>(device.l2_bytes) / (1 << 20));
     }
     constexpr std::int64_t kBenchmarkN = std::int64_t{64} << 20;
     if (opt.n == kBenchmarkN) {
@@ -167,11 +167,12 @@ int main(int argc, char** argv) {
     // --- a launch returns before its kernel ends ----------------------------
     constexpr double kLongKernelMs = 20.0;
     const ch01::LaunchReturnTiming t = ch01::time_launch_return(kLongKernelMs, stream);
-    std::printf("A launch returns before the kernel ends\n"
-                "  the launch call returned after   %9.3f ms\n"
-                "  the kernel ran on the GPU for     %9.3f ms (events)\n"
-                "  cudaStreamSynchronize returned at %9.3f ms\n",
-                t.launch_call_ms, t.kernel_ms, t.until_sync_ms);
+    std::printf(
+        "A launch returns before the kernel ends\n"
+        "  the launch call returned after   %9.3f ms\n"
+        "  the kernel ran on the GPU for     %9.3f ms (events)\n"
+        "  cudaStreamSynchronize returned at %9.3f ms\n",
+        t.launch_call_ms, t.kernel_ms, t.until_sync_ms);
     report.add_result("launch call of a 20 ms kernel", "ms", {t.launch_call_ms},
                       lab::Json::object().set("kernel_ms", t.kernel_ms).set("until_sync_ms", t.until_sync_ms));
     char detail[160];
@@ -183,10 +184,11 @@ int main(int argc, char** argv) {
     // --- a bad launch configuration is caught, and the program goes on ------
     const int too_many = 2 * device.max_threads_per_block;
     const ch01::LaunchErrorDemo bad = ch01::launch_with_bad_config(too_many);
-    std::printf("\nA launch with %d threads per block (the limit is %d)\n"
-                "  cudaGetLastError() -> %s\n  a valid launch afterwards: %s\n",
-                too_many, device.max_threads_per_block, bad.error_text.c_str(),
-                bad.later_launch_ok ? "ran and was correct" : "FAILED");
+    std::printf(
+        "\nA launch with %d threads per block (the limit is %d)\n"
+        "  cudaGetLastError() -> %s\n  a valid launch afterwards: %s\n",
+        too_many, device.max_threads_per_block, bad.error_text.c_str(),
+        bad.later_launch_ok ? "ran and was correct" : "FAILED");
     report.check("bad configuration reported by cudaGetLastError", bad.error != cudaSuccess, bad.error_text);
     report.check("the program carries on after the bad launch", bad.later_launch_ok,
                  bad.later_launch_ok ? "a valid launch ran and was correct" : "the valid launch failed");

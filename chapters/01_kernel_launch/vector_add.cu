@@ -1,5 +1,3 @@
-#include "vector_add.cuh"
-
 #include <algorithm>
 #include <stdexcept>
 
@@ -8,6 +6,7 @@
 #include "memory.cuh"
 #include "stream.cuh"
 #include "timing.cuh"
+#include "vector_add.cuh"
 
 namespace ch01 {
 
@@ -57,9 +56,12 @@ bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 
 
 const char* variant_name(AddVariant variant) {
   switch (variant) {
-    case AddVariant::one_thread_per_element: return "one thread per element";
-    case AddVariant::grid_stride: return "grid-stride";
-    case AddVariant::grid_stride_float4: return "grid-stride float4";
+    case AddVariant::one_thread_per_element:
+      return "one thread per element";
+    case AddVariant::grid_stride:
+      return "grid-stride";
+    case AddVariant::grid_stride_float4:
+      return "grid-stride float4";
   }
   return "?";
 }
@@ -79,9 +81,8 @@ LaunchConfig choose_config(AddVariant variant, std::int64_t n, int block, const 
                                                           : reinterpret_cast<const void*>(add_grid_stride_float4);
   LAB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident_per_sm, kernel, block, 0));
   const std::int64_t items = variant == AddVariant::grid_stride ? n : ceil_div(n, 4);
-  config.grid = std::max<std::int64_t>(1, std::min<std::int64_t>(static_cast<std::int64_t>(resident_per_sm) *
-                                                                      device.sm_count,
-                                                                  ceil_div(items, block)));
+  config.grid = std::max<std::int64_t>(
+      1, std::min<std::int64_t>(static_cast<std::int64_t>(resident_per_sm) * device.sm_count, ceil_div(items, block)));
   return config;
 }
 

@@ -3,7 +3,7 @@
 #   1. configure and build (Release, for the GPU that is present)
 #   2. every test except the exercises; on a GPU machine none may be skipped
 #   3. every untouched exercise must FAIL its check (the tree checks itself)
-#   4. every chapter once with small sizes and --json
+#   4. every chapter once with small sizes and --json (read back by scripts/results_table.py)
 #   5. compute-sanitizer --tool memcheck over every chapter, if installed
 #   6. the tour: every chapter with its default options, output and JSON kept
 # Ends with one summary line; exits non-zero if any step failed.
@@ -69,6 +69,9 @@ if [[ -f $build/chapters.tsv ]]; then
   while IFS=$'\t' read -r name executable smoke; do
     # shellcheck disable=SC2086  # smoke holds several arguments
     step "$name.smoke" "$executable" $smoke --json "$results/$name.smoke.json"
+    if command -v python3 >/dev/null; then  # the JSON reads back in the shared shape
+      step "$name.json" python3 scripts/results_table.py "$results/$name.smoke.json"
+    fi
     if command -v compute-sanitizer >/dev/null; then
       # shellcheck disable=SC2086
       # --report-api-errors no: chapters provoke API errors on purpose (chapter 01's

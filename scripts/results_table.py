@@ -22,6 +22,12 @@ def main() -> int:
     except (OSError, json.JSONDecodeError) as error:
         print(f"results_table: {error}", file=sys.stderr)
         return 2
+    missing = [key for key in ("chapter", "date", "device", "options", "results", "checks", "passed")
+               if key not in report]
+    if missing:
+        print(f"results_table: {args.file} lacks {', '.join(missing)}: not a chapter's --json output",
+              file=sys.stderr)
+        return 1
 
     device = report["device"]
     print(f"Chapter {report['chapter']} on {device['name']}, driver {device['driver_release']} "

@@ -11,70 +11,49 @@
 
 namespace lab {
 
-/// A CUDA stream (cudaStreamCreateWithFlags / cudaStreamDestroy). Converts to
+/// A CUDA stream (cudaStreamCreateWithFlags / cudaStreamDestroy), move-only. Converts to
 /// cudaStream_t, so it goes straight into a launch: `kernel<<<g, b, 0, stream>>>`.
 class Stream {
  public:
   /// @param flags cudaStreamDefault (synchronises with the legacy default
   ///              stream) or cudaStreamNonBlocking (does not)
-  explicit Stream(unsigned flags = cudaStreamDefault) { LAB_CHECK(cudaStreamCreateWithFlags(&stream_, flags)); }
-  ~Stream() { release(); }
-  /// Takes over what @p other owns; @p other is left empty.
-  Stream(Stream&& other) noexcept : stream_(std::exchange(other.stream_, nullptr)) {}
-  /// Releases what this owns, then takes over what @p other owns.
-  Stream& operator=(Stream&& other) noexcept {
-    if (this != &other) {
-      release();
-      stream_ = std::exchange(other.stream_, nullptr);
-    }
-    return *this;
+  explicit Stream(unsigned flags = cudaStreamDefault) {
+    cudaStream_t stream = nullptr;
+    LAB_CHECK(cudaStreamCreateWithFlags(&stream, flags));
+    stream_ = Handle(stream);
   }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
 
-  cudaStream_t get() const { return stream_; }       ///< the raw handle
-  operator cudaStream_t() const { return stream_; }  ///< the raw handle, implicitly
+  cudaStream_t get() const { return stream_.get(); }       ///< the raw handle (nullptr once moved from)
+  operator cudaStream_t() const { return stream_.get(); }  ///< the raw handle, implicitly
   /// Blocks the host until all work queued on this stream has finished.
-  void synchronize() const { LAB_CHECK(cudaStreamSynchronize(stream_)); }
+  void synchronize() const { LAB_CHECK(cudaStreamSynchronize(get())); }
 
  private:
-  void release() noexcept {
-    if (stream_ != nullptr) detail::report_release_failure(cudaStreamDestroy(stream_), "cudaStreamDestroy");
-    stream_ = nullptr;
-  }
-  cudaStream_t stream_ = nullptr;
+  using Handle = detail::UniqueHandle<cudaStream_t, cudaStreamDestroy>;
+  Handle stream_;
 };
 
-/// A CUDA event (cudaEventCreateWithFlags / cudaEventDestroy): a marker in a
+/// A CUDA event (cudaEventCreateWithFlags / cudaEventDestroy), move-only: a marker in a
 /// stream that the GPU timestamps when it reaches it.
 class Event {
  public:
   /// @param flags cudaEventDefault, cudaEventDisableTiming (cheaper, for
   ///              ordering only) and/or cudaEventBlockingSync (the waiting
   ///              host thread sleeps instead of spinning)
-  explicit Event(unsigned flags = cudaEventDefault) { LAB_CHECK(cudaEventCreateWithFlags(&event_, flags)); }
-  ~Event() { release(); }
-  /// Takes over what @p other owns; @p other is left empty.
-  Event(Event&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
-  /// Releases what this owns, then takes over what @p other owns.
-  Event& operator=(Event&& other) noexcept {
-    if (this != &other) {
-      release();
-      event_ = std::exchange(other.event_, nullptr);
-    }
-    return *this;
+  explicit Event(unsigned flags = cudaEventDefault) {
+    cudaEvent_t event = nullptr;
+    LAB_CHECK(cudaEventCreateWithFlags(&event, flags));
+    event_ = Handle(event);
   }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
 
-  cudaEvent_t get() const { return event_; }  ///< the raw handle
+  cudaEvent_t get() const { return event_.get(); }  ///< the raw handle (nullptr once moved from)
   /// Queues the event on @p stream; it completes when the stream reaches it.
-  void record(cudaStream_t stream = nullptr) { LAB_CHECK(cudaEventRecord(event_, stream)); }
+  void record(cudaStream_t stream = nullptr) { LAB_CHECK(cudaEventRecord(get(), stream)); }
   /// Blocks the host until the event has completed.
-  void synchronize() const { LAB_CHECK(cudaEventSynchronize(event_)); }
+  void synchronize() const { LAB_CHECK(cudaEventSynchronize(get())); }
   /// Has the event completed? Never blocks.
   bool query() const {
-    const cudaError_t status = cudaEventQuery(event_);
+    const cudaError_t status = cudaEventQuery(get());
     if (status == cudaErrorNotReady) return false;
     LAB_CHECK(status);
     return true;
@@ -82,16 +61,13 @@ class Event {
   /// Milliseconds between two completed events (resolution about 0.5 us).
   static float elapsed_ms(const Event& start, const Event& stop) {
     float ms = 0.0f;
-    LAB_CHECK(cudaEventElapsedTime(&ms, start.event_, stop.event_));
+    LAB_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
     return ms;
   }
 
  private:
-  void release() noexcept {
-    if (event_ != nullptr) detail::report_release_failure(cudaEventDestroy(event_), "cudaEventDestroy");
-    event_ = nullptr;
-  }
-  cudaEvent_t event_ = nullptr;
+  using Handle = detail::UniqueHandle<cudaEvent_t, cudaEventDestroy>;
+  Handle event_;
 };
 
 }  // namespace lab

@@ -42,6 +42,8 @@ TEST_CASE("buffers move, round-trip and poison") {
   a.upload(values);
   lab::DeviceBuffer<float> b = std::move(a);
   CHECK(a.data() == nullptr);
+  CHECK(a.size() == 0);  // a moved-from buffer is empty, not dangling
+  CHECK(b.size() == 1000);
   CHECK(b.download() == values);
   b.poison();
   for (float v : b.download()) CHECK(v != v);  // NaN
@@ -57,7 +59,10 @@ TEST_CASE("registering host memory keeps its contents") {
   std::vector<int> host(1 << 20);
   for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<int>(i);
   {
-    lab::HostRegistration registration(host.data(), host.size() * sizeof(int));
+    lab::HostRegistration first(host.data(), host.size() * sizeof(int));
+    lab::HostRegistration registration = std::move(first);  // one owner: unregistered once
+    CHECK(first.get() == nullptr);
+    CHECK(registration.get() == host.data());
     lab::DeviceBuffer<int> device(host.size());
     LAB_CHECK(cudaMemcpy(device.data(), host.data(), device.bytes(), cudaMemcpyHostToDevice));
     CHECK(device.download() == host);

@@ -80,7 +80,7 @@ function(lab_add_cpu_test target)
   set_tests_properties(${target} PROPERTIES LABELS "cpu;${ARG_LABELS}")
 endfunction()
 
-# lab_add_gpu_test(<target> SOURCES <files> LIBRARIES <libs> LABELS <labels> [NOT_IN_DEFAULT])
+# lab_add_gpu_test(<target> SOURCES <files> LIBRARIES <libs> LABELS <labels>)
 # The test's main() checks for a usable device first and exits 77 without one.
 # GPU tests run one at a time: their timing assertions compare ratios measured
 # in the same run, and a second test on the same GPU would distort them.

@@ -58,16 +58,32 @@ function(lab_add_chapter target)
     LABELS "gpu;${chapter_label}" SKIP_RETURN_CODE ${LAB_SKIP_CODE} RUN_SERIAL TRUE)
 endfunction()
 
-# lab_add_chapter_cli_test(<name> <expected exit code> <regex> <executable target> <args...>)
-function(lab_add_chapter_cli_test name code regex target)
+# lab_add_chapter_cli_test(<name> [NEEDS_GPU] <expected exit code> <regex> <executable target> <args...>)
+# NEEDS_GPU: the check happens after the device is found (e.g. against its
+# memory); without a GPU the program says "no usable CUDA device" and the test
+# is reported as skipped (SKIP_REGULAR_EXPRESSION), never as passed.
+function(lab_add_chapter_cli_test name)
   if(NOT LAB_BUILD_TESTS)
     return()
   endif()
+  set(args ${ARGN})
+  set(needs_gpu FALSE)
+  list(GET args 0 first)
+  if(first STREQUAL "NEEDS_GPU")
+    set(needs_gpu TRUE)
+    list(REMOVE_AT args 0)
+  endif()
+  list(POP_FRONT args code regex target)
   string(REGEX MATCH "^ch[0-9]+" chapter_label "${target}")
   add_test(NAME ${name}
     COMMAND ${CMAKE_COMMAND} -DEXPECT_CODE=${code} "-DEXPECT_REGEX=${regex}"
-            -P "${LAB_SOURCE_DIR}/cmake/ExpectExit.cmake" -- $<TARGET_FILE:${target}> ${ARGN})
-  set_tests_properties(${name} PROPERTIES LABELS "cpu;${chapter_label};cli")
+            -P "${LAB_SOURCE_DIR}/cmake/ExpectExit.cmake" -- $<TARGET_FILE:${target}> ${args})
+  if(needs_gpu)
+    set_tests_properties(${name} PROPERTIES LABELS "gpu;${chapter_label};cli"
+      SKIP_REGULAR_EXPRESSION "no usable CUDA device: ")
+  else()
+    set_tests_properties(${name} PROPERTIES LABELS "cpu;${chapter_label};cli")
+  endif()
 endfunction()
 
 # lab_add_cpu_test(<target> SOURCES <files> LIBRARIES <libs> LABELS <labels>)

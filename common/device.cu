@@ -1,5 +1,6 @@
 #include <cuda_runtime.h>
-#include <dlfcn.h>  // dlopen: NVML, for the driver release, without linking it
+#include <dlfcn.h>
+#include <unistd.h>  // sysconf  // dlopen: NVML, for the driver release, without linking it
 
 #include <cstdio>
 #include <fstream>
@@ -165,6 +166,19 @@ DeviceInfo query_device(int ordinal) {
     LAB_CHECK(cudaMemGetInfo(&d.free_memory_bytes, &total));
   }
   return d;
+}
+
+std::size_t available_host_memory_bytes() noexcept {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::size_t kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit) {
+    if (key == "MemAvailable:") return kib * 1024;
+  }
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page_size > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page_size) : 0;
 }
 
 DeviceInfo require_device() {

@@ -53,6 +53,11 @@ bool usable_device(std::string* reason = nullptr) noexcept;
 /// Reads the properties of device @p ordinal (throws lab::CudaError).
 DeviceInfo query_device(int ordinal = 0);
 
+/// Host memory available to this process now, in bytes: Linux's MemAvailable
+/// (free memory plus what the page cache can give back), else the physical
+/// memory. Chapters check large sizes against it before they allocate.
+std::size_t available_host_memory_bytes() noexcept;
+
 /// Selects device 0 and returns what it is; throws lab::NoDeviceError, which
 /// lab::run_program reports as "no usable CUDA device: <reason>" with exit code 77.
 DeviceInfo require_device();

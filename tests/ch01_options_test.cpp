@@ -39,16 +39,21 @@ TEST_CASE("the block must be a whole number of warps") {
   CHECK(ch01::check_block_size(1).find("multiple of 32") != std::string::npos);
 }
 
-TEST_CASE("checks against the device: the block limit and the free memory") {
+TEST_CASE("checks against the machine: the block limit, device memory and host memory") {
+  constexpr std::size_t kPlenty = std::size_t{1} << 40;
   ch01::LaunchOptions options;
   options.n = 1000;
   options.block = 1024;
-  CHECK(ch01::check_against_device(options, 1024, 1 << 30).empty());
-  CHECK(ch01::check_against_device(options, 512, 1 << 30).find("exceeds this GPU's limit of 512") != std::string::npos);
+  CHECK(ch01::check_against_machine(options, 1024, kPlenty, kPlenty).empty());
+  CHECK(ch01::check_against_machine(options, 512, kPlenty, kPlenty).find("exceeds this GPU's limit of 512") !=
+        std::string::npos);
   options.block = 256;
-  // a, b and c: 3 x 4 bytes per element
-  CHECK(ch01::check_against_device(options, 1024, 12000).empty());
-  CHECK(ch01::check_against_device(options, 1024, 11999).find("needs") != std::string::npos);
+  // device: a, b and c, 3 x 4 bytes per element
+  CHECK(ch01::check_against_machine(options, 1024, 12000, kPlenty).empty());
+  CHECK(ch01::check_against_machine(options, 1024, 11999, kPlenty).find("of device memory") != std::string::npos);
+  // host: a, b, the reference and one result, 4 x 4 bytes per element
+  CHECK(ch01::check_against_machine(options, 1024, kPlenty, 16000).empty());
+  CHECK(ch01::check_against_machine(options, 1024, kPlenty, 15999).find("of host memory") != std::string::npos);
 }
 
 TEST_CASE("the block rule is part of the option table") {

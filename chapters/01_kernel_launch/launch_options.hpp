@@ -27,9 +27,10 @@ void add_launch_options(lab::Options& table, LaunchOptions& options);
 /// Returns "" when fine, otherwise the message for the user.
 std::string check_block_size(std::int64_t block);
 
-/// The checks against the GPU: the block fits the device, and a, b and c fit
-/// in its free memory. Returns "" when fine, otherwise the message.
-std::string check_against_device(const LaunchOptions& options, int max_threads_per_block,
-                                 std::size_t free_memory_bytes);
+/// The checks against the machine: the block fits the GPU, a, b and c fit in
+/// its free memory, and the host copies (a, b, the reference and a result) fit
+/// in the host's available memory. Returns "" when fine, otherwise the message.
+std::string check_against_machine(const LaunchOptions& options, int max_threads_per_block,
+                                  std::size_t free_device_bytes, std::size_t available_host_bytes);
 
 }  // namespace ch01

@@ -63,9 +63,11 @@ int main(int argc, char** argv) {
                          "their bandwidth with a device-to-device copy measured in the same run.");
     ch01::add_launch_options(chapter.options(), opt);
     if (!chapter.start(argc, argv)) return lab::exit_code::success;
-    // What only the GPU can tell: does the block fit, do a, b and c fit?
+    // What only the machine can tell: does the block fit the GPU, does the data
+    // fit in device and host memory? Refused before anything is allocated.
     const lab::DeviceInfo& device = chapter.device();
-    if (auto problem = ch01::check_against_device(opt, device.max_threads_per_block, device.free_memory_bytes);
+    if (auto problem = ch01::check_against_machine(opt, device.max_threads_per_block, device.free_memory_bytes,
+                                                   lab::available_host_memory_bytes());
         !problem.empty()) {
       throw lab::UsageError(problem);
     }

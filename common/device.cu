@@ -1,6 +1,6 @@
 #include <cuda_runtime.h>
-#include <dlfcn.h>
-#include <unistd.h>  // sysconf  // dlopen: NVML, for the driver release, without linking it
+#include <dlfcn.h>   // dlopen: NVML, for the driver release, without linking it
+#include <unistd.h>  // sysconf
 
 #include <cstdio>
 #include <fstream>

@@ -13,27 +13,13 @@ std::string json_escape(std::string_view text) {
   out.reserve(text.size() + 2);
   for (char c : text) {
     switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buffer[8];
@@ -150,15 +136,9 @@ void newline(std::string& out, int indent, int depth) {
 
 void Json::dump_to(std::string& out, int indent, int depth) const {
   switch (type_) {
-    case Type::null:
-      out += "null";
-      break;
-    case Type::boolean:
-      out += boolean_ ? "true" : "false";
-      break;
-    case Type::number:
-      append_number(out, number_);
-      break;
+    case Type::null: out += "null"; break;
+    case Type::boolean: out += boolean_ ? "true" : "false"; break;
+    case Type::number: append_number(out, number_); break;
     case Type::string:
       out += '"';
       out += json_escape(string_);
@@ -326,30 +306,14 @@ class Parser {
       if (pos_ >= text_.size()) fail("unterminated escape");
       const char e = text_[pos_++];
       switch (e) {
-        case '"':
-          out += '"';
-          break;
-        case '\\':
-          out += '\\';
-          break;
-        case '/':
-          out += '/';
-          break;
-        case 'b':
-          out += '\b';
-          break;
-        case 'f':
-          out += '\f';
-          break;
-        case 'n':
-          out += '\n';
-          break;
-        case 'r':
-          out += '\r';
-          break;
-        case 't':
-          out += '\t';
-          break;
+        case '"': out += '"'; break;
+        case '\\': out += '\\'; break;
+        case '/': out += '/'; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'n': out += '\n'; break;
+        case 'r': out += '\r'; break;
+        case 't': out += '\t'; break;
         case 'u': {
           unsigned code = parse_hex4();
           if (code >= 0xD800 && code < 0xDC00) {  // a surrogate pair
@@ -361,8 +325,7 @@ class Parser {
           append_utf8(out, code);
           break;
         }
-        default:
-          fail("unknown escape");
+        default: fail("unknown escape");
       }
     }
   }

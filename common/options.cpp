@@ -261,19 +261,11 @@ Json Options::to_json() const {
   Json json = Json::object();
   for (const auto& e : entries_) {
     switch (e.kind) {
-      case Kind::integer:
-        json.set(e.name, static_cast<long long>(*static_cast<std::int64_t*>(e.value)));
-        break;
-      case Kind::real:
-        json.set(e.name, *static_cast<double*>(e.value));
-        break;
+      case Kind::integer: json.set(e.name, static_cast<long long>(*static_cast<std::int64_t*>(e.value))); break;
+      case Kind::real: json.set(e.name, *static_cast<double*>(e.value)); break;
       case Kind::text:
-      case Kind::output_file:
-        json.set(e.name, *static_cast<std::string*>(e.value));
-        break;
-      case Kind::flag:
-        json.set(e.name, *static_cast<bool*>(e.value));
-        break;
+      case Kind::output_file: json.set(e.name, *static_cast<std::string*>(e.value)); break;
+      case Kind::flag: json.set(e.name, *static_cast<bool*>(e.value)); break;
     }
   }
   return json;

@@ -56,12 +56,9 @@ bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 
 
 const char* variant_name(AddVariant variant) {
   switch (variant) {
-    case AddVariant::one_thread_per_element:
-      return "one thread per element";
-    case AddVariant::grid_stride:
-      return "grid-stride";
-    case AddVariant::grid_stride_float4:
-      return "grid-stride float4";
+    case AddVariant::one_thread_per_element: return "one thread per element";
+    case AddVariant::grid_stride: return "grid-stride";
+    case AddVariant::grid_stride_float4: return "grid-stride float4";
   }
   return "?";
 }
@@ -93,9 +90,7 @@ void launch_add(AddVariant variant, const float* a, const float* b, float* c, st
     case AddVariant::one_thread_per_element:
       add_one_thread_per_element<<<grid, config.block, 0, stream>>>(a, b, c, n);
       break;
-    case AddVariant::grid_stride:
-      add_grid_stride<<<grid, config.block, 0, stream>>>(a, b, c, n);
-      break;
+    case AddVariant::grid_stride: add_grid_stride<<<grid, config.block, 0, stream>>>(a, b, c, n); break;
     case AddVariant::grid_stride_float4:
       if (!aligned16(a) || !aligned16(b) || !aligned16(c)) {
         throw std::invalid_argument("the float4 variant needs 16-byte aligned pointers");

@@ -63,3 +63,8 @@ TEST_CASE("no samples, NaN samples and bad fractions are refused") {
   CHECK_THROWS_AS(lab::quantile({1}, 1.5), std::invalid_argument);
   CHECK_THROWS_AS(lab::quantile({1}, std::nan("")), std::invalid_argument);
 }
+
+TEST_CASE("bandwidth: bytes over milliseconds in GB/s") {
+  CHECK(lab::gigabytes_per_second(2e9, 1000.0) == doctest::Approx(2.0));
+  CHECK(lab::gigabytes_per_second(536870912.0, 0.181) == doctest::Approx(2966.1).epsilon(1e-4));
+}

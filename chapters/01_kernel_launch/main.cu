@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
         stream, measure);
     const lab::Summary copy =
         report.add_result("device-to-device copy", "ms", copy_samples, lab::Json::object().set("bytes", copy_bytes));
-    const double copy_gbps = copy_bytes / (copy.median * 1e-3) / 1e9;
+    const double copy_gbps = lab::gigabytes_per_second(copy_bytes, copy.median);
 
     // --- the three variants, side by side -----------------------------------
     // At the default n the 768 MiB working set is many times the L2, so warm
@@ -129,15 +129,16 @@ int main(int argc, char** argv) {
       const lab::Comparison after = lab::compare(c.download(), expected);
       report.check(std::string(name) + " still correct after timing", after.passed(), after.detail());
 
-      const double gbps = ch01::add_bytes(opt.n) / (lab::summarize(samples).median * 1e-3) / 1e9;
+      const lab::Summary s = lab::summarize(samples);
+      const double gbps = lab::gigabytes_per_second(ch01::add_bytes(opt.n), s.median);
       const double percent = 100.0 * gbps / copy_gbps;
-      const lab::Summary s = report.add_result(name, "ms", samples,
-                                               lab::Json::object()
-                                                   .set("grid", config.grid)
-                                                   .set("block", config.block)
-                                                   .set("bytes", ch01::add_bytes(opt.n))
-                                                   .set("bandwidth_gbps", gbps)
-                                                   .set("percent_of_copy", percent));
+      report.add_result(name, "ms", samples,
+                        lab::Json::object()
+                            .set("grid", config.grid)
+                            .set("block", config.block)
+                            .set("bytes", ch01::add_bytes(opt.n))
+                            .set("bandwidth_gbps", gbps)
+                            .set("percent_of_copy", percent));
       table.add_row({name, std::to_string(config.grid), std::to_string(config.block), lab::fixed(s.median, 3),
                      lab::fixed(s.min, 3), lab::fixed(s.max, 3), lab::fixed(gbps, 0), lab::fixed(percent, 1)});
       if (percent > best_percent) {

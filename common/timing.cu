@@ -1,6 +1,9 @@
+#include <atomic>
 #include <memory>
+#include <stdexcept>
 
 #include "check.cuh"
+#include "clock.cuh"
 #include "timing.cuh"
 
 namespace lab {
@@ -24,12 +27,79 @@ void L2Flusher::flush(cudaStream_t stream) {
   LAB_CHECK(cudaMemsetAsync(buffer_.data(), 0, buffer_.bytes(), stream));
 }
 
+namespace {
+
+// Spins until the host writes flags[0] or the timeout passes (then flags[1] = 1).
+// The flags live in pinned host memory; volatile makes every iteration read
+// them again instead of keeping a copy in a register.
+__global__ void hold_stream_kernel(volatile int* flags, unsigned long long timeout_ns) {
+  const unsigned long long start = globaltimer_ns();
+  while (flags[0] == 0) {
+    if (globaltimer_ns() - start > timeout_ns) {
+      flags[1] = 1;
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+StreamBlocker::StreamBlocker(double timeout_ms)
+    : flags_(2), timeout_ns_(static_cast<unsigned long long>(timeout_ms * 1e6)) {
+  flags_[0] = 1;
+  flags_[1] = 0;
+}
+
+StreamBlocker::~StreamBlocker() {
+  if (!holding_) return;
+  release();
+  cudaStreamSynchronize(held_);  // the kernel must be done before its flags are freed; errors cannot be thrown here
+}
+
+void StreamBlocker::block(cudaStream_t stream) {
+  if (holding_) throw std::logic_error("StreamBlocker::block: a stream is already held");
+  // The previous holding kernel (if any) has finished: the caller waited for its stream.
+  flags_[0] = 0;
+  flags_[1] = 0;
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  hold_stream_kernel<<<1, 1, 0, stream>>>(flags_.data(), timeout_ns_);
+  LAB_CHECK_LAUNCH();
+  held_ = stream;
+  holding_ = true;
+}
+
+void StreamBlocker::release() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  *static_cast<volatile int*>(flags_.data()) = 1;
+  holding_ = false;
+}
+
+bool StreamBlocker::timed_out() const { return static_cast<const volatile int*>(flags_.data())[1] != 0; }
+
+const char* sample_mode_name(SampleMode mode) {
+  switch (mode) {
+    case SampleMode::back_to_back: return "back to back";
+    case SampleMode::isolated: return "isolated";
+    case SampleMode::blocked_stream: return "blocked stream";
+  }
+  return "?";
+}
+
 std::vector<double> measure_ms(const std::function<void(cudaStream_t)>& work, cudaStream_t stream,
                                const MeasureConfig& config) {
   std::unique_ptr<L2Flusher> flusher;
   if (config.flush_l2) flusher = std::make_unique<L2Flusher>();
+  std::unique_ptr<StreamBlocker> blocker;
+  if (config.mode == SampleMode::blocked_stream) blocker = std::make_unique<StreamBlocker>();
 
+  // Warm-up: loads every kernel's module (the holding kernel's too) before any
+  // stream is held, and settles clocks and allocations.
   for (int i = 0; i < config.warmup; ++i) work(stream);
+  if (blocker) {
+    blocker->block(stream);
+    blocker->release();
+  }
+  if (flusher) flusher->flush(stream);
   LAB_CHECK(cudaStreamSynchronize(stream));
 
   std::vector<Event> starts;
@@ -39,10 +109,20 @@ std::vector<double> measure_ms(const std::function<void(cudaStream_t)>& work, cu
   for (int i = 0; i < config.samples; ++i) {
     starts.emplace_back();
     stops.emplace_back();
+    if (blocker) blocker->block(stream);
     if (flusher) flusher->flush(stream);
     starts.back().record(stream);
     work(stream);
     stops.back().record(stream);
+    if (blocker) blocker->release();
+    if (config.mode != SampleMode::back_to_back) {
+      LAB_CHECK(cudaStreamSynchronize(stream));
+      if (blocker && blocker->timed_out()) {
+        throw std::runtime_error(
+            "measure_ms: the blocked stream timed out before the sample was queued (is a profiler serialising "
+            "kernels, or does the work synchronise?)");
+      }
+    }
   }
   LAB_CHECK(cudaStreamSynchronize(stream));
 

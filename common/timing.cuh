@@ -107,20 +107,83 @@ class L2Flusher {
   DeviceBuffer<unsigned char> buffer_;
 };
 
+/// Holds a stream with a one-thread kernel that spins until the host releases
+/// it (NVIDIA nvbench's "blocking kernel"). Work queued behind it waits, so a
+/// whole sample can be queued first and then reaches the GPU back to back, with
+/// no launch gap between the start event and the work:
+///
+/// @code
+///   lab::StreamBlocker blocker;
+///   blocker.block(stream);            // the stream now waits for release()
+///   start.record(stream); kernel<<<g, b, 0, stream>>>(...); stop.record(stream);
+///   blocker.release();                // everything above runs without gaps
+/// @endcode
+///
+/// The kernel gives up after a timeout instead of hanging, and timed_out() says
+/// so: a profiler that serialises kernels (Nsight Compute) runs the holding
+/// kernel before the host can release it. Kernels queued behind it must
+/// already be loaded (lazy module loading would wait for the held GPU: nvbench
+/// issue #136), so run the work once before blocking.
+class StreamBlocker {
+ public:
+  /// @param timeout_ms how long the holding kernel waits before giving up
+  explicit StreamBlocker(double timeout_ms = 5000.0);
+  /// Releases a stream still held, and waits for it, so nothing hangs.
+  ~StreamBlocker();
+  StreamBlocker(const StreamBlocker&) = delete;
+  StreamBlocker& operator=(const StreamBlocker&) = delete;
+
+  /// Queues the holding kernel on @p stream. Throws std::logic_error if a
+  /// stream is already held by this blocker.
+  void block(cudaStream_t stream);
+  /// Lets the held stream go on.
+  void release();
+  /// Did the holding kernel give up before release()? Meaningful once the
+  /// stream has passed it (for example after cudaStreamSynchronize).
+  bool timed_out() const;
+
+ private:
+  PinnedBuffer<int> flags_;  // [0] released, [1] timed out; read by the kernel through unified addressing
+  unsigned long long timeout_ns_;
+  cudaStream_t held_ = nullptr;
+  bool holding_ = false;
+};
+
+/// How lab::measure_ms() places its samples on the stream.
+enum class SampleMode {
+  /// All samples are queued, then the host waits once. Once the host is ahead
+  /// of the GPU the samples run back to back; the first ones may still include
+  /// the gap between launches. Right for work that takes longer to run than to launch.
+  back_to_back,
+  /// The host waits after every sample, so each is a lone launch into an idle
+  /// GPU, as in an application that synchronises often. A short kernel's events
+  /// then include the launch gap (chapter 03, pitfall 2).
+  isolated,
+  /// Like isolated, but a lab::StreamBlocker holds the stream until the sample
+  /// (flush, start event, work, stop event) is queued, then releases it: the
+  /// events bracket the work without the launch gap (nvbench's method).
+  blocked_stream
+};
+
 /// How lab::measure_ms() samples.
 struct MeasureConfig {
-  int warmup = 3;         ///< runs before the first sample (module loading, clocks, caches, allocations)
-  int samples = 20;       ///< timed runs
-  bool flush_l2 = false;  ///< flush the L2 before every sample ("cold" cache); otherwise "warm"
+  int warmup = 3;                             ///< runs before the first sample (module loading, clocks, caches)
+  int samples = 20;                           ///< timed runs
+  bool flush_l2 = false;                      ///< flush the L2 before every sample ("cold"); otherwise "warm"
+  SampleMode mode = SampleMode::back_to_back; ///< how samples reach the GPU
 };
+
+/// A short name for @p mode, e.g. "blocked stream".
+const char* sample_mode_name(SampleMode mode);
 
 /// Runs @p work warm-up times, then times each of @p config.samples runs with
 /// an event pair on @p stream, and returns the samples in milliseconds.
 ///
-/// All samples are queued before the host waits, so the GPU runs them back to
-/// back; @p work must queue its GPU work on the stream it is given and must not
-/// synchronise. The L2 flush, when asked for, runs before each start event and
-/// is not timed.
+/// @p work must queue its GPU work on the stream it is given and must not
+/// synchronise (in blocked_stream mode a synchronisation inside @p work would
+/// wait for the held stream until the blocker's timeout). The L2 flush, when
+/// asked for, runs before each start event and is not timed. Throws
+/// std::runtime_error if the blocked stream timed out.
 std::vector<double> measure_ms(const std::function<void(cudaStream_t)>& work, cudaStream_t stream,
                                const MeasureConfig& config = {});
 

@@ -1,6 +1,9 @@
 // The common/ helpers on the GPU: device query, buffers, events, measuring, clock.
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "check.cuh"
@@ -103,6 +106,46 @@ TEST_CASE("measure_ms returns one sample per run, each as long as the work") {
   config.flush_l2 = true;  // the flush runs outside the timed region
   const auto cold = lab::measure_ms([](cudaStream_t s) { lab::launch_spin(s, 2.0); }, stream, config);
   for (double s : cold) CHECK(s < 10.0);
+}
+
+TEST_CASE("every sample mode times a long kernel as long as it runs") {
+  lab::Stream stream;
+  for (lab::SampleMode mode :
+       {lab::SampleMode::back_to_back, lab::SampleMode::isolated, lab::SampleMode::blocked_stream}) {
+    CAPTURE(lab::sample_mode_name(mode));
+    lab::MeasureConfig config;
+    config.warmup = 1;
+    config.samples = 3;
+    config.mode = mode;
+    const auto samples = lab::measure_ms([](cudaStream_t s) { lab::launch_spin(s, 2.0); }, stream, config);
+    REQUIRE(samples.size() == 3);
+    for (double s : samples) {
+      CHECK(s >= 1.9);
+      CHECK(s < 10.0);
+    }
+  }
+}
+
+TEST_CASE("a blocked stream waits for release, and a forgotten one times out") {
+  lab::Stream stream;
+  lab::Event done;
+  {
+    lab::StreamBlocker blocker;
+    blocker.block(stream);
+    CHECK_THROWS_AS(blocker.block(stream), std::logic_error);
+    done.record(stream);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK_FALSE(done.query());  // still held after 20 ms
+    blocker.release();
+    done.synchronize();
+    CHECK_FALSE(blocker.timed_out());
+  }
+  lab::StreamBlocker impatient(10.0);  // 10 ms
+  impatient.block(stream);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  stream.synchronize();  // the kernel gave up on its own
+  CHECK(impatient.timed_out());
+  impatient.release();
 }
 
 TEST_CASE("the SM clock measured in a kernel is plausible") {

@@ -26,22 +26,27 @@ std::string check_against_machine(const LaunchOptions& options, int max_threads_
     return "--block " + std::to_string(options.block) + " exceeds this GPU's limit of " +
            std::to_string(max_threads_per_block) + " threads per block";
   }
+  return check_vectors_fit("--n " + std::to_string(options.n), options.n, free_device_bytes, available_host_bytes);
+}
+
+std::string check_vectors_fit(const std::string& what, std::int64_t n, std::size_t free_device_bytes,
+                              std::size_t available_host_bytes) {
   const double gib = 1024.0 * 1024.0 * 1024.0;
   char message[256];
   // On the GPU: a, b and c, three vectors of n 4-byte floats.
-  const double device_needed = 3.0 * 4.0 * static_cast<double>(options.n);
+  const double device_needed = 3.0 * 4.0 * static_cast<double>(n);
   if (device_needed > static_cast<double>(free_device_bytes)) {
     std::snprintf(message, sizeof message,
-                  "--n %lld needs %.2f GiB of device memory (a, b and c: 3 x n floats), but only %.2f GiB is free",
-                  static_cast<long long>(options.n), device_needed / gib, static_cast<double>(free_device_bytes) / gib);
+                  "%s needs %.2f GiB of device memory (a, b and c: 3 x n floats), but only %.2f GiB is free",
+                  what.c_str(), device_needed / gib, static_cast<double>(free_device_bytes) / gib);
     return message;
   }
   // On the host: a, b, the CPU reference and one result copied back.
-  const double host_needed = 4.0 * 4.0 * static_cast<double>(options.n);
+  const double host_needed = 4.0 * 4.0 * static_cast<double>(n);
   if (host_needed > static_cast<double>(available_host_bytes)) {
     std::snprintf(message, sizeof message,
-                  "--n %lld needs %.2f GiB of host memory (4 x n floats), but only %.2f GiB is available",
-                  static_cast<long long>(options.n), host_needed / gib,
+                  "%s needs %.2f GiB of host memory (4 x n floats), but only %.2f GiB is available",
+                  what.c_str(), host_needed / gib,
                   static_cast<double>(available_host_bytes) / gib);
     return message;
   }

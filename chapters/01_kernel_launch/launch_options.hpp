@@ -33,4 +33,12 @@ std::string check_block_size(std::int64_t block);
 std::string check_against_machine(const LaunchOptions& options, int max_threads_per_block,
                                   std::size_t free_device_bytes, std::size_t available_host_bytes);
 
+/// The memory check behind check_against_machine(), for any chapter that
+/// holds c = a + b: three vectors of @p n floats fit in the device's free
+/// memory, and four (a, b, the reference, a result) in the host's available
+/// memory. @p what names the options in the message, e.g. "--n 1Ti".
+/// Returns "" when fine, otherwise the message.
+std::string check_vectors_fit(const std::string& what, std::int64_t n, std::size_t free_device_bytes,
+                              std::size_t available_host_bytes);
+
 }  // namespace ch01

@@ -121,6 +121,27 @@ lab::Comparison check_add(const AddLauncher& launch, std::int64_t n, std::uint64
   return lab::compare(c.download(), add_on_cpu(a_host, b_host));  // exact: one IEEE add per element
 }
 
+AddProblem::AddProblem(std::int64_t n, std::uint64_t seed, const lab::DeviceInfo& device, AddVariant variant,
+                       int block)
+    : n_(n),
+      variant_(variant),
+      config_(choose_config(variant, n, block, device)),
+      a_host_(lab::random_floats(static_cast<std::size_t>(n), seed)),
+      a_(static_cast<std::size_t>(n)),
+      b_(static_cast<std::size_t>(n)),
+      c_(static_cast<std::size_t>(n)) {
+  const std::vector<float> b_host = lab::random_floats(static_cast<std::size_t>(n), seed + 1);
+  expected_ = add_on_cpu(a_host_, b_host);
+  a_.upload(a_host_);
+  b_.upload(b_host);
+}
+
+void AddProblem::launch(cudaStream_t stream) { launch_add(variant_, a_.data(), b_.data(), c_.data(), n_, config_, stream); }
+
+lab::Comparison AddProblem::check(const std::vector<float>& result) const {
+  return lab::compare(result, expected_);  // exact: one IEEE add per element
+}
+
 LaunchErrorDemo launch_with_bad_config(int threads_per_block) {
   constexpr std::int64_t n = 4096;
   lab::DeviceBuffer<float> a(n), b(n), c(n);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "device.cuh"
+#include "memory.cuh"
 #include "verify.hpp"
 
 namespace ch01 {
@@ -66,6 +67,41 @@ using AddLauncher = std::function<void(const float* a, const float* b, float* c,
 /// poisoned output and compares the result exactly with add_on_cpu(). The one
 /// correctness check the chapter's tests and the exercise check share.
 lab::Comparison check_add(const AddLauncher& launch, std::int64_t n, std::uint64_t seed);
+
+/// A ready-to-run `c = a + b` for the later chapters, which time and
+/// synchronise it rather than study it: random a and b already on the device,
+/// the CPU's answer, and one launch configuration chosen once.
+class AddProblem {
+ public:
+  /// @p n random floats per vector (seeded by @p seed) on @p device, launched as @p variant.
+  AddProblem(std::int64_t n, std::uint64_t seed, const lab::DeviceInfo& device,
+             AddVariant variant = AddVariant::grid_stride, int block = 256);
+  /// Queues `c = a + b` on @p stream (checked, never synchronises).
+  void launch(cudaStream_t stream);
+  /// Fills c with NaN (queued on @p stream), so a launch that did not happen shows.
+  void poison(cudaStream_t stream) { c_.poison(stream); }
+  /// Compares @p result exactly with the CPU's answer.
+  lab::Comparison check(const std::vector<float>& result) const;
+  /// Downloads c (a blocking copy: waits for queued work) and checks it.
+  lab::Comparison check() const { return check(c_.download()); }
+
+  std::int64_t n() const { return n_; }                            ///< elements per vector
+  float* a() { return a_.data(); }                                  ///< the device input a
+  float* c() { return c_.data(); }                                  ///< the device output
+  std::size_t c_bytes() const { return c_.bytes(); }                ///< its size in bytes
+  const std::vector<float>& a_host() const { return a_host_; }      ///< the input a, on the host
+  const std::vector<float>& expected() const { return expected_; }  ///< the CPU's answer
+  const LaunchConfig& config() const { return config_; }            ///< the launch configuration
+  AddVariant variant() const { return variant_; }                   ///< the kernel used
+
+ private:
+  std::int64_t n_;
+  AddVariant variant_;
+  LaunchConfig config_;
+  std::vector<float> a_host_;
+  std::vector<float> expected_;
+  lab::DeviceBuffer<float> a_, b_, c_;
+};
 
 /// Bytes the kernel must move: read a and b, write c (3 x 4 bytes per element).
 inline double add_bytes(std::int64_t n) { return 3.0 * sizeof(float) * static_cast<double>(n); }

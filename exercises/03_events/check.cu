@@ -1,0 +1,49 @@
+// The check for exercise 03, built twice: against your file in exercises/
+// (test ch03_exercise_check, label "exercise") and against solutions/
+// (test ch03_solution_check, label "solution", part of the default test run).
+// The reference is chapter 03's own event timing, ch03::time_with_raw_events.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "clock.cuh"
+#include "events.cuh"
+#include "stream.cuh"
+#include "stream_stopwatch.cuh"
+
+TEST_CASE("exercise 03: the stopwatch times a 10 ms kernel on a non-blocking stream") {
+  lab::Stream stream(cudaStreamNonBlocking);
+  lab::launch_spin(stream, 0.01);  // load the module
+  stream.synchronize();
+  auto kernel = [](cudaStream_t s) { lab::launch_spin(s, 10.0); };
+  const float reference = ch03::time_with_raw_events(kernel, stream);
+
+  exercise03::StreamStopwatch stopwatch(stream);
+  stopwatch.start();
+  kernel(stream);
+  stopwatch.stop();
+  float yours = 0;
+  CHECK_NOTHROW(yours = stopwatch.elapsed_ms());  // fails with cudaErrorNotReady if it does not wait
+  stream.synchronize();
+  CAPTURE(reference);
+  CAPTURE(yours);
+  CHECK(std::fabs(yours - reference) < 0.05 * reference);
+}
+
+TEST_CASE("exercise 03: work on another stream is not timed") {
+  lab::Stream timed(cudaStreamNonBlocking);
+  lab::Stream other(cudaStreamNonBlocking);
+  lab::launch_spin(timed, 0.01);
+  timed.synchronize();
+  exercise03::StreamStopwatch stopwatch(timed);
+  lab::launch_spin(other, 40.0);  // busy elsewhere the whole time
+  stopwatch.start();
+  lab::launch_spin(timed, 5.0);
+  stopwatch.stop();
+  float yours = 0;
+  CHECK_NOTHROW(yours = stopwatch.elapsed_ms());
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CAPTURE(yours);
+  CHECK(yours > 4.5);
+  CHECK(yours < 20.0);
+}

@@ -20,6 +20,7 @@
 // Shape (every chapter): CPU reference -> lesson functions (sync_pitfalls.cuh)
 // -> the experiment, variants side by side -> a table -> computed verdicts.
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -50,33 +51,37 @@ struct Settings {
 
 std::string ms(double value) { return lab::fixed(value, 3); }
 
-// Times the four cases around @p work and adds a table row per case.
+// Times the four cases around @p work, prints a table row per case, then the
+// checks @p check_result makes after each case.
 std::vector<ch02::CaseRun> four_cases(const ch02::GpuWork& work, cudaStream_t stream, const Settings& s,
                                       const std::string& label, lab::Report& report,
-                                      const std::function<void()>& check_result) {
+                                      const std::function<lab::Comparison()>& check_result) {
   std::vector<ch02::CaseRun> runs;
+  std::vector<lab::Comparison> results;
   lab::Table table({{"case", "", false},
-                    {"first run", "ms"},
+                    {"first", "ms"},
                     {"median", "ms"},
-                    {"min", "ms"},
                     {"max", "ms"},
                     {"the timer contained", "", false}});
   for (ch02::SyncCase c : ch02::kAllCases) {
     ch02::CaseRun run = ch02::run_case(c, work, stream, static_cast<int>(s.warmup), s.backlog_ms,
                                        static_cast<int>(s.runs));
-    check_result();
+    if (check_result) results.push_back(check_result());
     const lab::Summary sum = report.add_result(label + ": " + ch02::case_name(c), "ms", run.samples_ms,
                                                lab::Json::object()
                                                    .set("first_run_ms", run.samples_ms.front())
                                                    .set("backlog_ms", run.backlog_ms)
                                                    .set("contents", ch02::case_contents(c, false)));
-    table.add_row({ch02::case_name(c), ms(run.samples_ms.front()), ms(sum.median), ms(sum.min), ms(sum.max),
-                   c == ch02::SyncCase::after_only
-                       ? std::string("first: ") + ch02::case_contents(c, true) + "; then " + ch02::case_contents(c, false)
-                       : ch02::case_contents(c, false)});
+    table.add_row({ch02::case_name(c), ms(run.samples_ms.front()), ms(sum.median), ms(sum.max),
+                   c == ch02::SyncCase::after_only ? "backlog (first run) + launch + kernel + sync"
+                                                   : ch02::case_contents(c, false)});
     runs.push_back(std::move(run));
   }
   std::printf("%s", table.render().c_str());
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    report.check(label + " correct after '" + ch02::case_name(ch02::kAllCases[i]) + "'", results[i].passed(),
+                 results[i].detail());
+  }
   return runs;
 }
 
@@ -112,20 +117,17 @@ int main(int argc, char** argv) {
     // --- CPU reference on random inputs, and the kernel's own GPU time -------
     ch01::AddProblem add(s.n, static_cast<std::uint64_t>(s.seed), device);
     lab::Stream stream;
-    auto check_add = [&](const std::string& when) {
-      const lab::Comparison result = add.check();
-      report.check("c = a + b correct " + when, result.passed(), result.detail());
-    };
     add.poison(stream);
     add.launch(stream);
-    check_add("(first launch)");
+    const lab::Comparison first = add.check();
+    report.check("c = a + b correct (first launch)", first.passed(), first.detail());
     lab::MeasureConfig gpu_only;
     gpu_only.mode = lab::SampleMode::blocked_stream;  // the kernel alone, no launch gap (chapter 03)
     const lab::Summary kernel = report.add_result(
         "c = a + b, GPU time (events, blocked stream)", "ms",
         lab::measure_ms([&](cudaStream_t st) { add.launch(st); }, stream, gpu_only));
-    std::printf("c = a + b on %lld floats runs for %s ms on the GPU (median of %d event samples, blocked stream)\n\n",
-                static_cast<long long>(s.n), ms(kernel.median).c_str(), gpu_only.samples);
+    std::printf("c = a + b on %lld floats runs for %.1f us on the GPU (median of %d event samples, blocked stream)\n\n",
+                static_cast<long long>(s.n), kernel.median * 1e3, gpu_only.samples);
 
     // --- 1. the seed experiment: four host timers around c = a + b -----------
     std::printf(
@@ -133,7 +135,7 @@ int main(int argc, char** argv) {
         "   launches and a %.1f ms kernel are left in flight)\n",
         static_cast<long long>(s.runs), static_cast<long long>(s.warmup), s.backlog_ms);
     const auto short_runs = four_cases([&](cudaStream_t st) { add.launch(st); }, stream, s, "c = a + b", report,
-                                       [&] { check_add("after the case"); });
+                                       [&] { return add.check(); });
     const ch02::CaseRun& after_only = short_runs[2];
     const double after_median = lab::summarize(after_only.samples_ms).median;
     const double backlog_seen = after_only.samples_ms.front() - after_median;
@@ -148,7 +150,7 @@ int main(int argc, char** argv) {
     // --- 2. the same four timers around a long kernel ------------------------
     std::printf("2. The same four timers around a %.1f ms kernel\n", s.long_kernel_ms);
     const auto long_runs = four_cases([&](cudaStream_t st) { lab::launch_spin(st, s.long_kernel_ms); }, stream, s,
-                                      "long kernel", report, [] {});
+                                      "long kernel", report, nullptr);
     const double synced = lab::summarize(long_runs[0].samples_ms).median;
     const double unsynced = lab::summarize(long_runs[3].samples_ms).median;
     char detail[200];
@@ -164,22 +166,29 @@ int main(int argc, char** argv) {
                       {"waited", "", false},
                       {"CUDA docs", "", false},
                       {"data", "", false}});
+    std::vector<ch02::ImplicitSync> probes;
     for (ch02::HostCall call : ch02::kAllHostCalls) {
       const ch02::ImplicitSync probe = ch02::probe_implicit_sync(call, add, s.queued_ms, stream);
-      const bool expected = ch02::documented_to_wait(call);
       report.add_result(std::string("returned after: ") + ch02::host_call_name(call), "ms", {probe.returned_after_ms},
                         lab::Json::object().set("queued_ms", probe.queued_ms).set("waited", probe.waited));
       calls.add_row({ch02::host_call_name(call), ms(probe.returned_after_ms), probe.waited ? "yes" : "no",
-                     expected ? "waits" : "does not wait", probe.result.passed() ? "correct" : "WRONG"});
-      report.check(std::string(ch02::host_call_name(call)) + ": data correct", probe.result.passed(),
-                   probe.result.detail());
-      std::snprintf(detail, sizeof detail, "returned after %.3f ms of %.1f ms queued", probe.returned_after_ms,
-                    probe.queued_ms);
+                     ch02::documented_to_wait(call) ? "waits" : "does not wait",
+                     probe.result.passed() ? "correct" : "WRONG"});
+      probes.push_back(probe);
+    }
+    std::printf("%s", calls.render().c_str());
+    for (std::size_t i = 0; i < probes.size(); ++i) {
+      const ch02::HostCall call = ch02::kAllHostCalls[i];
+      const bool expected = ch02::documented_to_wait(call);
+      report.check(std::string(ch02::host_call_name(call)) + ": data correct", probes[i].result.passed(),
+                   probes[i].result.detail());
+      std::snprintf(detail, sizeof detail, "returned after %.3f ms of %.1f ms queued", probes[i].returned_after_ms,
+                    probes[i].queued_ms);
       report.check(std::string(ch02::host_call_name(call)) + (expected ? " waits" : " does not wait") +
                        ", as documented",
-                   probe.waited == expected, detail);
+                   probes[i].waited == expected, detail);
     }
-    std::printf("%s\n", calls.render().c_str());
+    std::printf("\n");
 
     // --- 4. where the CPU work goes -----------------------------------------
     const ch02::Placement p = ch02::compare_cpu_work_placement(add, s.long_kernel_ms, s.cpu_ms, stream);

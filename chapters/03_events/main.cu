@@ -211,10 +211,8 @@ int main(int argc, char** argv) {
     // the kernel; a profiler's kernel duration does not include it.
     const double corrected = blocked - floor.median;
     std::printf(
-        "   blocked stream minus the empty event pair (%.1f us, section 2): %.1f us, the figure closest to a
-"
-        "   profiler's kernel duration (Nsight Compute: ncu --cache-control none --clock-control none)
-",
+        "   blocked stream minus the empty event pair (%.1f us, section 2): %.1f us, the figure closest to a\n"
+        "   profiler's kernel duration (Nsight Compute: ncu --cache-control none --clock-control none)\n",
         floor.median * 1e3, corrected * 1e3);
     report.add_result("small kernel, blocked stream, minus the empty event pair", "ms", {corrected},
                       lab::Json::object().set("empty_pair_ms", floor.median).set("n", static_cast<double>(s.n)));

@@ -1,6 +1,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "check.cuh"
 #include "clock.cuh"
@@ -68,13 +69,19 @@ EventVsHost time_events_and_host(const GpuWork& work, cudaStream_t stream) {
 }
 
 std::vector<double> back_to_back_events_ms(cudaStream_t stream, int samples) {
+  // Both events are queued behind a blocked stream, so the GPU meets them one
+  // right after the other: the reading is the pair's own floor, not the time
+  // the host took between the two cudaEventRecord calls.
   std::vector<double> readings;
   lab::Event first, second;
+  lab::StreamBlocker blocker;
   for (int i = 0; i < samples; ++i) {
-    LAB_CHECK(cudaStreamSynchronize(stream));
+    blocker.block(stream);
     first.record(stream);
     second.record(stream);
+    blocker.release();
     second.synchronize();
+    if (blocker.timed_out()) throw std::runtime_error("back_to_back_events_ms: the blocked stream timed out");
     readings.push_back(lab::Event::elapsed_ms(first, second));
   }
   return readings;

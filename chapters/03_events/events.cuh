@@ -40,8 +40,9 @@ struct EventVsHost {
 /// the host timer brackets the events.
 EventVsHost time_events_and_host(const GpuWork& work, cudaStream_t stream);
 
-/// @p samples readings of two events recorded back to back on an idle
-/// @p stream: what an event pair reads around nothing (its resolution and floor).
+/// @p samples readings of two events recorded back to back on @p stream,
+/// queued behind a blocked stream so the GPU meets them together: what an
+/// event pair reads around nothing (its resolution and floor).
 std::vector<double> back_to_back_events_ms(cudaStream_t stream, int samples);
 
 /// Host time of one cudaEventRecord, in microseconds (median of @p count

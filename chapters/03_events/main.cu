@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
                       lab::Json::object().set("wall_ms", sleeping.wall_ms));
     std::printf(
         "\n2. What events cost\n"
-        "   two events recorded back to back read: median %s us, min %s us, max %s us (%lld pairs)\n"
+        "   two events back to back (queued behind a blocked stream) read: median %s us, min %s us, max %s us (%lld pairs)\n"
         "   one cudaEventRecord call on the host: %.2f us (timing event), %.2f us (cudaEventDisableTiming)\n",
         us(floor.median).c_str(), us(floor.min).c_str(), us(floor.max).c_str(), static_cast<long long>(s.reps),
         record_timing, record_plain);

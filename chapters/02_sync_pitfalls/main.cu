@@ -105,10 +105,8 @@ int main(int argc, char** argv) {
     if (!chapter.start(argc, argv)) return lab::exit_code::success;
     const lab::DeviceInfo& device = chapter.device();
     // The same memory needs as chapter 01 (a, b, c and their host copies), so the same check.
-    ch01::LaunchOptions sizes;
-    sizes.n = s.n;
-    if (auto problem = ch01::check_against_machine(sizes, device.max_threads_per_block, device.free_memory_bytes,
-                                                   lab::available_host_memory_bytes());
+    if (auto problem = ch01::check_vectors_fit("--n " + lab::format_count(s.n), s.n, device.free_memory_bytes,
+                                               lab::available_host_memory_bytes());
         !problem.empty()) {
       throw lab::UsageError(problem);
     }

@@ -31,26 +31,10 @@ std::string check_against_machine(const LaunchOptions& options, int max_threads_
 
 std::string check_vectors_fit(const std::string& what, std::int64_t n, std::size_t free_device_bytes,
                               std::size_t available_host_bytes) {
-  const double gib = 1024.0 * 1024.0 * 1024.0;
-  char message[256];
-  // On the GPU: a, b and c, three vectors of n 4-byte floats.
-  const double device_needed = 3.0 * 4.0 * static_cast<double>(n);
-  if (device_needed > static_cast<double>(free_device_bytes)) {
-    std::snprintf(message, sizeof message,
-                  "%s needs %.2f GiB of device memory (a, b and c: 3 x n floats), but only %.2f GiB is free",
-                  what.c_str(), device_needed / gib, static_cast<double>(free_device_bytes) / gib);
-    return message;
-  }
-  // On the host: a, b, the CPU reference and one result copied back.
-  const double host_needed = 4.0 * 4.0 * static_cast<double>(n);
-  if (host_needed > static_cast<double>(available_host_bytes)) {
-    std::snprintf(message, sizeof message,
-                  "%s needs %.2f GiB of host memory (4 x n floats), but only %.2f GiB is available",
-                  what.c_str(), host_needed / gib,
-                  static_cast<double>(available_host_bytes) / gib);
-    return message;
-  }
-  return "";
+  const double floats = static_cast<double>(n);
+  // On the GPU: a, b and c. On the host: a, b, the CPU reference and one result copied back.
+  return lab::check_memory_fits(what, {3.0 * 4.0 * floats, "a, b and c: 3 x n floats", 4.0 * 4.0 * floats, "4 x n floats"},
+                                free_device_bytes, available_host_bytes);
 }
 
 }  // namespace ch01

@@ -1,0 +1,160 @@
+#include "normalize.cuh"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <utility>
+
+#include "check.cuh"
+
+namespace ch04 {
+namespace {
+
+// Kernel 1: each block adds a grid-stride share of `a` and writes one partial sum.
+__global__ void partial_sums(const float* a, std::size_t n, float* partials) {
+  __shared__ float cache[kNormalizeBlock];
+  float sum = 0.0f;
+  const std::size_t stride = static_cast<std::size_t>(blockDim.x) * gridDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    sum += a[i];
+  }
+  cache[threadIdx.x] = sum;
+  __syncthreads();
+  // Tree reduction in shared memory: 256 -> 128 -> ... -> 1.
+  for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) cache[threadIdx.x] += cache[threadIdx.x + half];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) partials[blockIdx.x] = cache[0];
+}
+
+// Kernel 2: a single thread adds the partial sums (in double: a few hundred values).
+__global__ void sum_partials(const float* partials, int count, float* total) {
+  double sum = 0.0;
+  for (int i = 0; i < count; ++i) sum += partials[i];
+  *total = static_cast<float>(sum);
+}
+
+// Kernel 3: every element divided by the total.
+__global__ void divide(float* a, std::size_t n, const float* total) {
+  const float t = *total;
+  const std::size_t stride = static_cast<std::size_t>(blockDim.x) * gridDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    a[i] = a[i] / t;
+  }
+}
+
+// Blocks for the divide: one per 256 elements, at most 8192 (62 per SM on an
+// H100, more than fit at once); the grid-stride loop covers the rest.
+unsigned divide_blocks(std::size_t n) {
+  return static_cast<unsigned>(std::min<std::size_t>((n + kNormalizeBlock - 1) / kNormalizeBlock, 8192));
+}
+
+}  // namespace
+
+int partial_blocks(std::size_t n) {
+  return static_cast<int>(std::min<std::size_t>((n + kNormalizeBlock - 1) / kNormalizeBlock, kMaxPartials));
+}
+
+void launch_normalize(float* data, std::size_t n, float* partials, float* total, cudaStream_t stream) {
+  const int blocks = partial_blocks(n);
+  //         <<<grid,   block,           shared, stream>>>
+  partial_sums<<<blocks, kNormalizeBlock, 0, stream>>>(data, n, partials);
+  LAB_CHECK_LAUNCH();
+  sum_partials<<<1, 1, 0, stream>>>(partials, blocks, total);
+  LAB_CHECK_LAUNCH();
+  divide<<<divide_blocks(n), kNormalizeBlock, 0, stream>>>(data, n, total);
+  LAB_CHECK_LAUNCH();
+}
+
+void launch_normalize_stream_ordered(float* data, std::size_t n, cudaStream_t stream) {
+  float* partials = nullptr;
+  float* total = nullptr;
+  // The allocations become usable in stream order: kernels queued after them
+  // on this stream may use them; the host gets the pointers at once.
+  LAB_CHECK(cudaMallocAsync(&partials, static_cast<std::size_t>(partial_blocks(n)) * sizeof(float), stream));
+  LAB_CHECK(cudaMallocAsync(&total, sizeof(float), stream));
+  launch_normalize(data, n, partials, total, stream);
+  // Freed in stream order too: the memory returns to the pool only once the
+  // kernels queued before these calls have finished with it.
+  LAB_CHECK(cudaFreeAsync(partials, stream));
+  LAB_CHECK(cudaFreeAsync(total, stream));
+}
+
+void launch_normalize_cuda_malloc(float* data, std::size_t n, cudaStream_t stream) {
+  lab::DeviceBuffer<float> partials(static_cast<std::size_t>(partial_blocks(n)));
+  lab::DeviceBuffer<float> total(1);
+  launch_normalize(data, n, partials.data(), total.data(), stream);
+  // The buffers' destructors call cudaFree, which waits for the whole device.
+}
+
+std::vector<float> normalize_on_cpu(const std::vector<float>& a) {
+  double sum = 0.0;
+  for (float v : a) sum += v;
+  std::vector<float> result(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) result[i] = static_cast<float>(a[i] / sum);
+  return result;
+}
+
+bool NormalizeCheck::passed() const { return elements.passed() && std::fabs(sum - 1.0) <= kNormalizeTolerance; }
+
+std::string NormalizeCheck::detail() const {
+  char buffer[96];
+  std::snprintf(buffer, sizeof buffer, "; sum of the result %.7f (tolerance %.0e)", sum, kNormalizeTolerance);
+  return elements.detail() + buffer;
+}
+
+NormalizeCheck check_normalized(const float* result, const std::vector<float>& expected) {
+  NormalizeCheck check;
+  const std::vector<float> actual(result, result + expected.size());
+  check.elements = lab::compare(actual, expected, 0.0, kNormalizeTolerance);
+  for (float v : actual) check.sum += v;
+  return check;
+}
+
+NormalizeProblem::NormalizeProblem(std::size_t n, std::uint64_t seed)
+    : n_(n),
+      input_(n),
+      output_(n),
+      data_(n),
+      partials_(static_cast<std::size_t>(partial_blocks(n))),
+      total_(1) {
+  // Positive values, so the sum is far from zero (the divide is well conditioned).
+  const std::vector<float> values = lab::random_floats(n, seed, 0.25f, 1.0f);
+  std::copy(values.begin(), values.end(), input_.begin());
+  expected_ = normalize_on_cpu(values);
+  poison_output();
+}
+
+void NormalizeProblem::poison_output() { std::memset(output_.data(), 0xFF, output_.bytes()); }
+
+std::pair<int, int> NormalizeProblem::enqueue(cudaStream_t stream, lab::EventTimeline* timeline,
+                                              const std::string& row) {
+  auto mark = [&] { return timeline != nullptr ? timeline->mark(stream) : -1; };
+  const int before_in = mark();
+  enqueue_copy_in(stream);
+  const int after_in = mark();
+  launch_normalize(data_.data(), n_, partials_.data(), total_.data(), stream);
+  const int after_kernels = mark();
+  enqueue_copy_out(stream);
+  const int after_out = mark();
+  if (timeline != nullptr) {
+    timeline->span(row, 'H', before_in, after_in);
+    timeline->span(row, 'K', after_in, after_kernels);
+    timeline->span(row, 'D', after_kernels, after_out);
+  }
+  return {before_in, after_out};
+}
+
+void NormalizeProblem::enqueue_copy_in(cudaStream_t stream) {
+  LAB_CHECK(cudaMemcpyAsync(data_.data(), input_.data(), bytes(), cudaMemcpyHostToDevice, stream));
+}
+
+void NormalizeProblem::enqueue_copy_out(cudaStream_t stream) {
+  LAB_CHECK(cudaMemcpyAsync(output_.data(), data_.data(), bytes(), cudaMemcpyDeviceToHost, stream));
+}
+
+NormalizeCheck NormalizeProblem::check() const { return check_normalized(output_.data(), expected_); }
+
+}  // namespace ch04

@@ -1,0 +1,112 @@
+/// @file normalize.cuh
+/// @brief Chapter 04's workload: normalise an array, `a <- a / sum(a)`, with
+/// three kernels queued on one stream (the Numba streams-and-events tutorial).
+///
+///   1. partial_sums   each block sums a grid-stride share of `a` in shared memory
+///                     and writes one partial sum;
+///   2. sum_partials   one thread adds the (at most kMaxPartials) partial sums;
+///   3. divide         every element is divided by the total.
+///
+/// The three launches need no synchronisation between them: a stream runs its
+/// work in the order it was queued, so kernel 2 starts after kernel 1 ends.
+///
+/// Accuracy: the GPU sums in float (each thread a few dozen values, then a
+/// tree, then the partials in double), the CPU reference in double. For
+/// positive inputs the relative error of the float sum stays far below 1e-6
+/// even for 10^7 values, and the divide adds one rounding, so the stated
+/// tolerance is |gpu - reference| <= kNormalizeTolerance * |reference| per
+/// element, and |sum of the result - 1| <= kNormalizeTolerance.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "event_timeline.cuh"
+#include "memory.cuh"
+#include "verify.hpp"
+
+namespace ch04 {
+
+/// Threads per block of the three kernels (the partial sum's shared-memory tree needs a power of two).
+constexpr int kNormalizeBlock = 256;
+/// Most partial sums kernel 1 writes: enough blocks to fill an H100 (132 SMs)
+/// several times over, few enough that one thread adds them in microseconds.
+constexpr int kMaxPartials = 512;
+/// Relative tolerance of every normalised element, and absolute tolerance of their sum.
+constexpr double kNormalizeTolerance = 1e-5;
+
+/// Blocks kernel 1 launches for @p n elements: ceil(n / kNormalizeBlock), at most kMaxPartials.
+int partial_blocks(std::size_t n);
+
+/// Queues the three kernels on @p stream (the launch's fourth parameter) and
+/// checks each launch. @p data holds n floats on the device and is normalised
+/// in place; @p partials holds partial_blocks(n) floats, @p total one float.
+void launch_normalize(float* data, std::size_t n, float* partials, float* total, cudaStream_t stream);
+
+/// The same three kernels, with `partials` and `total` allocated with
+/// cudaMallocAsync and freed with cudaFreeAsync on @p stream: the memory is
+/// handed back in stream order, after kernel 3 has used it, and the host never waits.
+void launch_normalize_stream_ordered(float* data, std::size_t n, cudaStream_t stream);
+
+/// The same three kernels with temporaries from cudaMalloc / cudaFree. cudaFree
+/// waits for all work on the device (chapter 02), so this call blocks the host.
+void launch_normalize_cuda_malloc(float* data, std::size_t n, cudaStream_t stream);
+
+/// The CPU reference: a[i] / sum(a), computed in double.
+std::vector<float> normalize_on_cpu(const std::vector<float>& a);
+
+/// The result of one normalisation, against the CPU reference.
+struct NormalizeCheck {
+  lab::Comparison elements;  ///< every element, within kNormalizeTolerance relative
+  double sum = 0;            ///< the result's sum, added up in double on the host
+  /// Every element within tolerance and the sum within kNormalizeTolerance of 1.
+  bool passed() const;
+  /// One line for a report, e.g. "10000000 values, max |error| 1e-13; sum 1.0000002".
+  std::string detail() const;
+};
+
+/// Compares @p result with @p expected (from normalize_on_cpu()).
+NormalizeCheck check_normalized(const float* result, const std::vector<float>& expected);
+
+/// One array to normalise, as in the tutorial: random positive floats in a
+/// pinned host array, copied in, normalised by the three kernels, copied out
+/// into a second pinned array (so every run starts from the same input).
+class NormalizeProblem {
+ public:
+  /// @p n random floats in [0.25, 1) seeded by @p seed, their reference, and the device buffers.
+  NormalizeProblem(std::size_t n, std::uint64_t seed);
+
+  /// Fills the pinned output with NaNs, so a copy that never happened fails the check.
+  void poison_output();
+
+  /// Queues copy in -> three kernels -> copy out on @p stream. With a
+  /// @p timeline, marks the steps and declares spans 'H' (copy in), 'K'
+  /// (kernels) and 'D' (copy out) on track @p row; returns the marks
+  /// {before copy in, after copy out}, or {-1, -1} without a timeline.
+  std::pair<int, int> enqueue(cudaStream_t stream, lab::EventTimeline* timeline = nullptr,
+                              const std::string& row = "");
+
+  /// Queues only the copy of the pinned input to the device copy.
+  void enqueue_copy_in(cudaStream_t stream);
+  /// Queues only the copy of the device copy to the pinned output.
+  void enqueue_copy_out(cudaStream_t stream);
+
+  /// The pinned output against the CPU reference (call after the stream is synchronised).
+  NormalizeCheck check() const;
+
+  std::size_t size() const { return n_; }                        ///< elements
+  std::size_t bytes() const { return n_ * sizeof(float); }       ///< bytes each way
+  float* device_data() { return data_.data(); }                  ///< the device copy
+
+ private:
+  std::size_t n_;
+  lab::PinnedBuffer<float> input_, output_;
+  lab::DeviceBuffer<float> data_, partials_, total_;
+  std::vector<float> expected_;
+};
+
+}  // namespace ch04

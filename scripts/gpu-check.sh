@@ -6,6 +6,7 @@
 #   4. every chapter once with small sizes and --json (read back by scripts/results_table.py)
 #   5. compute-sanitizer --tool memcheck over every chapter, if installed
 #   6. the tour: every chapter with its default options, output and JSON kept
+#   7. chapter 05 again with CUDA_DEVICE_MAX_CONNECTIONS=1 (its page shows both)
 # Ends with one summary line; exits non-zero if any step failed.
 #
 # Usage: scripts/gpu-check.sh [results-folder]   (default: build/gpu-check/results)
@@ -90,6 +91,13 @@ tour() {
   cp "$build"/tour/*.json "$results"/
 }
 step tour tour
+
+# Chapter 05 once more with a single hardware work queue, for its page (does
+# the order in which V1 and V2 queue their work matter then?). The log is kept.
+one_queue() {
+  CUDA_DEVICE_MAX_CONNECTIONS=1 "$build/chapters/05_overlap/ch05_overlap" --json "$results/ch05_overlap.one-queue.json"
+}
+[[ -x $build/chapters/05_overlap/ch05_overlap ]] && step ch05_overlap.one-queue one_queue
 
 if ((${#failed[@]} == 0)); then
   echo "gpu-check: PASS: $steps steps passed on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)"

@@ -1,0 +1,67 @@
+// Chapter 05 on the GPU: the lesson's own schedules (overlap.cuh), checked
+// with large effects measured in the same run.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "device.cuh"
+#include "overlap.cuh"
+#include "statistics.hpp"
+
+TEST_CASE("every schedule gives the right result, for chunk counts that do and do not divide the size") {
+  lab::require_device();
+  ch05::OverlapProblem problem((std::size_t{1} << 20) + 3, 5);  // 3 floats more than a power of two
+  for (ch05::Schedule schedule :
+       {ch05::Schedule::sequential, ch05::Schedule::v1_per_chunk, ch05::Schedule::v2_per_stage}) {
+    for (int chunks : {1, 3, 4, 32}) {
+      for (int steps : {1, 20}) {
+        CAPTURE(ch05::schedule_name(schedule));
+        CAPTURE(chunks);
+        CAPTURE(steps);
+        const ch05::ScheduleRun run = ch05::time_schedule(problem, schedule, chunks, steps, 1);
+        CHECK_MESSAGE(run.result.passed(), run.result.detail());
+      }
+    }
+  }
+}
+
+TEST_CASE("V1 and V2 queue the same work in their own orders") {
+  lab::require_device();
+  ch05::OverlapProblem problem(1 << 16, 6);
+  ch05::Pipeline v1(problem, 2, 1), v2(problem, 2, 1);
+  ch05::enqueue_v1(v1);
+  ch05::enqueue_v2(v2);
+  CHECK(v1.log() == std::vector<std::string>{"in 0", "kernel 0", "out 0", "in 1", "kernel 1", "out 1"});
+  CHECK(v2.log() == std::vector<std::string>{"in 0", "in 1", "kernel 0", "kernel 1", "out 0", "out 1"});
+  LAB_CHECK(cudaDeviceSynchronize());
+}
+
+TEST_CASE("with copies and kernel of similar length, V1 and V2 beat the sequential schedule") {
+  const lab::DeviceInfo device = lab::require_device();
+  ch05::OverlapProblem problem(std::size_t{64} << 20, 7);  // 256 MiB: copies of several ms
+  const ch05::LinkAndKernel light = ch05::measure_link_and_kernel(problem, 1, device.copy_engines, 3);
+  const int steps = ch05::calibrate_iterations(problem, light.h2d_ms);
+  const double sequential =
+      lab::summarize(ch05::time_schedule(problem, ch05::Schedule::sequential, 1, steps, 3).samples_ms).median;
+  for (ch05::Schedule schedule : {ch05::Schedule::v1_per_chunk, ch05::Schedule::v2_per_stage}) {
+    const ch05::ScheduleRun run = ch05::time_schedule(problem, schedule, 8, steps, 3);
+    CHECK_MESSAGE(run.result.passed(), run.result.detail());
+    const double overlapped = lab::summarize(run.samples_ms).median;
+    CAPTURE(ch05::schedule_name(schedule));
+    CAPTURE(sequential);
+    CAPTURE(overlapped);
+    CHECK(overlapped < 0.8 * sequential);  // the model says about 0.5 for three equal stages in 8 chunks
+  }
+}
+
+TEST_CASE("the measured copy times are consistent: both directions at once take no longer than one after the other") {
+  const lab::DeviceInfo device = lab::require_device();
+  ch05::OverlapProblem problem(std::size_t{16} << 20, 8);
+  const ch05::LinkAndKernel m = ch05::measure_link_and_kernel(problem, 1, device.copy_engines, 3);
+  CAPTURE(m.h2d_ms);
+  CAPTURE(m.d2h_ms);
+  CAPTURE(m.both_ms);
+  CHECK(m.both_ms >= 0.95 * std::max(m.h2d_ms, m.d2h_ms));
+  CHECK(m.both_ms <= 1.05 * (m.h2d_ms + m.d2h_ms));
+}

@@ -250,8 +250,8 @@ int main(int argc, char** argv) {
       std::printf("   -> on this device V1 and V2 took the same time, within 5 %%, at every chunk count and kernel.\n");
     } else if (v1_faster > 0 && v2_faster > 0) {
       std::printf(
-          "   -> where they differ, V1 won %d time(s) and V2 %d time(s): the sign changes from row to row, so\n"
-          "      this is run-to-run noise, not an effect of the schedule.\n",
+          "   -> where they differ, V1 won %d time(s) and V2 %d time(s): neither schedule wins consistently;\n"
+          "      run it twice and compare, the rows that differ move from run to run.\n",
           v1_faster, v2_faster);
     } else {
       std::printf("   -> %s was faster in every row that differs (%d row(s)): a systematic effect here.\n",

@@ -214,8 +214,13 @@ LinkAndKernel measure_link_and_kernel(OverlapProblem& problem, int iterations, i
     copy_in();
     copy_out();
   });
-  m.kernel_ms = median_ms(reps, [&] { launch_transform(problem.device_data(), problem.size(), iterations, in); });
+  m.kernel_ms = measure_kernel_ms(problem, iterations, reps);
   return m;
+}
+
+double measure_kernel_ms(OverlapProblem& problem, int iterations, int reps) {
+  lab::Stream stream;
+  return median_ms(reps, [&] { launch_transform(problem.device_data(), problem.size(), iterations, stream); });
 }
 
 int calibrate_iterations(OverlapProblem& problem, double target_ms) {

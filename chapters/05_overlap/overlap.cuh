@@ -145,6 +145,9 @@ std::vector<lab::LegendEntry> schedule_legend();
 /// streams), and the kernel of @p iterations over all the data.
 LinkAndKernel measure_link_and_kernel(OverlapProblem& problem, int iterations, int copy_engines, int reps);
 
+/// The kernel of @p iterations over all the data (median of @p reps).
+double measure_kernel_ms(OverlapProblem& problem, int iterations, int reps);
+
 /// Chooses the heavy kernel's step count so that it takes about @p target_ms
 /// over all the data (measured with 16 steps, then scaled). At least 1.
 int calibrate_iterations(OverlapProblem& problem, double target_ms);

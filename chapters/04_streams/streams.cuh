@@ -126,7 +126,7 @@ enum class Temporaries {
 
 /// One call of the normalisation with per-call temporaries, queued behind other work.
 struct TemporariesRun {
-  Temporaries kind = Temporaries::cuda_malloc;
+  Temporaries kind = Temporaries::cuda_malloc;  ///< how the temporaries were allocated
   double queued_ms = 0;     ///< GPU work already queued on the stream when the call was made
   double call_ms = 0;       ///< host time until the call returned
   double per_call_us = 0;   ///< host time per call over many calls on an idle stream

@@ -5,6 +5,7 @@
 // the chapter's CPU reference, the order of the operations, and that it overlaps.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -52,8 +53,12 @@ TEST_CASE("exercise 05: V2 with 8 chunks beats the sequential schedule by a wide
     return lab::Event::elapsed_ms(start, stop);
   };
   time(8, true);  // warm-up
-  const double sequential = time(1, false);
-  const double v2 = time(8, true);
+  // The best of three runs each: the link is shared and a single run can be slow.
+  double sequential = 1e30, v2 = 1e30;
+  for (int run = 0; run < 3; ++run) {
+    sequential = std::min(sequential, static_cast<double>(time(1, false)));
+    v2 = std::min(v2, static_cast<double>(time(8, true)));
+  }
   CAPTURE(sequential);
   CAPTURE(v2);
   CHECK(v2 < 0.8 * sequential);

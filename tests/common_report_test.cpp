@@ -7,15 +7,9 @@
 #include <vector>
 
 #include "report.hpp"
+#include "support/text_lines.hpp"
 
-namespace {
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-}  // namespace
+using lab_test::lines_of;
 
 TEST_CASE("a table aligns text left and numbers right, with units in the header") {
   lab::Table table({{"variant", "", false}, {"time", "ms"}, {"bandwidth", "GB/s"}});

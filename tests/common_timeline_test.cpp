@@ -1,22 +1,13 @@
 // The spans, overlap sums and text chart of common/timeline.hpp, on hand-made spans.
 #include <doctest/doctest.h>
 
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "support/text_lines.hpp"
 #include "timeline.hpp"
 
-namespace {
-
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> result;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) result.push_back(line);
-  return result;
-}
-
-}  // namespace
+using lab_test::lines_of;
 
 TEST_CASE("busy_ms counts overlapping spans of the same kind once") {
   const std::vector<lab::Span> spans = {{"a", 'H', 0, 2}, {"b", 'H', 1, 3}, {"c", 'H', 5, 6}, {"d", 'K', 0, 10}};
@@ -56,7 +47,7 @@ TEST_CASE("render_timeline draws one row per track, scaled to the latest end") {
   const std::vector<lab::Span> spans = {
       {"stream 1", 'K', 5, 10}, {"stream 0", 'H', 0, 5}, {"stream 0", 'D', 5, 10}};
   const std::string chart = lab::render_timeline(spans, {{'H', "in"}, {'K', "kernel"}, {'D', "out"}}, 10);
-  const std::vector<std::string> rows = lines(chart);
+  const std::vector<std::string> rows = lines_of(chart);
   REQUIRE(rows.size() == 4);  // two tracks, the scale, the legend
   CHECK(rows[0] == "  stream 1 |     KKKKK|");  // first appearance first
   CHECK(rows[1] == "  stream 0 |HHHHHDDDDD|");
@@ -69,21 +60,21 @@ TEST_CASE("render_timeline draws one row per track, scaled to the latest end") {
 TEST_CASE("render_timeline keeps short and zero-length spans visible") {
   // A 0.01 ms kernel between two 5 ms copies on one row, 10 columns of 1 ms.
   const std::vector<lab::Span> spans = {{"s", 'H', 0, 5}, {"s", 'K', 5, 5.01}, {"s", 'D', 5.01, 10}, {"t", 'X', 7, 7}};
-  const std::vector<std::string> rows = lines(lab::render_timeline(spans, {}, 10));
+  const std::vector<std::string> rows = lines_of(lab::render_timeline(spans, {}, 10));
   CHECK(rows[0] == "  s |HHHHHKDDDD|");
   CHECK(rows[1] == "  t |       X  |");
 }
 
 TEST_CASE("render_timeline handles one span, many rows, nothing at all, and a tiny width") {
   CHECK(lab::render_timeline({}, {}, 20) == "  (no spans)\n");
-  const std::vector<std::string> one = lines(lab::render_timeline({{"only", '#', 0, 1e-6}}, {}, 20));
+  const std::vector<std::string> one = lines_of(lab::render_timeline({{"only", '#', 0, 1e-6}}, {}, 20));
   CHECK(one[0] == "  only |" + std::string(20, '#') + "|");
   std::vector<lab::Span> many;
   for (int i = 0; i < 32; ++i) many.push_back({"stream " + std::to_string(i), 'K', i * 1.0, i + 1.0});
-  const std::vector<std::string> rows = lines(lab::render_timeline(many, {}, 64));
+  const std::vector<std::string> rows = lines_of(lab::render_timeline(many, {}, 64));
   CHECK(rows.size() == 34);
   for (int i = 0; i < 32; ++i) CHECK(rows[static_cast<std::size_t>(i)].size() == rows[0].size());  // labels padded
   CHECK(rows[31].substr(rows[31].size() - 3) == "KK|");
-  const std::vector<std::string> narrow = lines(lab::render_timeline({{"a", 'H', 0, 100}}, {}, 1));
+  const std::vector<std::string> narrow = lines_of(lab::render_timeline({{"a", 'H', 0, 100}}, {}, 1));
   CHECK(narrow[0] == "  a |" + std::string(10, 'H') + "|");  // at least 10 columns
 }

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 
 #include "check.cuh"
 #include "statistics.hpp"
 #include "timeline.hpp"
+#include "timing.cuh"
 
 namespace ch05 {
 namespace {
@@ -178,20 +180,16 @@ std::vector<lab::LegendEntry> schedule_legend() {
 
 namespace {
 
-// Median of `reps` runs of `work`, bracketed by events on the legacy default stream.
-template <class Work>
-double median_ms(int reps, Work work) {
-  lab::Event start, stop;
-  std::vector<double> samples;
-  for (int r = -1; r < reps; ++r) {
-    LAB_CHECK(cudaDeviceSynchronize());
-    start.record(0);
-    work();
-    stop.record(0);
-    stop.synchronize();
-    if (r >= 0) samples.push_back(lab::Event::elapsed_ms(start, stop));
-  }
-  return lab::summarize(samples).median;
+// The median of `reps` samples from the project's measuring routine: one
+// warm-up, then each sample alone (the host waits after it), as
+// time_schedule() does. Timed on `stream`; the legacy default stream (0)
+// brackets work queued on any blocking stream.
+double median_ms(int reps, cudaStream_t stream, const std::function<void(cudaStream_t)>& work) {
+  lab::MeasureConfig config;
+  config.warmup = 1;
+  config.samples = reps;
+  config.mode = lab::SampleMode::isolated;
+  return lab::summarize(lab::measure_ms(work, stream, config)).median;
 }
 
 }  // namespace
@@ -199,20 +197,21 @@ double median_ms(int reps, Work work) {
 LinkAndKernel measure_link_and_kernel(OverlapProblem& problem, int iterations, int copy_engines, int reps) {
   lab::Stream in, out;
   const std::size_t bytes = problem.size() * sizeof(float);
-  auto copy_in = [&] {
+  auto copy_in = [&](cudaStream_t) {
     LAB_CHECK(cudaMemcpyAsync(problem.device_scratch(), problem.host_input(), bytes, cudaMemcpyHostToDevice, in));
   };
-  auto copy_out = [&] {
+  auto copy_out = [&](cudaStream_t) {
     LAB_CHECK(cudaMemcpyAsync(problem.host_output(), problem.device_data(), bytes, cudaMemcpyDeviceToHost, out));
   };
   LinkAndKernel m;
   m.bytes = problem.bytes();
   m.copy_engines = copy_engines;
-  m.h2d_ms = median_ms(reps, copy_in);
-  m.d2h_ms = median_ms(reps, copy_out);
-  m.both_ms = median_ms(reps, [&] {
-    copy_in();
-    copy_out();
+  // The copies run on their own streams; events on the legacy default stream bracket them.
+  m.h2d_ms = median_ms(reps, 0, copy_in);
+  m.d2h_ms = median_ms(reps, 0, copy_out);
+  m.both_ms = median_ms(reps, 0, [&](cudaStream_t legacy) {
+    copy_in(legacy);
+    copy_out(legacy);
   });
   m.kernel_ms = measure_kernel_ms(problem, iterations, reps);
   return m;
@@ -220,14 +219,15 @@ LinkAndKernel measure_link_and_kernel(OverlapProblem& problem, int iterations, i
 
 double measure_kernel_ms(OverlapProblem& problem, int iterations, int reps) {
   lab::Stream stream;
-  return median_ms(reps, [&] { launch_transform(problem.device_data(), problem.size(), iterations, stream); });
+  return median_ms(reps, stream,
+                   [&](cudaStream_t s) { launch_transform(problem.device_data(), problem.size(), iterations, s); });
 }
 
 int calibrate_iterations(OverlapProblem& problem, double target_ms) {
   constexpr int kProbe = 16;
   lab::Stream stream;
-  const double probe_ms =
-      median_ms(3, [&] { launch_transform(problem.device_data(), problem.size(), kProbe, stream); });
+  const double probe_ms = median_ms(
+      3, stream, [&](cudaStream_t s) { launch_transform(problem.device_data(), problem.size(), kProbe, s); });
   return std::clamp(static_cast<int>(std::lround(kProbe * target_ms / probe_ms)), 1, 100000);
 }
 

@@ -73,6 +73,15 @@ void queue_one_at_a_time(std::vector<Span>& spans, char symbol) {
   }
 }
 
+void queue_copies_one_at_a_time(std::vector<Span>& spans) {
+  queue_one_at_a_time(spans, kCopyIn);
+  queue_one_at_a_time(spans, kCopyOut);
+}
+
+std::vector<LegendEntry> copy_kernel_copy_legend(const std::string& kernel) {
+  return {{kCopyIn, "copy in (H2D)"}, {kKernel, kernel}, {kCopyOut, "copy out (D2H)"}};
+}
+
 std::string render_timeline(const std::vector<Span>& spans, const std::vector<LegendEntry>& legend, int width) {
   width = std::max(width, 10);
   std::vector<std::string> rows;

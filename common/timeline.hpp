@@ -26,6 +26,11 @@ struct Span {
   double end_ms = 0;    ///< end, in ms after the timeline's origin (>= begin_ms)
 };
 
+/// The symbols of a copy in -> kernel -> copy out chart (chapters 04 and 05).
+constexpr char kCopyIn = 'H';   ///< a host-to-device copy
+constexpr char kKernel = 'K';   ///< kernel work
+constexpr char kCopyOut = 'D';  ///< a device-to-host copy
+
 /// What a symbol stands for, for the chart's legend.
 struct LegendEntry {
   char symbol;          ///< the character drawn
@@ -48,6 +53,14 @@ double overlap_ms(const std::vector<Span>& spans, const std::string& first, cons
 /// earlier than the previous one (in order of finishing) ended. If the device
 /// ran two such copies at once, the redrawn spans share the time between them.
 void queue_one_at_a_time(std::vector<Span>& spans, char symbol);
+
+/// queue_one_at_a_time() for both copy directions, kCopyIn and kCopyOut: one
+/// copy engine per direction.
+void queue_copies_one_at_a_time(std::vector<Span>& spans);
+
+/// The legend of a copy in -> kernel -> copy out chart; @p kernel says what a
+/// kernel span is, e.g. "3 kernels".
+std::vector<LegendEntry> copy_kernel_copy_legend(const std::string& kernel);
 
 /// Draws @p spans as a text chart: one line per row (in order of first
 /// appearance), @p width columns for the time from 0 to the latest end, a

@@ -78,3 +78,16 @@ TEST_CASE("render_timeline handles one span, many rows, nothing at all, and a ti
   const std::vector<std::string> narrow = lines_of(lab::render_timeline({{"a", 'H', 0, 100}}, {}, 1));
   CHECK(narrow[0] == "  a |" + std::string(10, 'H') + "|");  // at least 10 columns
 }
+
+TEST_CASE("queue_copies_one_at_a_time redraws both copy directions and leaves kernels alone") {
+  std::vector<lab::Span> spans = {{"a", lab::kCopyIn, 0, 2},  {"b", lab::kCopyIn, 0, 4},  {"a", lab::kKernel, 0, 3},
+                                  {"b", lab::kKernel, 0, 5},  {"a", lab::kCopyOut, 2, 6}, {"b", lab::kCopyOut, 2, 9}};
+  lab::queue_copies_one_at_a_time(spans);
+  CHECK(spans[1].begin_ms == doctest::Approx(2.0));  // copy in of b waited for a's
+  CHECK(spans[3].begin_ms == doctest::Approx(0.0));  // kernels may overlap: untouched
+  CHECK(spans[5].begin_ms == doctest::Approx(6.0));  // copy out of b waited for a's
+  const std::vector<lab::LegendEntry> legend = lab::copy_kernel_copy_legend("3 kernels");
+  REQUIRE(legend.size() == 3);
+  CHECK(legend[1].symbol == lab::kKernel);
+  CHECK(legend[1].meaning == "3 kernels");
+}

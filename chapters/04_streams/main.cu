@@ -181,8 +181,9 @@ int main(int argc, char** argv) {
         "   the kernels, %.3f ms in all, hide inside the copies.\n",
         copy_floor, 100 * copy_floor / lots.total_ms, lots.kernel_busy_ms);
     std::printf("\n   %d streams (copies redrawn as one-at-a-time per direction; see docs):\n%s", many,
-                lab::render_timeline(lots.spans, ch04::arrays_legend(), 72).c_str());
-    std::printf("\n   1 stream:\n%s", lab::render_timeline(one.spans, ch04::arrays_legend(), 72).c_str());
+                lab::render_timeline(lots.spans, lab::copy_kernel_copy_legend("3 kernels"), 72).c_str());
+    std::printf("\n   1 stream:\n%s",
+                lab::render_timeline(one.spans, lab::copy_kernel_copy_legend("3 kernels"), 72).c_str());
     for (const auto* runs : {&one_runs, &many_runs}) {
       std::vector<double> totals;
       for (const auto& r : *runs) totals.push_back(r.total_ms);

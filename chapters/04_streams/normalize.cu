@@ -140,9 +140,9 @@ std::pair<int, int> NormalizeProblem::enqueue(cudaStream_t stream, lab::EventTim
   enqueue_copy_out(stream);
   const int after_out = mark();
   if (timeline != nullptr) {
-    timeline->span(row, 'H', before_in, after_in);
-    timeline->span(row, 'K', after_in, after_kernels);
-    timeline->span(row, 'D', after_kernels, after_out);
+    timeline->span(row, lab::kCopyIn, before_in, after_in);
+    timeline->span(row, lab::kKernel, after_in, after_kernels);
+    timeline->span(row, lab::kCopyOut, after_kernels, after_out);
   }
   return {before_in, after_out};
 }

@@ -39,19 +39,15 @@ ArraysRun run_arrays(std::vector<NormalizeProblem>& arrays, int streams) {
   }
   run.total_ms = last_end - first_begin;
   run.spans = timeline.spans();
-  lab::queue_one_at_a_time(run.spans, 'H');
-  lab::queue_one_at_a_time(run.spans, 'D');
-  run.copy_in_busy_ms = lab::busy_ms(run.spans, "H");
-  run.copy_out_busy_ms = lab::busy_ms(run.spans, "D");
-  run.kernel_busy_ms = lab::busy_ms(run.spans, "K");
-  run.in_with_out_ms = lab::overlap_ms(run.spans, "H", "D");
-  run.copies_with_kernels_ms = lab::overlap_ms(run.spans, "HD", "K");
+  lab::queue_copies_one_at_a_time(run.spans);
+  const std::string in{lab::kCopyIn}, out{lab::kCopyOut}, kernels{lab::kKernel};
+  run.copy_in_busy_ms = lab::busy_ms(run.spans, in);
+  run.copy_out_busy_ms = lab::busy_ms(run.spans, out);
+  run.kernel_busy_ms = lab::busy_ms(run.spans, kernels);
+  run.in_with_out_ms = lab::overlap_ms(run.spans, in, out);
+  run.copies_with_kernels_ms = lab::overlap_ms(run.spans, in + out, kernels);
   for (const NormalizeProblem& array : arrays) run.results.push_back(array.check());
   return run;
-}
-
-std::vector<lab::LegendEntry> arrays_legend() {
-  return {{'H', "copy in (H2D)"}, {'K', "3 kernels"}, {'D', "copy out (D2H)"}};
 }
 
 // --- the default stream -----------------------------------------------------

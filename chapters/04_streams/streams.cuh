@@ -37,12 +37,10 @@ struct ArraysRun {
 
 /// Queues every array of @p arrays on @p streams streams (array i on stream
 /// i % streams, all queued before any waiting), waits, and reads the events.
-/// Copy spans are redrawn with lab::queue_one_at_a_time (one engine per
+/// Copy spans are redrawn with lab::queue_copies_one_at_a_time (one engine per
 /// direction). Poisons the outputs first and checks them afterwards.
 ArraysRun run_arrays(std::vector<NormalizeProblem>& arrays, int streams);
 
-/// The legend of the arrays' chart.
-std::vector<lab::LegendEntry> arrays_legend();
 
 // --- the default stream -----------------------------------------------------
 

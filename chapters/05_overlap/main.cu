@@ -295,7 +295,7 @@ int main(int argc, char** argv) {
       const std::vector<lab::Span> spans = ch05::trace_schedule(problem, schedule, chart, 1);
       std::printf("5. %s, light kernel, %d chunk(s) (copies redrawn one at a time per direction):\n%s\n",
                   ch05::schedule_name(schedule), schedule == ch05::Schedule::sequential ? 1 : chart,
-                  lab::render_timeline(spans, ch05::schedule_legend(), 72).c_str());
+                  lab::render_timeline(spans, lab::copy_kernel_copy_legend("kernel"), 72).c_str());
       const lab::Comparison traced = problem.check(1);
       report.check(std::string("traced ") + ch05::schedule_name(schedule) + " run correct", traced.passed(),
                    traced.detail());

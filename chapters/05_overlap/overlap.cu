@@ -92,20 +92,20 @@ void Pipeline::traced(int chunk, char symbol, const char* name, Enqueue enqueue)
 }
 
 void Pipeline::copy_in(int chunk) {
-  traced(chunk, 'H', "in", [&](cudaStream_t s) {
+  traced(chunk, lab::kCopyIn, "in", [&](cudaStream_t s) {
     LAB_CHECK(cudaMemcpyAsync(problem_.device_data() + offset(chunk), problem_.host_input() + offset(chunk),
                               count(chunk) * sizeof(float), cudaMemcpyHostToDevice, s));
   });
 }
 
 void Pipeline::run_kernel(int chunk) {
-  traced(chunk, 'K', "kernel", [&](cudaStream_t s) {
+  traced(chunk, lab::kKernel, "kernel", [&](cudaStream_t s) {
     if (count(chunk) > 0) launch_transform(problem_.device_data() + offset(chunk), count(chunk), iterations_, s);
   });
 }
 
 void Pipeline::copy_out(int chunk) {
-  traced(chunk, 'D', "out", [&](cudaStream_t s) {
+  traced(chunk, lab::kCopyOut, "out", [&](cudaStream_t s) {
     LAB_CHECK(cudaMemcpyAsync(problem_.host_output() + offset(chunk), problem_.device_data() + offset(chunk),
                               count(chunk) * sizeof(float), cudaMemcpyDeviceToHost, s));
   });
@@ -167,13 +167,8 @@ std::vector<lab::Span> trace_schedule(OverlapProblem& problem, Schedule schedule
   enqueue(schedule, pipeline);
   LAB_CHECK(cudaDeviceSynchronize());
   std::vector<lab::Span> spans = timeline.spans();
-  lab::queue_one_at_a_time(spans, 'H');
-  lab::queue_one_at_a_time(spans, 'D');
+  lab::queue_copies_one_at_a_time(spans);
   return spans;
-}
-
-std::vector<lab::LegendEntry> schedule_legend() {
-  return {{'H', "copy in (H2D)"}, {'K', "kernel"}, {'D', "copy out (D2H)"}};
 }
 
 // --- the model's inputs ----------------------------------------------------------

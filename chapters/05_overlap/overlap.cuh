@@ -134,11 +134,9 @@ struct ScheduleRun {
 ScheduleRun time_schedule(OverlapProblem& problem, Schedule schedule, int chunks, int iterations, int reps);
 
 /// Runs @p schedule once with a timeline and returns its spans (copies redrawn
-/// with lab::queue_one_at_a_time, one engine per direction).
+/// with lab::queue_copies_one_at_a_time, one engine per direction).
 std::vector<lab::Span> trace_schedule(OverlapProblem& problem, Schedule schedule, int chunks, int iterations);
 
-/// The legend of the schedules' chart.
-std::vector<lab::LegendEntry> schedule_legend();
 
 /// Measures the model's inputs in this run (medians of @p reps): all data
 /// copied in alone, out alone, both at once (into the scratch array, on two

@@ -56,15 +56,15 @@ struct Settings {
 
 std::string ms(double value) { return lab::fixed(value, 3); }
 
-double median_total(const std::vector<ch04::ArraysRun>& runs) {
-  std::vector<double> totals;
-  for (const auto& r : runs) totals.push_back(r.total_ms);
-  return lab::summarize(totals).median;
+std::vector<double> totals(const std::vector<ch04::ArraysRun>& runs) {
+  std::vector<double> result;
+  for (const auto& r : runs) result.push_back(r.total_ms);
+  return result;
 }
 
 // The run whose total is the median, for the table and the chart.
 const ch04::ArraysRun& median_run(const std::vector<ch04::ArraysRun>& runs) {
-  const double median = median_total(runs);
+  const double median = lab::summarize(totals(runs)).median;
   return *std::min_element(runs.begin(), runs.end(), [&](const auto& x, const auto& y) {
     return std::fabs(x.total_ms - median) < std::fabs(y.total_ms - median);
   });
@@ -185,11 +185,9 @@ int main(int argc, char** argv) {
     std::printf("\n   1 stream:\n%s",
                 lab::render_timeline(one.spans, lab::copy_kernel_copy_legend("3 kernels"), 72).c_str());
     for (const auto* runs : {&one_runs, &many_runs}) {
-      std::vector<double> totals;
-      for (const auto& r : *runs) totals.push_back(r.total_ms);
       const ch04::ArraysRun& m = median_run(*runs);
       report.add_result(std::to_string(runs->front().streams) + " stream(s): total, first begin to last end", "ms",
-                        totals,
+                        totals(*runs),
                         lab::Json::object()
                             .set("arrays", static_cast<double>(s.arrays))
                             .set("n", static_cast<double>(s.n))

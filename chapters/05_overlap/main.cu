@@ -58,8 +58,15 @@ std::string too_many_chunks(const char* option, std::int64_t chunks, std::int64_
          ": each chunk would hold fewer than " + std::to_string(ch05::kMinChunkFloats) + " floats (4 KiB)";
 }
 
+// One kernel cost of the sweep, and the model's inputs measured for it.
+struct KernelCase {
+  std::string name;           // "light" or "heavy"
+  int steps;                  // steps of the kernel
+  ch05::LinkAndKernel model;  // measured in this run
+};
+
 struct Row {
-  std::string kernel;
+  const KernelCase* kernel;
   ch05::Schedule schedule;
   int chunks;
   double measured_ms;
@@ -91,7 +98,7 @@ int main(int argc, char** argv) {
     if (auto problem = lab::check_memory_fits(
             "--mib " + std::to_string(s.mib),
             {2.0 * bytes, "the array and a second one to measure both copy directions",
-             4.0 * bytes, "pinned input and output, the inputs and the CPU reference"},
+             5.0 * bytes, "pinned input and output, the inputs, and in each check the CPU reference and a copy of the output"},
             device.free_memory_bytes, lab::available_host_memory_bytes());
         !problem.empty()) {
       throw lab::UsageError(problem);
@@ -134,16 +141,16 @@ int main(int argc, char** argv) {
         lab::gigabytes_per_second(2 * bytes, light.both_ms), lab::gigabytes_per_second(bytes, light.both_ms),
         light.kernel_ms, heavy.kernel_ms, heavy_steps,
         s.heavy_iterations > 0 ? "" : ", chosen to match the copy in", device.copy_engines, connections.c_str());
-    for (const auto* m : {&light, &heavy}) {
-      report.add_result(m == &light ? "model inputs, light kernel" : "model inputs, heavy kernel", "ms",
-                        {m->kernel_ms},
+    const KernelCase kernels[] = {{"light", 1, light}, {"heavy", heavy_steps, heavy}};
+    for (const KernelCase& k : kernels) {
+      report.add_result("model inputs, " + k.name + " kernel", "ms", {k.model.kernel_ms},
                         lab::Json::object()
-                            .set("bytes", m->bytes)
-                            .set("h2d_ms", m->h2d_ms)
-                            .set("d2h_ms", m->d2h_ms)
-                            .set("both_ms", m->both_ms)
-                            .set("steps", m == &light ? 1.0 : static_cast<double>(heavy_steps))
-                            .set("copy_engines", static_cast<double>(m->copy_engines)));
+                            .set("bytes", k.model.bytes)
+                            .set("h2d_ms", k.model.h2d_ms)
+                            .set("d2h_ms", k.model.d2h_ms)
+                            .set("both_ms", k.model.both_ms)
+                            .set("steps", static_cast<double>(k.steps))
+                            .set("copy_engines", static_cast<double>(k.model.copy_engines)));
     }
 
     // --- 3. the sweep -----------------------------------------------------------
@@ -151,30 +158,28 @@ int main(int argc, char** argv) {
     for (int c = 1; c <= s.max_chunks; c *= 2) chunk_counts.push_back(c);
     std::vector<Row> rows;
     bool all_correct = true;
-    for (const auto* m : {&light, &heavy}) {
-      const int steps = m == &light ? 1 : heavy_steps;
-      const std::string kernel = m == &light ? "light" : "heavy";
+    for (const KernelCase& k : kernels) {
       auto run = [&](ch05::Schedule schedule, int chunks, double predicted) {
-        const ch05::ScheduleRun r = ch05::time_schedule(problem, schedule, chunks, steps, reps);
+        const ch05::ScheduleRun r = ch05::time_schedule(problem, schedule, chunks, k.steps, reps);
         const lab::Summary sum = report.add_result(
-            kernel + " kernel, " + ch05::schedule_name(schedule) + ", " + std::to_string(chunks) + " chunk(s)", "ms",
+            k.name + " kernel, " + ch05::schedule_name(schedule) + ", " + std::to_string(chunks) + " chunk(s)", "ms",
             r.samples_ms,
             lab::Json::object()
                 .set("predicted_ms", predicted)
-                .set("bound_ms", ch05::overlap_bound_ms(*m))
+                .set("bound_ms", ch05::overlap_bound_ms(k.model))
                 .set("chunks", static_cast<double>(chunks))
-                .set("steps", static_cast<double>(steps)));
-        rows.push_back({kernel, schedule, chunks, sum.median, predicted, r.result.passed()});
+                .set("steps", static_cast<double>(k.steps)));
+        rows.push_back({&k, schedule, chunks, sum.median, predicted, r.result.passed()});
         all_correct = all_correct && r.result.passed();
         if (!r.result.passed()) {
-          std::printf("   WRONG: %s %s %d chunks: %s\n", kernel.c_str(), ch05::schedule_name(schedule), chunks,
+          std::printf("   WRONG: %s %s %d chunks: %s\n", k.name.c_str(), ch05::schedule_name(schedule), chunks,
                       r.result.detail().c_str());
         }
       };
-      run(ch05::Schedule::sequential, 1, ch05::sequential_ms(*m));
+      run(ch05::Schedule::sequential, 1, ch05::sequential_ms(k.model));
       for (int chunks : chunk_counts) {
-        run(ch05::Schedule::v1_per_chunk, chunks, ch05::pipelined_ms(*m, chunks));
-        run(ch05::Schedule::v2_per_stage, chunks, ch05::pipelined_ms(*m, chunks));
+        run(ch05::Schedule::v1_per_chunk, chunks, ch05::pipelined_ms(k.model, chunks));
+        run(ch05::Schedule::v2_per_stage, chunks, ch05::pipelined_ms(k.model, chunks));
       }
     }
     std::printf(
@@ -190,9 +195,8 @@ int main(int argc, char** argv) {
                       {"% of bound", ""},
                       {"result", "", false}});
     for (const Row& row : rows) {
-      const ch05::LinkAndKernel& m = row.kernel == "light" ? light : heavy;
-      const double bound = ch05::overlap_bound_ms(m);
-      table.add_row({row.kernel, ch05::schedule_name(row.schedule), std::to_string(row.chunks), ms(row.measured_ms),
+      const double bound = ch05::overlap_bound_ms(row.kernel->model);
+      table.add_row({row.kernel->name, ch05::schedule_name(row.schedule), std::to_string(row.chunks), ms(row.measured_ms),
                      ms(row.predicted_ms), ms(bound), lab::fixed(100 * bound / row.measured_ms, 0),
                      row.correct ? "correct" : "WRONG"});
     }
@@ -202,12 +206,12 @@ int main(int argc, char** argv) {
 
     // --- 4. verdicts, computed from the rows ---------------------------------------
     std::printf("\n4. What the measurements say\n");
-    for (const auto* m : {&light, &heavy}) {
-      const std::string kernel = m == &light ? "light" : "heavy";
+    for (const KernelCase& k : kernels) {
+      const ch05::LinkAndKernel* m = &k.model;
       const Row* sequential = nullptr;
       const Row* best = nullptr;
       for (const Row& row : rows) {
-        if (row.kernel != kernel) continue;
+        if (row.kernel != &k) continue;
         if (row.schedule == ch05::Schedule::sequential) sequential = &row;
         if (best == nullptr || row.measured_ms < best->measured_ms) best = &row;
       }
@@ -215,12 +219,12 @@ int main(int argc, char** argv) {
       std::printf(
           "   %s kernel: best %s with %d chunks, %.3f ms = %.0f %% of the bound (%.3f ms, %s-bound);\n"
           "     sequential %.3f ms (model %.3f ms): overlap %s %.2fx\n",
-          kernel.c_str(), ch05::schedule_name(best->schedule), best->chunks, best->measured_ms,
+          k.name.c_str(), ch05::schedule_name(best->schedule), best->chunks, best->measured_ms,
           100 * bound / best->measured_ms, bound, m->kernel_ms > ch05::transfer_bound_ms(*m) ? "kernel" : "transfer",
           sequential->measured_ms, ch05::sequential_ms(*m),
           best->measured_ms < sequential->measured_ms ? "saved" : "did NOT save time:",
           sequential->measured_ms / best->measured_ms);
-      report.add_result(kernel + " kernel: best schedule, % of the bound", "%", {100 * bound / best->measured_ms},
+      report.add_result(k.name + " kernel: best schedule, % of the bound", "%", {100 * bound / best->measured_ms},
                         lab::Json::object()
                             .set("schedule", ch05::schedule_name(best->schedule))
                             .set("chunks", static_cast<double>(best->chunks))
@@ -242,7 +246,7 @@ int main(int argc, char** argv) {
         if (apart) (gap > 0 ? v2_faster : v1_faster) += 1;
         std::string& list = apart ? differ : same;
         char item[64];
-        std::snprintf(item, sizeof item, "%s%s/%d (%+.0f %%)", list.empty() ? "" : ", ", v1.kernel.c_str(), v1.chunks,
+        std::snprintf(item, sizeof item, "%s%s/%d (%+.0f %%)", list.empty() ? "" : ", ", v1.kernel->name.c_str(), v1.chunks,
                       100 * gap);
         list += item;
       }
@@ -271,10 +275,7 @@ int main(int argc, char** argv) {
         "   device has %d copy engine(s) and %s hardware work queue(s) (CUDA_DEVICE_MAX_CONNECTIONS).\n",
         device.copy_engines, connections.c_str());
     int above = 0;
-    for (const Row& row : rows) {
-      const ch05::LinkAndKernel& m = row.kernel == "light" ? light : heavy;
-      above += row.measured_ms < ch05::overlap_bound_ms(m) ? 1 : 0;
-    }
+    for (const Row& row : rows) above += row.measured_ms < ch05::overlap_bound_ms(row.kernel->model) ? 1 : 0;
     if (above > 0) {
       std::printf(
           "   %d row(s) ran faster than the bound: the bound is a measurement too (one whole copy each way at\n"

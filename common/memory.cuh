@@ -106,10 +106,12 @@ template <class T>
 class PinnedBuffer {
  public:
   PinnedBuffer() = default;
-  /// Allocates @p count elements (uninitialised).
-  explicit PinnedBuffer(std::size_t count) : count_(count) {
+  /// Allocates @p count elements (uninitialised) with cudaHostAlloc @p flags:
+  /// cudaHostAllocDefault (the same as cudaMallocHost), or for example
+  /// cudaHostAllocWriteCombined or cudaHostAllocMapped (chapter 06).
+  explicit PinnedBuffer(std::size_t count, unsigned flags = cudaHostAllocDefault) : count_(count) {
     void* memory = nullptr;
-    if (count > 0) LAB_CHECK(cudaMallocHost(&memory, count * sizeof(T)));
+    if (count > 0) LAB_CHECK(cudaHostAlloc(&memory, count * sizeof(T), flags));
     memory_ = Memory(memory);
   }
 

@@ -91,20 +91,36 @@ class EventTimer {
   std::exception_ptr error_;
 };
 
-/// Evicts the L2 cache: writes a buffer twice the L2's size (read from
+/// Evicts the L2 cache: touches a buffer twice the L2's size (read from
 /// cudaDevAttrL2CacheSize) so that no line of earlier data survives, after
-/// resetting lines marked persisting, which a plain flush would not evict.
+/// resetting lines marked persisting, which a plain flush would not evict
+/// (nvbench issue #458).
 class L2Flusher {
  public:
+  /// How the buffer is touched.
+  enum class Method {
+    /// cudaMemsetAsync over the buffer, as nvbench does. Leaves the L2 full of
+    /// the buffer's dirty lines, which must be written back to memory before
+    /// the next kernel's data can take their place.
+    write,
+    /// A kernel reads the buffer. Leaves the L2 full of clean lines, which can
+    /// be dropped at once: closer to a cold cache after an idle period.
+    read
+  };
+
   /// Allocates the flush buffer for the current device.
-  L2Flusher();
+  explicit L2Flusher(Method method = Method::write);
   /// Queues the flush on @p stream.
   void flush(cudaStream_t stream);
   /// Size of the flush buffer in bytes.
   std::size_t bytes() const { return buffer_.bytes(); }
+  /// How this flusher touches its buffer.
+  Method method() const { return method_; }
 
  private:
   DeviceBuffer<unsigned char> buffer_;
+  DeviceBuffer<unsigned> sink_;  // the read flush writes here only if its sum is impossible
+  Method method_;
 };
 
 /// Holds a stream with a one-thread kernel that spins until the host releases
@@ -171,6 +187,10 @@ struct MeasureConfig {
   int samples = 20;                           ///< timed runs
   bool flush_l2 = false;                      ///< flush the L2 before every sample ("cold"); otherwise "warm"
   SampleMode mode = SampleMode::back_to_back; ///< how samples reach the GPU
+  /// Untimed work queued before every sample's start event (after the flush),
+  /// and once in the warm-up, e.g. a spin kernel that keeps the GPU busy so the
+  /// sample starts without a launch gap (chapter 07). Must not synchronise.
+  std::function<void(cudaStream_t)> before_sample;
 };
 
 /// A short name for @p mode, e.g. "blocked stream".
@@ -182,7 +202,8 @@ const char* sample_mode_name(SampleMode mode);
 /// @p work must queue its GPU work on the stream it is given and must not
 /// synchronise (in blocked_stream mode a synchronisation inside @p work would
 /// wait for the held stream until the blocker's timeout). The L2 flush, when
-/// asked for, runs before each start event and is not timed. Throws
+/// asked for, and then config.before_sample run before each start event and are
+/// not timed. Throws
 /// std::runtime_error if the blocked stream timed out.
 std::vector<double> measure_ms(const std::function<void(cudaStream_t)>& work, cudaStream_t stream,
                                const MeasureConfig& config = {});

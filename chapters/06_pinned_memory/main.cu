@@ -1,0 +1,405 @@
+// Chapter 06: pinned memory and non-blocking copies
+// ================================================
+// What it shows
+//   - copy bandwidth host -> device (H2D) and device -> host (D2H) from pageable
+//     memory (std::vector) and from pinned memory (cudaMallocHost), over sizes from
+//     4 KiB to 1 GiB, and both directions at once from pinned memory;
+//   - the four combinations of the PyTorch articles (`.to(device, non_blocking=...)`
+//     from pageable and pinned tensors): pageable/pinned x cudaMemcpy/cudaMemcpyAsync,
+//     each with the time until the call returned and until the copy was done;
+//   - registering memory the program already has (cudaHostRegister, lab::HostRegistration,
+//     Numba's `cuda.pinned`): what it costs and after how many copies it pays;
+//   - the CPU time a non-blocking copy frees, and how an early synchronisation
+//     ("touching the result at once") or pageable memory gives it back;
+//   - write-combined and mapped ("zero-copy") pinned memory, briefly, with when each helps.
+//
+// Build and run
+//   cmake --preset release && cmake --build build/release --target ch06_pinned_memory
+//   build/release/chapters/06_pinned_memory/ch06_pinned_memory [--max-mib 1024] [--mib 256] [--json out.json]
+//
+// Shape (every chapter): CPU reference (the source bytes) -> lesson functions
+// (pinned.cuh, registration_model.hpp) -> the experiment, variants side by side
+// -> a table -> computed verdicts.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "chapter.cuh"
+#include "pinned.cuh"
+#include "program.hpp"
+#include "registration_model.hpp"
+#include "statistics.hpp"
+#include "stream.cuh"
+#include "timing.cuh"
+#include "verify.hpp"
+
+namespace {
+
+constexpr char kProgram[] = "ch06_pinned_memory";
+constexpr std::int64_t kMiB = std::int64_t{1} << 20;
+
+struct Settings {
+  std::int64_t max_mib = 1024;  // the sweep's largest size: 4 KiB, 16 KiB, ... up to this
+  std::int64_t mib = 256;       // the size of every other experiment (the articles': 256 MiB)
+  std::int64_t reps = 10;       // samples per measurement; the median is reported
+  std::int64_t seed = 1;
+};
+
+std::string size_text(std::size_t bytes) { return lab::format_count(static_cast<std::int64_t>(bytes)) + "B"; }
+std::string ms(double value) { return lab::fixed(value, 3); }
+std::string gbps(double bytes, double milliseconds) {
+  return lab::fixed(lab::gigabytes_per_second(bytes, milliseconds), 1);
+}
+double median(const std::vector<double>& samples) { return lab::summarize(samples).median; }
+
+// Bandwidth of each sample, for the JSON (samples in GB/s, not ms).
+std::vector<double> to_gbps(double bytes, const std::vector<double>& samples_ms) {
+  std::vector<double> result;
+  for (double t : samples_ms) result.push_back(lab::gigabytes_per_second(bytes, t));
+  return result;
+}
+
+struct SweepRow {
+  std::size_t bytes;
+  double pageable_h2d_ms, pinned_h2d_ms, pageable_d2h_ms, pinned_d2h_ms, both_ms;
+  bool intact;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return lab::run_program(kProgram, [&] {
+    Settings s;
+    lab::Chapter chapter(kProgram, "Chapter 06: pinned memory and non-blocking copies",
+                         "Copies between host and device from pageable and pinned memory: bandwidth, when\n"
+                         "cudaMemcpyAsync returns, registering existing memory, the CPU time freed, and\n"
+                         "write-combined and mapped memory.");
+    chapter.options()
+        .add("max-mib", &s.max_mib, 1, 65536, "largest size of the bandwidth sweep, in MiB (4 KiB, 16 KiB, ... up to it)")
+        .add("mib", &s.mib, 1, 65536, "size of the other experiments, in MiB")
+        .add("reps", &s.reps, 1, 1000, "samples per measurement (the median is reported)")
+        .add("seed", &s.seed, 0, std::int64_t{1} << 62, "seed of the random bytes copied")
+        .add_rule([&] {
+          return s.mib <= s.max_mib ? "" : "--mib " + std::to_string(s.mib) + " must not exceed --max-mib " +
+                                               std::to_string(s.max_mib);
+        });
+    if (!chapter.start(argc, argv)) return lab::exit_code::success;
+    const lab::DeviceInfo& device = chapter.device();
+    const std::size_t largest = static_cast<std::size_t>(s.max_mib * kMiB);
+    const std::size_t size = static_cast<std::size_t>(s.mib * kMiB);
+    if (auto problem = lab::check_memory_fits(
+            "--max-mib " + std::to_string(s.max_mib) + " with --mib " + std::to_string(s.mib),
+            {2.0 * largest + 3.0 * size,
+             "two arrays of --max-mib (both directions at once), three of --mib (registration, zero-copy)",
+             4.0 * largest + 8.0 * size,
+             "pageable and pinned source and destination of --max-mib, and eight buffers of --mib"},
+            device.free_memory_bytes, lab::available_host_memory_bytes());
+        !problem.empty()) {
+      throw lab::UsageError(problem);
+    }
+    lab::Report& report = chapter.report();
+    const int reps = static_cast<int>(s.reps);
+    const auto seed = static_cast<std::uint64_t>(s.seed);
+    lab::Stream stream;
+    lab::DeviceBuffer<unsigned char> device_in(largest), device_out(largest);
+    ch06::HostMemory pageable_src(ch06::HostKind::pageable, largest), pageable_dst(ch06::HostKind::pageable, largest);
+    ch06::HostMemory pinned_src(ch06::HostKind::pinned, largest), pinned_dst(ch06::HostKind::pinned, largest);
+
+    // --- 1. bandwidth over sizes -------------------------------------------------------
+    std::vector<std::size_t> sizes;
+    for (std::size_t bytes = 4096; bytes <= largest; bytes *= 4) sizes.push_back(bytes);
+    if (std::find(sizes.begin(), sizes.end(), size) == sizes.end()) sizes.push_back(size);
+    std::sort(sizes.begin(), sizes.end());
+    std::vector<SweepRow> rows;
+    bool sweep_intact = true;
+    for (std::size_t bytes : sizes) {
+      SweepRow row{bytes, 0, 0, 0, 0, 0, true};
+      const double b = static_cast<double>(bytes);
+      auto record = [&](const std::string& what, const std::vector<double>& samples, double moved) {
+        report.add_result(what + ", " + size_text(bytes), "GB/s", to_gbps(moved, samples),
+                          lab::Json::object().set("bytes", b).set("median_ms", median(samples)));
+        return median(samples);
+      };
+      using ch06::Direction;
+      row.pageable_h2d_ms = record("H2D pageable", ch06::time_copy_ms(Direction::host_to_device, pageable_src.data(),
+                                                                      device_in.data(), bytes, stream, reps), b);
+      row.pinned_h2d_ms = record("H2D pinned", ch06::time_copy_ms(Direction::host_to_device, pinned_src.data(),
+                                                                  device_in.data(), bytes, stream, reps), b);
+      row.pageable_d2h_ms = record("D2H pageable", ch06::time_copy_ms(Direction::device_to_host, pageable_dst.data(),
+                                                                      device_out.data(), bytes, stream, reps), b);
+      row.pinned_d2h_ms = record("D2H pinned", ch06::time_copy_ms(Direction::device_to_host, pinned_dst.data(),
+                                                                  device_out.data(), bytes, stream, reps), b);
+      row.both_ms = record("both directions pinned (total)",
+                           ch06::time_both_directions_ms(pinned_src.data(), device_in.data(), device_out.data(),
+                                                         pinned_dst.data(), bytes, stream, reps),
+                           2 * b);
+      // Every size arrives intact, from both kinds of memory.
+      const ch06::CopyCheck pageable = ch06::round_trip(pageable_src, device_in.data(), pageable_dst, bytes, seed, stream);
+      const ch06::CopyCheck pinned = ch06::round_trip(pinned_src, device_in.data(), pinned_dst, bytes, seed + 1, stream);
+      row.intact = pageable.intact && pinned.intact;
+      if (!row.intact) {
+        std::printf("   WRONG at %s: pageable %s; pinned %s\n", size_text(bytes).c_str(), pageable.detail().c_str(),
+                    pinned.detail().c_str());
+      }
+      sweep_intact = sweep_intact && row.intact;
+      rows.push_back(row);
+    }
+    std::printf(
+        "1. Copy bandwidth, GB/s (10^9 bytes/s), median of %d isolated copies (cudaMemcpyAsync between events)\n",
+        reps);
+    lab::Table sweep({{"size", "", false},
+                      {"H2D pageable", "GB/s"},
+                      {"H2D pinned", "GB/s"},
+                      {"D2H pageable", "GB/s"},
+                      {"D2H pinned", "GB/s"},
+                      {"both pinned", "GB/s total"},
+                      {"pinned/pageable H2D", ""},
+                      {"data", "", false}});
+    for (const SweepRow& r : rows) {
+      const double b = static_cast<double>(r.bytes);
+      sweep.add_row({size_text(r.bytes), gbps(b, r.pageable_h2d_ms), gbps(b, r.pinned_h2d_ms), gbps(b, r.pageable_d2h_ms),
+                     gbps(b, r.pinned_d2h_ms), gbps(2 * b, r.both_ms),
+                     lab::fixed(r.pageable_h2d_ms / r.pinned_h2d_ms, 1) + "x", r.intact ? "intact" : "WRONG"});
+    }
+    std::printf("%s", sweep.render().c_str());
+    report.check("every copy of the sweep arrived intact (pageable and pinned, both ways)", sweep_intact,
+                 std::to_string(rows.size()) + " sizes, random bytes, poisoned destinations");
+
+    // The benchmark: pinned H2D at --mib against the best the sweep reached, and the link's theoretical rate.
+    const SweepRow* at_size = nullptr;
+    const SweepRow* best = nullptr;
+    for (const SweepRow& r : rows) {
+      if (r.bytes == size) at_size = &r;
+      if (best == nullptr || r.bytes / r.pinned_h2d_ms > best->bytes / best->pinned_h2d_ms) best = &r;
+    }
+    const double at_size_gbps = lab::gigabytes_per_second(static_cast<double>(size), at_size->pinned_h2d_ms);
+    const double best_gbps = lab::gigabytes_per_second(static_cast<double>(best->bytes), best->pinned_h2d_ms);
+    const lab::NvmlReading nvml = lab::read_nvml(device.ordinal);
+    const double link_gbps = lab::pcie_gigabytes_per_second(nvml.pcie_generation_max, nvml.pcie_width_max);
+    const std::string link_text =
+        link_gbps > 0 ? "PCIe Gen" + std::to_string(nvml.pcie_generation_max) + " x" +
+                            std::to_string(nvml.pcie_width_max) + " (" + lab::fixed(link_gbps, 1) +
+                            " GB/s per direction in theory; in use now: Gen" +
+                            std::to_string(nvml.pcie_generation_now) + " x" + std::to_string(nvml.pcie_width_now) + ")"
+                      : "unknown (NVML could not tell)";
+    std::printf(
+        "   link: %s\n"
+        "   pinned H2D at %s: %.1f GB/s = %.1f %% of the best pinned H2D of the sweep (%.1f GB/s at %s)%s\n"
+        "   pinned is %.1fx pageable for H2D and %.1fx for D2H at %s; both directions at once move %.2fx\n"
+        "   what one direction moves (the link is full duplex, each direction has its own lanes).\n"
+        "   Small copies are dominated by a fixed cost per call, so their bandwidth is low whatever the memory.\n\n",
+        link_text.c_str(), size_text(size).c_str(), at_size_gbps, 100 * at_size_gbps / best_gbps, best_gbps,
+        size_text(best->bytes).c_str(),
+        link_gbps > 0 ? (", " + lab::fixed(100 * at_size_gbps / link_gbps, 1) + " % of the link's theoretical rate").c_str()
+                      : "",
+        at_size->pageable_h2d_ms / at_size->pinned_h2d_ms, at_size->pageable_d2h_ms / at_size->pinned_d2h_ms,
+        size_text(size).c_str(), at_size->pinned_h2d_ms / at_size->both_ms * 2);
+    report.add_result("benchmark: pinned H2D at --mib, % of the sweep's best", "%", {100 * at_size_gbps / best_gbps},
+                      lab::Json::object()
+                          .set("gbps", at_size_gbps)
+                          .set("best_gbps", best_gbps)
+                          .set("best_bytes", static_cast<double>(best->bytes))
+                          .set("link_gbps", link_gbps)
+                          .set("percent_of_link", link_gbps > 0 ? 100 * at_size_gbps / link_gbps : 0.0)
+                          .set("pcie_generation_max", nvml.pcie_generation_max)
+                          .set("pcie_width_max", nvml.pcie_width_max));
+
+    // --- 2. the four combinations --------------------------------------------------------
+    ch06::HostMemory pageable(ch06::HostKind::pageable, size), pinned(ch06::HostKind::pinned, size);
+    std::vector<ch06::CallTiming> calls;
+    for (ch06::HostMemory* memory : {&pageable, &pinned}) {
+      for (bool async_call : {false, true}) {
+        calls.push_back(ch06::time_copy_call(*memory, device_in.data(), async_call, stream, reps));
+      }
+    }
+    std::printf(
+        "2. One H2D copy of %s, four ways (median of %d, each from an idle GPU): when did the call return,\n"
+        "   and when was the copy done (cudaDeviceSynchronize returned)?\n",
+        size_text(size).c_str(), reps);
+    lab::Table four({{"memory", "", false},
+                     {"call", "", false},
+                     {"returned", "ms"},
+                     {"done", "ms"},
+                     {"returned / done", "%"},
+                     {"the host", "", false},
+                     {"data", "", false}});
+    bool calls_intact = true;
+    for (const ch06::CallTiming& c : calls) {
+      // "Waited" is computed: the call returned after more than half of the copy.
+      const bool waited = c.returned_ms > 0.5 * c.done_ms;
+      four.add_row({ch06::host_kind_name(c.memory), c.call(), ms(c.returned_ms), ms(c.done_ms),
+                    lab::fixed(100 * c.returned_ms / c.done_ms, 1), waited ? "waited for the copy" : "went on at once",
+                    c.check.intact ? "intact" : "WRONG"});
+      calls_intact = calls_intact && c.check.intact;
+      report.add_result(std::string("H2D ") + ch06::host_kind_name(c.memory) + " " + c.call() + ": returned", "ms",
+                        c.returned_samples, lab::Json::object().set("done_ms", c.done_ms).set("bytes", static_cast<double>(size)));
+    }
+    std::printf("%s", four.render().c_str());
+    const ch06::CallTiming& pinned_async = calls[3];
+    const ch06::CallTiming& pageable_async = calls[1];
+    std::printf(
+        "   -> only pinned memory with cudaMemcpyAsync gave the host its time back: it returned after %.3f ms of\n"
+        "      a %.3f ms copy; from pageable memory the \"async\" call returned after %.3f ms of %.3f ms, because\n"
+        "      the driver stages pageable data through its own pinned buffer with the CPU, in the call.\n",
+        pinned_async.returned_ms, pinned_async.done_ms, pageable_async.returned_ms, pageable_async.done_ms);
+    if (!(pinned_async.returned_ms < 0.1 * pinned_async.done_ms && pageable_async.returned_ms > 0.5 * pageable_async.done_ms)) {
+      std::printf("      NOTE: this run does not show that cleanly: read the table above.\n");
+    }
+    std::printf("\n");
+    report.check("the four copy calls delivered the data", calls_intact, "each read back and compared");
+
+    // --- 3. registering existing memory -----------------------------------------------------
+    std::vector<std::size_t> registration_sizes;
+    for (std::size_t bytes = 1 << 20; bytes < size; bytes *= 16) registration_sizes.push_back(bytes);
+    registration_sizes.push_back(size);
+    std::printf(
+        "3. Page-locking memory the program already has: cudaHostRegister / cudaHostUnregister\n"
+        "   (lab::HostRegistration; Numba: `with cuda.pinned(array):`), median of %d rounds\n",
+        reps);
+    lab::Table registration({{"size", "", false},
+                             {"register", "ms"},
+                             {"unregister", "ms"},
+                             {"copy pageable", "ms"},
+                             {"copy registered", "ms"},
+                             {"saved per copy", "ms"},
+                             {"pays off after", "copies"},
+                             {"contents", "", false}});
+    bool registration_intact = true;
+    for (std::size_t bytes : registration_sizes) {
+      ch06::HostMemory buffer(ch06::HostKind::pageable, bytes);
+      const ch06::RegistrationRun r = ch06::time_registration(buffer, device_in.data(), stream, reps);
+      const int copies = ch06::copies_to_break_even(r.costs());
+      registration.add_row({size_text(bytes), ms(r.register_ms), ms(r.unregister_ms), ms(r.pageable_copy_ms),
+                            ms(r.registered_copy_ms), ms(r.pageable_copy_ms - r.registered_copy_ms),
+                            copies == 0 ? "never" : std::to_string(copies),
+                            r.contents.intact && r.copied.intact ? "intact" : "WRONG"});
+      registration_intact = registration_intact && r.contents.intact && r.copied.intact;
+      report.add_result("registration, " + size_text(bytes) + ": register + unregister", "ms",
+                        {r.register_ms + r.unregister_ms},
+                        lab::Json::object()
+                            .set("bytes", static_cast<double>(bytes))
+                            .set("register_ms", r.register_ms)
+                            .set("unregister_ms", r.unregister_ms)
+                            .set("pageable_copy_ms", r.pageable_copy_ms)
+                            .set("registered_copy_ms", r.registered_copy_ms)
+                            .set("copies_to_break_even", copies));
+    }
+    std::printf("%s", registration.render().c_str());
+    // The lesson's upload_registered(): lock, queue the copy, return at once; unlock after the stream is done.
+    std::vector<float> values = lab::random_floats(size / sizeof(float), seed);
+    lab::DeviceBuffer<float> uploaded(values.size());
+    uploaded.poison(stream);
+    LAB_CHECK(cudaStreamSynchronize(stream));
+    lab::HostTimer upload_timer;
+    double upload_returned_ms = 0;
+    {
+      lab::HostRegistration locked = ch06::upload_registered(values, uploaded.data(), stream);
+      upload_returned_ms = upload_timer.elapsed_ms();
+      LAB_CHECK(cudaStreamSynchronize(stream));  // the pages stay locked until the copy is done
+    }
+    const double upload_done_ms = upload_timer.elapsed_ms();
+    const lab::Comparison upload = lab::compare(uploaded.download(), values);
+    std::printf(
+        "   ch06::upload_registered (lock, queue the copy, return; unlock once the stream is done), %s of floats:\n"
+        "   returned after %.3f ms, done and unlocked after %.3f ms: %s\n"
+        "   Registration pins every page, so its cost grows with the size like the copy's; it pays when the\n"
+        "   same buffer is copied several times (a loop's input or output), not for a single copy.\n\n",
+        size_text(size).c_str(), upload_returned_ms, upload_done_ms, upload.passed() ? "correct" : "WRONG");
+    report.check("registration kept every buffer's contents and its copies arrived", registration_intact && upload.passed(),
+                 std::to_string(registration_sizes.size()) + " sizes; upload_registered: " + upload.detail());
+
+    // --- 4. the CPU time freed ---------------------------------------------------------------
+    const double copy_ms = median(ch06::time_copy_ms(ch06::Direction::host_to_device, pinned.data(), device_in.data(),
+                                                     size, stream, reps));
+    const std::int64_t steps = ch06::calibrate_cpu_work(copy_ms);
+    std::vector<double> cpu_alone;
+    for (int rep = 0; rep < reps; ++rep) {
+      lab::HostTimer timer;
+      volatile std::uint64_t sink = ch06::cpu_work(steps);
+      (void)sink;
+      cpu_alone.push_back(timer.elapsed_ms());
+    }
+    std::printf(
+        "4. The CPU time a non-blocking copy frees: a %s H2D copy (pinned: %.3f ms) and CPU work of %.3f ms\n"
+        "   (calibrated to the copy), median wall time of %d runs from the copy call until both are done\n",
+        size_text(size).c_str(), copy_ms, median(cpu_alone), reps);
+    lab::Table placements({{"order", "", false}, {"wall", "ms"}, {"vs the sum", "%"}, {"data", "", false}});
+    std::vector<ch06::PlacementRun> placement_runs;
+    bool placement_intact = true;
+    for (ch06::Placement p : {ch06::Placement::after_nonblocking_copy, ch06::Placement::after_pageable_copy,
+                              ch06::Placement::after_early_sync}) {
+      placement_runs.push_back(ch06::time_placement(p, pinned, pageable, device_in.data(), steps, stream, reps));
+      const ch06::PlacementRun& r = placement_runs.back();
+      placements.add_row({ch06::placement_name(p), ms(r.wall_ms), lab::fixed(100 * r.wall_ms / (copy_ms + median(cpu_alone)), 0),
+                          r.check.intact ? "intact" : "WRONG"});
+      placement_intact = placement_intact && r.check.intact;
+      report.add_result(std::string("CPU work placement: ") + ch06::placement_name(p), "ms", r.samples);
+    }
+    std::printf("%s", placements.render().c_str());
+    const double freed = placement_runs[1].wall_ms - placement_runs[0].wall_ms;
+    std::printf(
+        "   -> \"vs the sum\" is the wall time against copy + CPU work done one after the other (pinned copy).\n"
+        "      Pinned + cudaMemcpyAsync with the CPU work placed after the call took %.3f ms: %s.\n"
+        "      Synchronising at once (\"touching the result\") took %.3f ms: the overlap is lost even from pinned memory.\n"
+        "      Pageable memory took %.3f ms, %.3f ms more than pinned + non-blocking: the slower copy, and the CPU\n"
+        "      busy staging it instead of doing its own work. Only both together, pinned and non-blocking, free the CPU.\n\n",
+        placement_runs[0].wall_ms,
+        placement_runs[0].wall_ms < 0.8 * (copy_ms + median(cpu_alone)) ? "the copy and the CPU work overlapped"
+                                                                         : "they did NOT overlap in this run",
+        placement_runs[2].wall_ms, placement_runs[1].wall_ms, freed);
+    report.check("the copies beside the CPU work arrived", placement_intact, "each read back and compared");
+
+    // --- 5. write-combined and mapped memory --------------------------------------------------
+    ch06::HostMemory combined(ch06::HostKind::write_combined, size);
+    const double combined_h2d = median(ch06::time_copy_ms(ch06::Direction::host_to_device, combined.data(),
+                                                          device_in.data(), size, stream, reps));
+    const ch06::CpuAccess pinned_cpu = ch06::time_cpu_access(pinned, std::min(reps, 3));
+    const ch06::CpuAccess combined_cpu = ch06::time_cpu_access(combined, std::min(reps, 3));
+    const ch06::CopyCheck combined_check = ch06::round_trip(combined, device_in.data(), pinned, size, seed + 2, stream);
+    std::printf("5a. Write-combined pinned memory (cudaHostAllocWriteCombined), %s:\n", size_text(size).c_str());
+    lab::Table wc({{"memory", "", false}, {"H2D copy", "GB/s"}, {"CPU writes", "GB/s"}, {"CPU reads", "GB/s"}});
+    wc.add_row({"pinned", gbps(static_cast<double>(size), copy_ms), lab::fixed(pinned_cpu.write_gbps, 1),
+                lab::fixed(pinned_cpu.read_gbps, 1)});
+    wc.add_row({"write-combined", gbps(static_cast<double>(size), combined_h2d), lab::fixed(combined_cpu.write_gbps, 1),
+                lab::fixed(combined_cpu.read_gbps, 1)});
+    std::printf("%s", wc.render().c_str());
+    std::printf(
+        "   The CPU does not cache write-combined memory: its writes are gathered and streamed out, its reads\n"
+        "   go to memory one by one (here %.0fx slower than from ordinary pinned memory). It suits a buffer the CPU\n"
+        "   only fills and the GPU only reads; the H2D copy from it ran at %.0f %% of ordinary pinned memory's.\n"
+        "   Round trip through write-combined memory: %s.\n\n",
+        pinned_cpu.read_gbps / combined_cpu.read_gbps, 100 * copy_ms / combined_h2d, combined_check.detail().c_str());
+    report.add_result("write-combined H2D", "GB/s", {lab::gigabytes_per_second(static_cast<double>(size), combined_h2d)},
+                      lab::Json::object()
+                          .set("cpu_read_gbps", combined_cpu.read_gbps)
+                          .set("cpu_write_gbps", combined_cpu.write_gbps)
+                          .set("pinned_cpu_read_gbps", pinned_cpu.read_gbps)
+                          .set("pinned_cpu_write_gbps", pinned_cpu.write_gbps));
+
+    ch06::HostMemory mapped(ch06::HostKind::mapped, size);
+    const std::size_t floats = size / sizeof(float);
+    std::printf("5b. Mapped (zero-copy) memory (cudaHostAllocMapped), a kernel out[i] = passes x in[i] over %s:\n",
+                size_text(size).c_str());
+    lab::Table zero({{"input read", "times"}, {"copy, then kernel", "ms"}, {"kernel reads host memory", "ms"},
+                     {"faster", "", false}, {"data", "", false}});
+    bool zero_correct = true;
+    for (int passes : {1, 4}) {
+      const ch06::ZeroCopyRun z = ch06::time_zero_copy(mapped, floats, passes, stream, reps);
+      zero.add_row({std::to_string(passes), ms(z.copy_then_kernel_ms), ms(z.zero_copy_ms),
+                    z.zero_copy_ms < z.copy_then_kernel_ms ? "zero-copy" : "copy first", z.correct ? "correct" : "WRONG"});
+      zero_correct = zero_correct && z.correct;
+      if (!z.correct) std::printf("   WRONG: %s\n", z.detail.c_str());
+      report.add_result("zero-copy kernel, input read " + std::to_string(passes) + "x", "ms", {z.zero_copy_ms},
+                        lab::Json::object().set("copy_then_kernel_ms", z.copy_then_kernel_ms));
+    }
+    std::printf("%s", zero.render().c_str());
+    std::printf(
+        "   A kernel can read mapped memory directly: every access crosses the link. Read once, in order, it\n"
+        "   saves the separate copy (the kernel's reads are the copy); read several times, it pays the link\n"
+        "   every time, while a copy pays it once and then reads device memory at HBM speed.\n\n");
+    report.check("write-combined and zero-copy results correct", combined_check.intact && zero_correct,
+                 "write-combined round trip: " + combined_check.detail());
+    return chapter.finish();
+  });
+}

@@ -1,0 +1,106 @@
+// Chapter 07 on the GPU: the L2 and clock effects the chapter reports, asserted
+// with large effects and ratios measured in the same run.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "cache_clock.cuh"
+#include "clock.cuh"
+#include "device.cuh"
+#include "statistics.hpp"
+#include "stream.cuh"
+
+namespace {
+
+double median(const std::vector<double>& samples) { return lab::summarize(samples).median; }
+
+}  // namespace
+
+TEST_CASE("cold samples of an L2-resident working set are slower than warm ones (blocked stream)") {
+  const lab::DeviceInfo device = lab::query_device(0);
+  lab::Stream stream;
+  ch07::ScaleProblem problem(device.l2_bytes / 2, 3);
+  ch07::PrecedingWork preceding(0.05);
+  lab::Comparison check;
+  using ch07::Preceding;
+  const double warm = median(
+      ch07::time_kernel(problem, preceding, Preceding::nothing, lab::SampleMode::blocked_stream, 30, stream, &check));
+  CHECK_MESSAGE(check.passed(), check.detail());
+  for (Preceding flush : {Preceding::write_flush, Preceding::read_flush}) {
+    CAPTURE(ch07::preceding_name(flush));
+    const double cold = median(ch07::time_kernel(problem, preceding, flush, lab::SampleMode::blocked_stream, 30, stream, &check));
+    CAPTURE(warm);
+    CAPTURE(cold);
+    CHECK(cold > 1.2 * warm);
+    CHECK_MESSAGE(check.passed(), check.detail());
+  }
+}
+
+TEST_CASE("a spin kernel before a sample keeps the cache warm: no slower than with nothing before it") {
+  const lab::DeviceInfo device = lab::query_device(0);
+  lab::Stream stream;
+  ch07::ScaleProblem problem(device.l2_bytes / 2, 4);
+  ch07::PrecedingWork preceding(0.05);
+  using ch07::Preceding;
+  const double warm = median(
+      ch07::time_kernel(problem, preceding, Preceding::nothing, lab::SampleMode::blocked_stream, 30, stream, nullptr));
+  const double spun = median(
+      ch07::time_kernel(problem, preceding, Preceding::spin, lab::SampleMode::blocked_stream, 30, stream, nullptr));
+  const double cold = median(
+      ch07::time_kernel(problem, preceding, Preceding::write_flush, lab::SampleMode::blocked_stream, 30, stream, nullptr));
+  CAPTURE(warm);
+  CAPTURE(spun);
+  CAPTURE(cold);
+  CHECK(spun < cold);                // busy but warm is faster than cold
+  CHECK(spun < 1.15 * warm);         // ... and about as fast as warm
+}
+
+TEST_CASE("y = 2x is exact at awkward sizes, with every kind of preceding work") {
+  lab::Stream stream;
+  ch07::PrecedingWork preceding(0.01);
+  for (std::size_t bytes : {std::size_t{8}, std::size_t{4096 + 8}, (std::size_t{3} << 20) + 24}) {
+    ch07::ScaleProblem problem(bytes, 5);
+    for (ch07::Preceding p : {ch07::Preceding::nothing, ch07::Preceding::spin, ch07::Preceding::write_flush,
+                              ch07::Preceding::read_flush}) {
+      CAPTURE(bytes);
+      CAPTURE(ch07::preceding_name(p));
+      lab::Comparison check;
+      ch07::time_kernel(problem, preceding, p, lab::SampleMode::isolated, 3, stream, &check);
+      CHECK_MESSAGE(check.passed(), check.detail());
+    }
+  }
+}
+
+TEST_CASE("the in-kernel SM clock is within 10 % of the nominal clock or of NVML's reading") {
+  const lab::DeviceInfo device = lab::query_device(0);
+  lab::Stream stream;
+  ch07::ClockedLoad load(4 * device.sm_count, 20000);
+  const std::vector<ch07::ClockedLoad::Sample> samples = load.run(20, stream);
+  const lab::NvmlReading nvml = lab::read_nvml(device.ordinal);
+  std::vector<double> mhz;
+  for (const auto& s : samples) mhz.push_back(s.clock_mhz);
+  const double measured = median(mhz);
+  const double probe = lab::measure_sm_clock_mhz(stream);
+  CAPTURE(measured);
+  CAPTURE(probe);
+  CAPTURE(device.nominal_sm_clock_mhz);
+  CAPTURE(nvml.sm_clock_mhz);
+  auto near = [](double a, double b) { return b > 0 && std::fabs(a - b) <= 0.1 * b; };
+  CHECK((near(measured, device.nominal_sm_clock_mhz) || near(measured, nvml.sm_clock_mhz)));
+  CHECK((near(probe, device.nominal_sm_clock_mhz) || near(probe, nvml.sm_clock_mhz)));
+  CHECK(load.correct());
+}
+
+TEST_CASE("a sustained load records one clock reading per launch, in time order") {
+  const lab::DeviceInfo device = lab::query_device(0);
+  lab::Stream stream;
+  ch07::ClockedLoad load(4 * device.sm_count, 20000);
+  const std::vector<ch07::ClockedLoad::Sample> samples = load.sustain(50.0, stream);
+  REQUIRE(samples.size() >= 2);
+  for (std::size_t i = 1; i < samples.size(); ++i) {
+    CHECK(samples[i].start_ns > samples[i - 1].start_ns);
+    CHECK(samples[i].clock_mhz > 0);
+  }
+  CHECK(load.correct());
+}

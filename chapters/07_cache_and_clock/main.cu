@@ -139,8 +139,8 @@ int main(int argc, char** argv) {
         }
       }
       const double warm_blocked = median_of(set.rows, ch07::Preceding::nothing, lab::SampleMode::blocked_stream);
-      std::printf("\n   working set %s (%s of %s L2), moved per run: %s\n", mib_text(set.bytes).c_str(), set.name,
-                  mib_text(device.l2_bytes).c_str(), mib_text(set.bytes).c_str());
+      std::printf("\n   working set %s: x and y, each read or written once per run (%s; the L2 holds %s)\n",
+                  mib_text(set.bytes).c_str(), set.name, mib_text(device.l2_bytes).c_str());
       lab::Table table({{"before each sample", "", false},
                         {"samples", "", false},
                         {"min", "us"},
@@ -287,11 +287,13 @@ int main(int argc, char** argv) {
       report.add_result("samples for a stable median within " + lab::fixed(100 * tolerance, 1) + " %", "samples",
                         {static_cast<double>(n)});
     }
-    std::printf("   the clock beside the first samples:");
-    for (std::size_t i = 0; i < std::min<std::size_t>(8, runs.size()); ++i)
-      std::printf(" %.4f ms @ %.0f MHz%s", runs[i].ms, runs[i].clock_mhz, i % 3 == 2 ? "\n                                      " : ";");
+    std::printf("   the clock beside the first samples (all of them are in the JSON):\n");
+    const std::size_t shown = std::min<std::size_t>(8, runs.size());
+    for (std::size_t i = 0; i < shown; ++i)
+      std::printf("%s%.4f ms @ %.0f MHz%s", i % 4 == 0 ? "     " : "; ", runs[i].ms, runs[i].clock_mhz,
+                  i % 4 == 3 || i + 1 == shown ? "\n" : "");
     std::printf(
-        "\n   in-kernel clock over all samples: %.0f-%.0f MHz; %zu sample(s) taken below 75 %% of nominal %s\n"
+        "   in-kernel clock over all samples: %.0f-%.0f MHz; %zu sample(s) taken below 75 %% of nominal %s\n"
         "   The recipe (what lab::measure_ms does, docs/measuring.md): warm up first; take many samples with\n"
         "   events; say whether L2 was warm or flushed, and block the stream when the launch gap must not count;\n"
         "   report the median with min/max or quartiles and the sample count; record the SM clock; compare\n"

@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
                          "Warm vs cold L2 and what an L2 flush really changes, the SM clock measured in\n"
                          "kernels at idle, under load and after, and the statistics of many samples.");
     chapter.options()
-        .add("small-mib", &s.small_mib, 0, 4096, "working set that fits in L2, in MiB (0: half the L2)")
+        .add("small-mib", &s.small_mib, 0, std::int64_t{1} << 20, "working set that fits in L2, in MiB (0: half the L2)")
         .add("large-factor", &s.large_factor, 2, 64, "the large working set, in multiples of the L2 size")
         .add("samples", &s.samples, 3, 100000, "samples per cache case")
         .add("spin-ms", &s.spin_ms, 0.001, 100.0, "how long the spin kernel before a sample keeps the GPU busy")
@@ -123,7 +123,8 @@ int main(int argc, char** argv) {
       std::size_t bytes;
       std::vector<CacheRow> rows;
     };
-    WorkingSet sets[] = {{"fits in L2", small, {}}, {"several times the L2", large, {}}};
+    WorkingSet sets[] = {{small <= device.l2_bytes ? "fits in L2" : "larger than the L2 (--small-mib)", small, {}},
+                         {"several times the L2", large, {}}};
     for (WorkingSet& set : sets) {
       ch07::ScaleProblem problem(set.bytes, static_cast<std::uint64_t>(s.seed));
       for (ch07::Preceding p : kinds) {
@@ -204,6 +205,10 @@ int main(int argc, char** argv) {
     const lab::NvmlReading loaded_nvml = lab::read_nvml(device.ordinal);
     const double after_mhz = lab::measure_sm_clock_mhz(stream);
     std::this_thread::sleep_for(std::chrono::seconds(1));
+    // After a second with nothing running: what the driver reports before any
+    // kernel wakes the GPU, then the first 50 us of a kernel, then 2 ms.
+    const lab::NvmlReading rested_nvml = lab::read_nvml(device.ordinal);
+    const double waking_mhz = lab::measure_sm_clock_mhz(stream, 0.05);
     const double rested_mhz = lab::measure_sm_clock_mhz(stream);
     std::vector<double> during;
     for (const auto& x : sustained) during.push_back(x.clock_mhz);
@@ -222,20 +227,28 @@ int main(int argc, char** argv) {
         "   during %.0f ms of load, %zu kernels  min %.0f / median %.0f / max %.0f MHz; first tenth %.0f, last tenth %.0f\n"
         "                                                 (NVML right after: %s)\n"
         "   right after the load               %7.0f MHz\n"
-        "   after 1 s idle                     %7.0f MHz\n",
+        "   after 1 s idle: NVML before any kernel %s; in a kernel's first 50 us %.0f MHz, over 2 ms %.0f MHz\n",
         device.nominal_sm_clock_mhz, idle_mhz, nvml_text(idle_nvml).c_str(), s.load_ms, during.size(), verdict.min_mhz,
         verdict.median_mhz, verdict.max_mhz, first_tenth, last_tenth, nvml_text(loaded_nvml).c_str(), after_mhz,
-        rested_mhz);
+        nvml_text(rested_nvml).c_str(), waking_mhz, rested_mhz);
     std::vector<double> all_readings = during;
     all_readings.push_back(idle_mhz);
     all_readings.push_back(after_mhz);
+    all_readings.push_back(waking_mhz);
     all_readings.push_back(rested_mhz);
     const ch07::ClockVerdict overall = ch07::judge_clock(all_readings, device.nominal_sm_clock_mhz);
     if (!overall.varied) {
       std::printf(
-          "   -> no variation: every reading within 1 %% (%.0f-%.0f MHz). This GPU ran at one clock at idle, under\n"
-          "      load and after; its timings here are not disturbed by clock changes.\n",
+          "   -> no variation inside kernels: every reading within 1 %% (%.0f-%.0f MHz). Whenever a kernel ran, this\n"
+          "      GPU ran at one clock, at idle, under load and after; its timings are not disturbed by clock changes.\n",
           overall.min_mhz, overall.max_mhz);
+      if (rested_nvml.sm_clock_mhz > 0 && rested_nvml.sm_clock_mhz < 0.75 * overall.min_mhz) {
+        std::printf(
+            "      With nothing running the driver reported %.0f MHz: the clock drops when the GPU idles and is back\n"
+            "      up before a kernel's first 50 us are over; only a reading taken inside a kernel tells the clock\n"
+            "      your work ran at.\n",
+            rested_nvml.sm_clock_mhz);
+      }
     } else {
       std::printf("   -> the clock varied: %.0f-%.0f MHz (%.1f %% of the median); %zu reading(s) under 75 %% of nominal.\n",
                   overall.min_mhz, overall.max_mhz, 100 * (overall.max_mhz - overall.min_mhz) / overall.median_mhz,
@@ -251,6 +264,8 @@ int main(int argc, char** argv) {
                           .set("idle_mhz", idle_mhz)
                           .set("after_mhz", after_mhz)
                           .set("rested_mhz", rested_mhz)
+                          .set("waking_50us_mhz", waking_mhz)
+                          .set("nvml_rested_mhz", rested_nvml.sm_clock_mhz)
                           .set("nominal_mhz", device.nominal_sm_clock_mhz)
                           .set("nvml_idle_mhz", idle_nvml.sm_clock_mhz)
                           .set("nvml_loaded_mhz", loaded_nvml.sm_clock_mhz)

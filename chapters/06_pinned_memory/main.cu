@@ -266,10 +266,17 @@ int main(int argc, char** argv) {
                              {"pays off after", "copies"},
                              {"contents", "", false}});
     bool registration_intact = true;
+    std::size_t first_copy_pays = 0;  // the smallest size at which registering paid on the first copy
+    int most_copies = 0;              // the most copies any size needed (0: some size never paid)
+    bool some_never = false;
     for (std::size_t bytes : registration_sizes) {
       ch06::HostMemory buffer(ch06::HostKind::pageable, bytes);
       const ch06::RegistrationRun r = ch06::time_registration(buffer, device_in.data(), stream, reps);
       const int copies = ch06::copies_to_break_even(r.costs());
+      if (copies == 1 && first_copy_pays == 0) first_copy_pays = bytes;
+      if (copies != 1) first_copy_pays = 0;  // only a run of sizes up to the largest counts
+      some_never = some_never || copies == 0;
+      most_copies = std::max(most_copies, copies);
       registration.add_row({size_text(bytes), ms(r.register_ms), ms(r.unregister_ms), ms(r.pageable_copy_ms),
                             ms(r.registered_copy_ms), ms(r.pageable_copy_ms - r.registered_copy_ms),
                             copies == 0 ? "never" : std::to_string(copies),
@@ -304,9 +311,19 @@ int main(int argc, char** argv) {
         "   ch06::upload_registered (lock, queue the copy, return; unlock once the stream is done), %s of floats:\n"
         "   returned after %.3f ms (the registration: locking the pages is the call's cost), done and unlocked\n"
         "   after %.3f ms: %s\n"
-        "   Registration pins every page, so its cost grows with the size like the copy's; it pays when the\n"
-        "   same buffer is copied several times (a loop's input or output), not for a single copy.\n\n",
+        "   Registration pins every page, so its cost grows with the size, like the copy's.\n",
         size_text(size).c_str(), upload_returned_ms, upload_done_ms, upload.passed() ? "correct" : "WRONG");
+    if (some_never) {
+      std::printf("   -> at some size a registered copy was not faster: registering never paid there.\n\n");
+    } else if (first_copy_pays != 0) {
+      std::printf(
+          "   -> here registering paid on the very first copy from %s up (locking cost less than the staging it\n"
+          "      saved), and after at most %d copies at every size measured.\n\n",
+          size_text(first_copy_pays).c_str(), most_copies);
+    } else {
+      std::printf("   -> here registering paid after at most %d copies of the same buffer at every size measured.\n\n",
+                  most_copies);
+    }
     report.check("registration kept every buffer's contents and its copies arrived", registration_intact && upload.passed(),
                  std::to_string(registration_sizes.size()) + " sizes; upload_registered: " + upload.detail());
 
@@ -342,13 +359,16 @@ int main(int argc, char** argv) {
     std::printf(
         "   -> \"vs the sum\" is the wall time against copy + CPU work done one after the other (pinned copy).\n"
         "      Pinned + cudaMemcpyAsync with the CPU work placed after the call took %.3f ms: %s.\n"
-        "      Synchronising at once (\"touching the result\") took %.3f ms: the overlap is lost even from pinned memory.\n"
-        "      Pageable memory took %.3f ms, %.3f ms more than pinned + non-blocking: the slower copy, and the CPU\n"
-        "      busy staging it instead of doing its own work. Only both together, pinned and non-blocking, free the CPU.\n\n",
+        "      Synchronising at once (\"touching the result\") took %.3f ms; pageable memory took %.3f ms, %.3f ms\n"
+        "      more than pinned + non-blocking (the slower copy, and the CPU busy staging it, not doing its work).\n"
+        "      %s\n\n",
         placement_runs[0].wall_ms,
         placement_runs[0].wall_ms < 0.8 * (copy_ms + median(cpu_alone)) ? "the copy and the CPU work overlapped"
                                                                          : "they did NOT overlap in this run",
-        placement_runs[2].wall_ms, placement_runs[1].wall_ms, freed);
+        placement_runs[2].wall_ms, placement_runs[1].wall_ms, freed,
+        placement_runs[0].wall_ms * 1.25 < std::min(placement_runs[1].wall_ms, placement_runs[2].wall_ms)
+            ? "Only both together, pinned memory and no synchronisation before the CPU work, freed the CPU."
+            : "In this run the three orders were not clearly apart (less than 25 %): read the table.");
     report.check("the copies beside the CPU work arrived", placement_intact, "each read back and compared");
 
     // --- 5. write-combined and mapped memory --------------------------------------------------

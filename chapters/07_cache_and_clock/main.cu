@@ -195,8 +195,8 @@ int main(int argc, char** argv) {
     std::printf(
         "\n   Why: a working set that fits in L2 is served from L2 when warm and from memory (HBM) after a flush;\n"
         "   one several times the L2 comes from memory either way, because each run evicts its own start\n"
-        "   before it ends. The flush matters for small working sets only, and then it also hides the launch\n"
-        "   gap unless the stream is blocked.\n\n");
+        "   before it ends. So the flush cools only a working set that fits in L2; for every working set it also\n"
+        "   hides the launch gap of a lone launch. The blocked stream shows each effect alone.\n\n");
     report.check("y = 2x correct in every case", all_correct, "16 cases, poisoned output, exact comparison");
 
     // --- 2. the SM clock --------------------------------------------------------------------

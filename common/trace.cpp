@@ -1,0 +1,150 @@
+#include "trace.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <tuple>
+
+#include "timeline.hpp"
+
+namespace lab {
+
+char chart_symbol(const Interval& interval) {
+  switch (interval.kind) {
+    case Interval::Kind::kernel: return kKernel;
+    case Interval::Kind::memset: return 'S';
+    case Interval::Kind::region: return 'R';
+    case Interval::Kind::memcpy:
+      if (interval.direction == "HtoD") return kCopyIn;
+      if (interval.direction == "DtoH") return kCopyOut;
+      return 'C';
+  }
+  return '?';
+}
+
+std::string render_chart(const std::vector<Interval>& intervals, int width) {
+  std::vector<const Interval*> work;
+  for (const Interval& i : intervals)
+    if (i.kind != Interval::Kind::region) work.push_back(&i);
+  if (work.empty()) return "  (no GPU work was recorded)\n";
+  std::stable_sort(work.begin(), work.end(), [](const Interval* a, const Interval* b) { return a->start_ns < b->start_ns; });
+  const double origin = work.front()->start_ns;
+  std::vector<Span> spans;
+  std::size_t label = 0;
+  std::string symbols;
+  for (const Interval* i : work) {
+    const std::string row = i->stream_name.empty() ? "stream " + std::to_string(i->stream) : i->stream_name;
+    label = std::max(label, row.size());
+    spans.push_back({row, chart_symbol(*i), (i->start_ns - origin) / 1e6, (std::max(i->end_ns, i->start_ns) - origin) / 1e6});
+    if (symbols.find(spans.back().symbol) == std::string::npos) symbols += spans.back().symbol;
+  }
+  std::vector<LegendEntry> legend;
+  const std::vector<LegendEntry> all = {{kCopyIn, "copy host to device"},
+                                        {kKernel, "kernel"},
+                                        {kCopyOut, "copy device to host"},
+                                        {'C', "other copy"},
+                                        {'S', "memset"}};
+  for (const LegendEntry& entry : all)
+    if (symbols.find(entry.symbol) != std::string::npos) legend.push_back(entry);
+  // render_timeline's lines are "  " + label + " |" + grid + "|": 5 columns besides the label and grid.
+  const int grid = std::max(10, std::max(width, 40) - static_cast<int>(label) - 5);
+  return render_timeline(spans, legend, grid);
+}
+
+std::vector<int> assign_tracks(const std::vector<Interval>& intervals) {
+  std::vector<std::size_t> order(intervals.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return intervals[a].start_ns < intervals[b].start_ns;
+  });
+  // Per (device, stream, region or not): when each of its tracks is free again.
+  std::map<std::tuple<int, std::uint32_t, bool>, std::vector<double>> free_at;
+  std::vector<int> track(intervals.size(), 0);
+  for (std::size_t index : order) {
+    const Interval& i = intervals[index];
+    std::vector<double>& tracks = free_at[{i.device, i.stream, i.kind == Interval::Kind::region}];
+    std::size_t t = 0;
+    while (t < tracks.size() && tracks[t] > i.start_ns) ++t;  // touching (end == start) is not overlapping
+    if (t == tracks.size()) tracks.push_back(0);
+    tracks[t] = std::max(i.end_ns, i.start_ns);
+    track[index] = static_cast<int>(t);
+  }
+  return track;
+}
+
+namespace {
+
+const char* category(Interval::Kind kind) {
+  switch (kind) {
+    case Interval::Kind::kernel: return "kernel";
+    case Interval::Kind::memcpy: return "memcpy";
+    case Interval::Kind::memset: return "memset";
+    case Interval::Kind::region: return "region";
+  }
+  return "?";
+}
+
+}  // namespace
+
+Json chrome_trace(const std::vector<Interval>& intervals, const std::string& device_name) {
+  const std::vector<int> tracks = assign_tracks(intervals);
+  // One tid per (device, stream, region?, track): regions first, then streams in order of first work.
+  std::map<std::tuple<int, std::uint32_t, bool, int>, int> tids;
+  std::map<int, bool> devices;
+  Json events = Json::array();
+  std::vector<std::size_t> order(intervals.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const bool ra = intervals[a].kind == Interval::Kind::region, rb = intervals[b].kind == Interval::Kind::region;
+    if (ra != rb) return ra;
+    return intervals[a].start_ns < intervals[b].start_ns;
+  });
+  for (std::size_t index : order) {
+    const Interval& i = intervals[index];
+    const bool region = i.kind == Interval::Kind::region;
+    const auto key = std::make_tuple(i.device, i.stream, region, tracks[index]);
+    if (!devices.count(i.device)) {
+      devices[i.device] = true;
+      events.push_back(Json::object()
+                           .set("name", "process_name")
+                           .set("ph", "M")
+                           .set("pid", i.device)
+                           .set("args", Json::object().set("name", "device " + std::to_string(i.device) + ": " + device_name)));
+    }
+    if (!tids.count(key)) {
+      const int tid = static_cast<int>(tids.size()) + 1;
+      tids[key] = tid;
+      std::string name = region ? std::string("chapter")
+                                : (i.stream_name.empty() ? "stream " + std::to_string(i.stream) : i.stream_name);
+      if (tracks[index] > 0) name += " (" + std::to_string(tracks[index] + 1) + ")";
+      events.push_back(Json::object()
+                           .set("name", "thread_name")
+                           .set("ph", "M")
+                           .set("pid", i.device)
+                           .set("tid", tid)
+                           .set("args", Json::object().set("name", name)));
+      events.push_back(Json::object()
+                           .set("name", "thread_sort_index")
+                           .set("ph", "M")
+                           .set("pid", i.device)
+                           .set("tid", tid)
+                           .set("args", Json::object().set("sort_index", tid)));
+    }
+    Json args = Json::object().set("stream", i.stream_name.empty() ? "stream " + std::to_string(i.stream) : i.stream_name);
+    if (i.kind == Interval::Kind::memcpy || i.kind == Interval::Kind::memset) args.set("bytes", i.bytes);
+    if (!i.direction.empty()) args.set("direction", i.direction);
+    if (!i.host_memory.empty()) args.set("host_memory", i.host_memory);
+    events.push_back(Json::object()
+                         .set("name", i.name)
+                         .set("cat", category(i.kind))
+                         .set("ph", "X")
+                         .set("ts", i.start_ns / 1000.0)
+                         .set("dur", std::max(0.0, i.end_ns - i.start_ns) / 1000.0)
+                         .set("pid", i.device)
+                         .set("tid", tids[key])
+                         .set("args", args));
+  }
+  return Json::object().set("traceEvents", events).set("displayTimeUnit", "ns");
+}
+
+}  // namespace lab

@@ -1,0 +1,177 @@
+// The trace renderers (common/trace.hpp) on hand-made intervals: the text chart's
+// rows and columns, and the Chrome trace JSON parsed back field by field.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "support/text_lines.hpp"
+#include "trace.hpp"
+
+namespace {
+
+lab::Interval kernel(std::uint32_t stream, const std::string& stream_name, double start_us, double end_us) {
+  lab::Interval i;
+  i.kind = lab::Interval::Kind::kernel;
+  i.name = "scale_kernel";
+  i.stream = stream;
+  i.stream_name = stream_name;
+  i.start_ns = start_us * 1000;
+  i.end_ns = end_us * 1000;
+  return i;
+}
+
+lab::Interval copy(std::uint32_t stream, const std::string& direction, double start_us, double end_us) {
+  lab::Interval i = kernel(stream, "stream " + std::to_string(stream), start_us, end_us);
+  i.kind = lab::Interval::Kind::memcpy;
+  i.name = "copy";
+  i.direction = direction;
+  i.bytes = 1 << 20;
+  i.host_memory = "pinned";
+  return i;
+}
+
+// The X events of a parsed trace, and the names of its tracks by (pid, tid).
+struct Parsed {
+  std::vector<const lab::Json*> slices;
+  std::map<std::pair<int, int>, std::string> track_names;
+  std::map<int, std::string> process_names;
+};
+
+Parsed parse(const lab::Json& trace) {
+  Parsed p;
+  const lab::Json& events = trace.at("traceEvents");
+  for (std::size_t k = 0; k < events.size(); ++k) {
+    const lab::Json& e = events.at(k);
+    const std::string ph = e.at("ph").as_string();
+    const int pid = static_cast<int>(e.at("pid").as_number());
+    if (ph == "X") {
+      p.slices.push_back(&e);
+    } else if (ph == "M" && e.at("name").as_string() == "thread_name") {
+      p.track_names[{pid, static_cast<int>(e.at("tid").as_number())}] = e.at("args").at("name").as_string();
+    } else if (ph == "M" && e.at("name").as_string() == "process_name") {
+      p.process_names[pid] = e.at("args").at("name").as_string();
+    }
+  }
+  return p;
+}
+
+// No two slices of one track overlap (touching is allowed).
+bool tracks_never_overlap(const Parsed& p) {
+  std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> by_track;
+  for (const lab::Json* e : p.slices) {
+    const double ts = e->at("ts").as_number();
+    by_track[{static_cast<int>(e->at("pid").as_number()), static_cast<int>(e->at("tid").as_number())}].push_back(
+        {ts, ts + e->at("dur").as_number()});
+  }
+  for (auto& [track, slices] : by_track) {
+    std::sort(slices.begin(), slices.end());
+    for (std::size_t k = 1; k < slices.size(); ++k)
+      if (slices[k].first < slices[k - 1].second) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("chrome_trace: two overlapping kernels on two streams, field by field") {
+  const lab::Json trace =
+      lab::chrome_trace({kernel(7, "stream A", 0, 100), kernel(9, "stream B", 50, 150)}, "NVIDIA H100");
+  const lab::Json reparsed = lab::Json::parse(trace.dump());  // what a viewer reads
+  CHECK(reparsed.at("displayTimeUnit").as_string() == "ns");
+  const Parsed p = parse(reparsed);
+  REQUIRE(p.slices.size() == 2);
+  CHECK(p.process_names.at(0) == "device 0: NVIDIA H100");
+  const lab::Json& a = *p.slices[0];
+  const lab::Json& b = *p.slices[1];
+  CHECK(a.at("name").as_string() == "scale_kernel");
+  CHECK(a.at("cat").as_string() == "kernel");
+  CHECK(a.at("ts").as_number() == doctest::Approx(0.0));
+  CHECK(a.at("dur").as_number() == doctest::Approx(100.0));  // microseconds
+  CHECK(b.at("ts").as_number() == doctest::Approx(50.0));
+  CHECK(a.at("pid").as_number() == 0);
+  CHECK(a.at("tid").as_number() != b.at("tid").as_number());
+  CHECK(p.track_names.at({0, static_cast<int>(a.at("tid").as_number())}) == "stream A");
+  CHECK(p.track_names.at({0, static_cast<int>(b.at("tid").as_number())}) == "stream B");
+  CHECK(a.at("args").at("stream").as_string() == "stream A");
+  CHECK(tracks_never_overlap(p));
+}
+
+TEST_CASE("chrome_trace: copies carry bytes, direction and host memory; regions get their own track") {
+  lab::Interval region = kernel(0, "", 0, 300);
+  region.kind = lab::Interval::Kind::region;
+  region.name = "10 streams";
+  const Parsed p = parse(lab::Json::parse(lab::chrome_trace({copy(3, "HtoD", 10, 20), region}, "GPU").dump()));
+  REQUIRE(p.slices.size() == 2);
+  const lab::Json* c = nullptr;
+  const lab::Json* r = nullptr;
+  for (const lab::Json* e : p.slices) (e->at("cat").as_string() == "memcpy" ? c : r) = e;
+  REQUIRE(c != nullptr);
+  REQUIRE(r != nullptr);
+  CHECK(c->at("args").at("bytes").as_number() == 1048576);
+  CHECK(c->at("args").at("direction").as_string() == "HtoD");
+  CHECK(c->at("args").at("host_memory").as_string() == "pinned");
+  CHECK(r->at("cat").as_string() == "region");
+  CHECK(p.track_names.at({0, static_cast<int>(r->at("tid").as_number())}) == "chapter");
+}
+
+TEST_CASE("chrome_trace and assign_tracks: overlapping intervals of one stream go on separate tracks") {
+  const std::vector<lab::Interval> intervals = {kernel(1, "s", 0, 10), kernel(1, "s", 5, 15), kernel(1, "s", 10, 20),
+                                                kernel(1, "s", 12, 13)};
+  const std::vector<int> tracks = lab::assign_tracks(intervals);
+  CHECK(tracks == std::vector<int>{0, 1, 0, 2});  // [10, 20) follows [0, 10) on track 0; touching is fine
+  const Parsed p = parse(lab::chrome_trace(intervals, "GPU"));
+  CHECK(tracks_never_overlap(p));
+  std::vector<std::string> names;
+  for (const auto& [track, name] : p.track_names) names.push_back(name);
+  std::sort(names.begin(), names.end());
+  CHECK(names == std::vector<std::string>{"s", "s (2)", "s (3)"});
+}
+
+TEST_CASE("render_chart: one row per stream in order of first work, from unsorted input") {
+  // Stream 2 starts first although it comes last in the input.
+  const std::string chart = lab::render_chart(
+      {kernel(1, "late", 50, 100), copy(5, "DtoH", 60, 90), kernel(2, "early", 0, 40)}, 100);
+  const std::vector<std::string> lines = lab_test::lines_of(chart);
+  REQUIRE(lines.size() >= 3);
+  CHECK(lines[0].rfind("  early", 0) == 0);
+  CHECK(lines[1].rfind("  late", 0) == 0);
+  CHECK(lines[2].rfind("  stream 5", 0) == 0);
+  CHECK(lines[0].find('K') != std::string::npos);
+  CHECK(lines[2].find('D') != std::string::npos);
+  CHECK(chart.find("D copy device to host") != std::string::npos);
+  CHECK(chart.find("H copy") == std::string::npos);  // the legend lists only what was drawn
+  for (const std::string& line : lines) CHECK(line.size() <= 100);
+}
+
+TEST_CASE("render_chart: one interval, a zero-length interval, and an empty recording") {
+  const std::vector<std::string> one = lab_test::lines_of(lab::render_chart({kernel(1, "only", 0, 10)}, 60));
+  REQUIRE(!one.empty());
+  CHECK(std::count(one[0].begin(), one[0].end(), 'K') > 40);  // it fills the whole time axis
+  for (const std::string& line : one) CHECK(line.size() <= 60);
+  const std::string zero = lab::render_chart({kernel(1, "long", 0, 10), kernel(2, "instant", 5, 5)}, 80);
+  const std::vector<std::string> lines = lab_test::lines_of(zero);
+  REQUIRE(lines.size() >= 2);
+  CHECK(std::count(lines[1].begin(), lines[1].end(), 'K') == 1);  // drawn as one column
+  CHECK(lab::render_chart({}, 100).find("no GPU work") != std::string::npos);
+  lab::Interval region = kernel(0, "", 0, 1);
+  region.kind = lab::Interval::Kind::region;
+  CHECK(lab::render_chart({region}, 100).find("no GPU work") != std::string::npos);
+}
+
+TEST_CASE("render_chart: many streams, and a very short kernel beside a very long copy") {
+  std::vector<lab::Interval> many;
+  for (std::uint32_t s = 0; s < 24; ++s) many.push_back(kernel(s, "stream " + std::to_string(s), s * 10.0, s * 10.0 + 5));
+  const std::vector<std::string> rows = lab_test::lines_of(lab::render_chart(many, 100));
+  REQUIRE(rows.size() >= 24);
+  for (std::size_t s = 0; s < 24; ++s) CHECK(rows[s].find("stream " + std::to_string(s) + " ") != std::string::npos);
+  for (const std::string& line : rows) CHECK(line.size() <= 100);
+  // 1 s of copy and a 1 us kernel on the same stream: the kernel still gets its column.
+  const std::vector<std::string> lines =
+      lab_test::lines_of(lab::render_chart({copy(1, "HtoD", 0, 1e6), kernel(1, "stream 1", 5e5, 5e5 + 1)}, 100));
+  REQUIRE(!lines.empty());
+  CHECK(lines[0].find('K') != std::string::npos);
+  CHECK(lines[0].find('H') != std::string::npos);
+}

@@ -13,9 +13,15 @@ Chapter::Chapter(std::string program, std::string title, std::string description
   options_.add_output_file("json", &json_path_, "write the results as JSON to this file");
 }
 
+void Chapter::add_timeline_options() {
+  options_.add_flag("timeline", &timeline_chart_, "print a CUPTI timeline of the GPU's work after each variant")
+      .add_output_file("trace", &trace_path_, "write the recorded variants as a Chrome trace (open in ui.perfetto.dev)");
+}
+
 bool Chapter::start(int argc, const char* const* argv) {
   if (options_.parse(argc, argv) == Options::Parsed::help) return false;
   device_ = require_device();
+  timeline_.configure(timeline_chart_, trace_path_, device_.name);
   // The SM clock this run actually got: nominal clocks say nothing about
   // throttling or power-saving states, so every report records the measured one.
   const double measured_mhz = measure_sm_clock_mhz();

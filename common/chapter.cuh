@@ -17,6 +17,7 @@
 
 #include <string>
 
+#include "cupti_timeline.cuh"
 #include "device.cuh"
 #include "options.hpp"
 #include "report.hpp"
@@ -40,18 +41,32 @@ class Chapter {
   /// printed and the program should exit with code 0.
   bool start(int argc, const char* const* argv);
 
+  /// Adds `--timeline` (print a CUPTI chart of each recorded variant) and
+  /// `--trace PATH` (write them all as a Chrome trace) to the options. Call
+  /// before start() in chapters that mark variants with timeline().begin()/end().
+  void add_timeline_options();
+  /// The timeline session, configured by start() from those options; it does
+  /// nothing unless one of them was given.
+  TimelineSession& timeline() { return timeline_; }
+
   /// The device in use (after start()).
   const DeviceInfo& device() const { return device_; }
   /// The report results and checks go into (after start()).
   Report& report() { return report_; }
-  /// Writes the JSON when asked for and returns the exit code (0 or 1).
-  int finish() const { return report_.finish(json_path_); }
+  /// Writes the trace and the JSON when asked for and returns the exit code (0 or 1).
+  int finish() {
+    timeline_.write();
+    return report_.finish(json_path_);
+  }
 
  private:
   std::string program_;
   std::string title_;
   Options options_;
   std::string json_path_;
+  bool timeline_chart_ = false;
+  std::string trace_path_;
+  TimelineSession timeline_;
   DeviceInfo device_;
   Report report_;
 };

@@ -7,6 +7,8 @@
 #   5. compute-sanitizer --tool memcheck over every chapter, if installed
 #   6. the tour: every chapter with its default options, output and JSON kept
 #   7. chapter 05 again with CUDA_DEVICE_MAX_CONNECTIONS=1 (its page shows both)
+#   8. chapters 02, 04, 05, 06 with --timeline --trace (CUPTI), the traces read back
+#   9. a build without CUPTI: --timeline says there is none and the chapter carries on
 # Ends with one summary line; exits non-zero if any step failed.
 #
 # Usage: scripts/gpu-check.sh [results-folder]   (default: build/gpu-check/results)
@@ -98,6 +100,37 @@ one_queue() {
   CUDA_DEVICE_MAX_CONNECTIONS=1 "$build/chapters/05_overlap/ch05_overlap" --json "$results/ch05_overlap.one-queue.json"
 }
 [[ -x $build/chapters/05_overlap/ch05_overlap ]] && step ch05_overlap.one-queue one_queue
+
+# The CUPTI timelines of the chapters that have them, for their pages; each
+# trace must read back as Chrome trace JSON with kernels or copies in it.
+timelines() {
+  local name
+  for name in 02_sync_pitfalls 04_streams 05_overlap 06_pinned_memory; do
+    local program="$build/chapters/$name/ch$name"
+    "$program" --timeline --trace "$results/ch$name.trace.json" >"$results/ch$name.timeline.txt" 2>&1 || return 1
+    grep -q "timeline (CUPTI) of" "$results/ch$name.timeline.txt" || return 1
+    python3 - "$results/ch$name.trace.json" <<'PY' || return 1
+import json, sys
+events = json.load(open(sys.argv[1]))["traceEvents"]
+slices = [e for e in events if e["ph"] == "X" and e["cat"] in ("kernel", "memcpy")]
+print(sys.argv[1], len(events), "events,", len(slices), "kernels and copies")
+sys.exit(0 if slices else 1)
+PY
+  done
+}
+command -v python3 >/dev/null && step timelines timelines
+
+# Without CUPTI the chapters still build and run, and say once that there is no timeline.
+without_cupti() {
+  local other="$build-no-cupti"
+  cmake -S . -B "$other" -DCMAKE_BUILD_TYPE=Release -DLAB_WITH_CUPTI=OFF -DLAB_BUILD_TESTS=OFF || return 1
+  cmake --build "$other" -j "$jobs" --target ch04_streams || return 1
+  local out
+  out=$("$other/chapters/04_streams/ch04_streams" --n 100003 --reps 2 --race-reps 3 --timeline 2>&1) || return 1
+  echo "$out"
+  grep -q "no timeline: this build has no CUPTI" <<<"$out"
+}
+step without-cupti without_cupti
 
 if ((${#failed[@]} == 0)); then
   echo "gpu-check: PASS: $steps steps passed on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)"

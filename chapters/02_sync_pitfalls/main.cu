@@ -102,6 +102,7 @@ int main(int argc, char** argv) {
                 "the long kernel, and the GPU work of the placement demo, in ms");
     options.add("cpu-ms", &s.cpu_ms, 1.0, 1000.0, "CPU work in the placement demo, in ms");
     options.add("seed", &s.seed, 0, std::int64_t{1} << 62, "random input seed");
+    chapter.add_timeline_options();
     if (!chapter.start(argc, argv)) return lab::exit_code::success;
     const lab::DeviceInfo& device = chapter.device();
     // The same memory needs as chapter 01 (a, b, c and their host copies), so the same check.
@@ -155,6 +156,15 @@ int main(int argc, char** argv) {
     std::snprintf(detail, sizeof detail, "no sync %.4f ms vs sync before and after %.3f ms (%.0fx)", unsynced, synced,
                   synced / unsynced);
     report.check("without a sync the host timer reads under 1/10 of the kernel", unsynced < synced / 10, detail);
+    // --timeline / --trace: what the GPU ran in one run of each case, backlog included.
+    for (ch02::SyncCase c : ch02::kAllCases) {
+      if (!chapter.timeline().wanted()) break;
+      chapter.timeline().begin(std::string("long kernel, ") + ch02::case_name(c) + " (backlog, then the timed kernel)");
+      chapter.timeline().name_stream(stream, "the chapter's stream");
+      ch02::run_case(c, [&](cudaStream_t st) { lab::launch_spin(st, s.long_kernel_ms); }, stream,
+                     static_cast<int>(s.warmup), s.backlog_ms, 1);
+      chapter.timeline().end();
+    }
     std::printf("\n");
 
     // --- 3. implicit synchronisation ----------------------------------------

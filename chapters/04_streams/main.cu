@@ -94,6 +94,7 @@ int main(int argc, char** argv) {
                                             std::to_string(s.arrays) + ": some streams would have no work"
                                       : std::string();
         });
+    chapter.add_timeline_options();
     if (!chapter.start(argc, argv)) return lab::exit_code::success;
     const lab::DeviceInfo& device = chapter.device();
     const double floats = static_cast<double>(s.n) * static_cast<double>(s.arrays);
@@ -138,6 +139,13 @@ int main(int argc, char** argv) {
     }
     const ch04::ArraysRun& one = median_run(one_runs);
     const ch04::ArraysRun& lots = median_run(many_runs);
+    // --timeline / --trace: one more run of each, as CUPTI saw it (real copy and kernel times, no redrawing).
+    for (int streams : {1, many}) {
+      if (!chapter.timeline().wanted()) break;
+      chapter.timeline().begin(std::to_string(s.arrays) + " arrays on " + std::to_string(streams) + " stream(s)");
+      ch04::run_arrays(arrays, streams);
+      chapter.timeline().end();
+    }
     const double bytes_each_way = 4.0 * floats;
     std::printf(
         "\n2. %lld arrays x %s floats (%.0f MB each way), each: copy in -> 3 kernels -> copy out.\n"

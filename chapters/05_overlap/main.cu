@@ -92,6 +92,7 @@ int main(int argc, char** argv) {
         .add("seed", &s.seed, 0, std::int64_t{1} << 62, "random input seed")
         .add_rule([&] { return too_many_chunks("--max-chunks", s.max_chunks, s.mib); })
         .add_rule([&] { return too_many_chunks("--chart-chunks", s.chart_chunks, s.mib); });
+    chapter.add_timeline_options();
     if (!chapter.start(argc, argv)) return lab::exit_code::success;
     const lab::DeviceInfo& device = chapter.device();
     const double bytes = static_cast<double>(s.mib) * (1 << 20);
@@ -297,6 +298,12 @@ int main(int argc, char** argv) {
       std::printf("5. %s, light kernel, %d chunk(s) (copies redrawn one at a time per direction):\n%s\n",
                   ch05::schedule_name(schedule), schedule == ch05::Schedule::sequential ? 1 : chart,
                   lab::render_timeline(spans, lab::copy_kernel_copy_legend("kernel"), 72).c_str());
+      if (chapter.timeline().wanted()) {  // --timeline / --trace: the same schedule as CUPTI saw it
+        chapter.timeline().begin(std::string(ch05::schedule_name(schedule)) + ", light kernel, " +
+                                 std::to_string(schedule == ch05::Schedule::sequential ? 1 : chart) + " chunk(s)");
+        ch05::time_schedule(problem, schedule, schedule == ch05::Schedule::sequential ? 1 : chart, 1, 1);
+        chapter.timeline().end();
+      }
       const lab::Comparison traced = problem.check(1);
       report.check(std::string("traced ") + ch05::schedule_name(schedule) + " run correct", traced.passed(),
                    traced.detail());

@@ -84,6 +84,7 @@ int main(int argc, char** argv) {
           return s.mib <= s.max_mib ? "" : "--mib " + std::to_string(s.mib) + " must not exceed --max-mib " +
                                                std::to_string(s.max_mib);
         });
+    chapter.add_timeline_options();
     if (!chapter.start(argc, argv)) return lab::exit_code::success;
     const lab::DeviceInfo& device = chapter.device();
     const std::size_t largest = static_cast<std::size_t>(s.max_mib * kMiB);
@@ -236,6 +237,17 @@ int main(int argc, char** argv) {
                         c.returned_samples, lab::Json::object().set("done_ms", c.done_ms).set("bytes", static_cast<double>(size)));
     }
     std::printf("%s", four.render().c_str());
+    // --timeline / --trace: one copy of each combination, as CUPTI saw it (the copy's own time and kind).
+    for (ch06::HostMemory* memory : {&pageable, &pinned}) {
+      for (bool async_call : {false, true}) {
+        if (!chapter.timeline().wanted()) break;
+        chapter.timeline().begin(std::string("H2D from ") + ch06::host_kind_name(memory->kind()) +
+                                 (async_call ? " memory, cudaMemcpyAsync" : " memory, cudaMemcpy"));
+        chapter.timeline().name_stream(stream, "the chapter's stream");
+        ch06::time_copy_call(*memory, device_in.data(), async_call, stream, 1);
+        chapter.timeline().end();
+      }
+    }
     const ch06::CallTiming& pinned_async = calls[3];
     const ch06::CallTiming& pageable_async = calls[1];
     std::printf(

@@ -1,0 +1,273 @@
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <stdexcept>
+
+#include "check.cuh"
+#include "cupti_timeline.cuh"
+
+#if LAB_HAVE_CUPTI
+#include <cupti.h>
+#endif
+
+namespace lab {
+
+#if LAB_HAVE_CUPTI
+
+namespace {
+
+// CUPTI hands completed buffers to a callback on a thread of its own; what
+// they hold is converted and collected here until stop() takes it.
+struct Collected {
+  std::mutex mutex;
+  std::vector<Interval> intervals;
+  std::size_t dropped = 0;
+  std::uint64_t origin_ns = 0;
+  bool callbacks_registered = false;
+};
+Collected& collected() {
+  static Collected instance;
+  return instance;
+}
+
+constexpr std::size_t kBufferBytes = 8 << 20;  // 8 MiB per buffer: tens of thousands of records
+
+void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
+  *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, kBufferBytes));
+  *size = *buffer != nullptr ? kBufferBytes : 0;
+  *max_records = 0;  // as many as fit
+}
+
+const char* copy_direction(std::uint8_t kind) {
+  switch (kind) {
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD: return "HtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH: return "DtoH";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD: return "DtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH: return "HtoH";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: return "PtoP";
+    default: return "other";
+  }
+}
+
+const char* host_memory(std::uint8_t kind) {
+  switch (kind) {
+    case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE: return "pageable";
+    case CUPTI_ACTIVITY_MEMORY_KIND_PINNED: return "pinned";
+    default: return "";
+  }
+}
+
+std::string megabytes(std::uint64_t bytes) {
+  char text[48];
+  std::snprintf(text, sizeof text, "%.2f MiB", static_cast<double>(bytes) / (1 << 20));
+  return text;
+}
+
+void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream_id, uint8_t* buffer, size_t, size_t valid) {
+  Collected& c = collected();
+  std::vector<Interval> found;
+  CUpti_Activity* record = nullptr;
+  while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
+    Interval i;
+    if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || record->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
+      const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+      i.kind = Interval::Kind::kernel;
+      i.name = k->name != nullptr ? k->name : "kernel";
+      i.device = static_cast<int>(k->deviceId);
+      i.stream = k->streamId;
+      i.start_ns = static_cast<double>(k->start);
+      i.end_ns = static_cast<double>(k->end);
+    } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
+      const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
+      i.kind = Interval::Kind::memcpy;
+      i.direction = copy_direction(m->copyKind);
+      const std::uint8_t host_side = m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOH ? m->dstKind : m->srcKind;
+      if (i.direction == "HtoD" || i.direction == "DtoH") i.host_memory = host_memory(host_side);
+      i.bytes = m->bytes;
+      i.name = "copy " + i.direction + " " + megabytes(m->bytes) + (i.host_memory.empty() ? "" : ", " + i.host_memory);
+      i.device = static_cast<int>(m->deviceId);
+      i.stream = m->streamId;
+      i.start_ns = static_cast<double>(m->start);
+      i.end_ns = static_cast<double>(m->end);
+    } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
+      const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
+      i.kind = Interval::Kind::memset;
+      i.bytes = m->bytes;
+      i.name = "memset " + megabytes(m->bytes);
+      i.device = static_cast<int>(m->deviceId);
+      i.stream = m->streamId;
+      i.start_ns = static_cast<double>(m->start);
+      i.end_ns = static_cast<double>(m->end);
+    } else {
+      continue;
+    }
+    found.push_back(std::move(i));
+  }
+  size_t dropped = 0;
+  cuptiActivityGetNumDroppedRecords(context, stream_id, &dropped);
+  std::free(buffer);
+  std::lock_guard<std::mutex> lock(c.mutex);
+  c.dropped += dropped;
+  for (Interval& i : found) c.intervals.push_back(std::move(i));
+}
+
+const CUpti_ActivityKind kKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+                                     CUPTI_ACTIVITY_KIND_MEMSET};
+
+std::string cupti_error(const char* call, CUptiResult result) {
+  const char* text = nullptr;
+  cuptiGetResultString(result, &text);
+  return std::string(call) + " failed: " + (text != nullptr ? text : "unknown CUPTI error");
+}
+
+}  // namespace
+
+bool TimelineRecorder::built_with_cupti(std::string*) { return true; }
+
+bool TimelineRecorder::start(std::string* why) {
+  if (recording_) throw std::logic_error("TimelineRecorder::start: already recording");
+  Collected& c = collected();
+  if (!c.callbacks_registered) {
+    const CUptiResult r = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
+    if (r != CUPTI_SUCCESS) {
+      if (why != nullptr) *why = cupti_error("cuptiActivityRegisterCallbacks", r);
+      return false;
+    }
+    c.callbacks_registered = true;
+  }
+  LAB_CHECK(cudaDeviceSynchronize());  // work queued before start() stays out of the recording
+  for (CUpti_ActivityKind kind : kKinds) {
+    const CUptiResult r = cuptiActivityEnable(kind);
+    if (r != CUPTI_SUCCESS) {
+      for (CUpti_ActivityKind k : kKinds) cuptiActivityDisable(k);
+      if (why != nullptr) *why = cupti_error("cuptiActivityEnable", r);
+      return false;
+    }
+  }
+  {
+    std::lock_guard<std::mutex> lock(c.mutex);
+    c.intervals.clear();
+    c.dropped = 0;
+  }
+  std::uint64_t now = 0;
+  cuptiGetTimestamp(&now);
+  origin_ns_ = now;
+  dropped_ = 0;
+  stream_names_.clear();
+  recording_ = true;
+  return true;
+}
+
+void TimelineRecorder::name_stream(cudaStream_t stream, const std::string& name) {
+  std::uint32_t id = 0;
+  if (cuptiGetStreamIdEx(nullptr, reinterpret_cast<CUstream>(stream), 0, &id) == CUPTI_SUCCESS) stream_names_[id] = name;
+}
+
+std::vector<Interval> TimelineRecorder::stop() {
+  if (!recording_) return {};
+  recording_ = false;
+  const cudaError_t synced = cudaDeviceSynchronize();
+  cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  for (CUpti_ActivityKind kind : kKinds) cuptiActivityDisable(kind);
+  Collected& c = collected();
+  std::vector<Interval> result;
+  {
+    std::lock_guard<std::mutex> lock(c.mutex);
+    result.swap(c.intervals);
+    dropped_ = c.dropped;
+  }
+  LAB_CHECK(synced);
+  std::vector<Interval> kept;
+  for (Interval& i : result) {
+    if (i.end_ns < static_cast<double>(origin_ns_)) continue;  // finished before start()
+    i.start_ns -= static_cast<double>(origin_ns_);
+    i.end_ns -= static_cast<double>(origin_ns_);
+    auto name = stream_names_.find(i.stream);
+    i.stream_name = name != stream_names_.end() ? name->second : "stream " + std::to_string(i.stream);
+    kept.push_back(std::move(i));
+  }
+  return kept;
+}
+
+TimelineRecorder::~TimelineRecorder() {
+  if (!recording_) return;
+  recording_ = false;
+  cudaDeviceSynchronize();  // errors cannot be thrown from here
+  cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  for (CUpti_ActivityKind kind : kKinds) cuptiActivityDisable(kind);
+}
+
+#else  // built without CUPTI: the recorder says so and records nothing
+
+bool TimelineRecorder::built_with_cupti(std::string* why) {
+  if (why != nullptr) *why = "this build has no CUPTI (configure found none, or -DLAB_WITH_CUPTI=OFF)";
+  return false;
+}
+bool TimelineRecorder::start(std::string* why) { return built_with_cupti(why); }
+void TimelineRecorder::name_stream(cudaStream_t, const std::string&) {}
+std::vector<Interval> TimelineRecorder::stop() { return {}; }
+TimelineRecorder::~TimelineRecorder() = default;
+
+#endif
+
+void TimelineSession::configure(bool chart, std::string trace_path, std::string device_name) {
+  chart_ = chart;
+  trace_path_ = std::move(trace_path);
+  device_name_ = std::move(device_name);
+}
+
+void TimelineSession::begin(const std::string& title) {
+  if (!wanted() || active_) return;
+  std::string why;
+  if (!recorder_.start(&why)) {
+    if (!said_unavailable_) std::printf("   (no timeline: %s; the chapter goes on without it)\n", why.c_str());
+    said_unavailable_ = true;
+    return;
+  }
+  if (all_.empty() && first_origin_ns_ == 0) first_origin_ns_ = recorder_.origin_ns();
+  title_ = title;
+  active_ = true;
+}
+
+void TimelineSession::name_stream(cudaStream_t stream, const std::string& name) {
+  if (active_) recorder_.name_stream(stream, name);
+}
+
+void TimelineSession::end() {
+  if (!active_) return;
+  active_ = false;
+  std::vector<Interval> work = recorder_.stop();
+  if (chart_) {
+    std::printf("   timeline (CUPTI) of %s:\n%s", title_.c_str(), render_chart(work, 100).c_str());
+    if (recorder_.dropped() > 0) std::printf("   WARNING: CUPTI dropped %zu record(s): the chart is incomplete\n", recorder_.dropped());
+  } else if (recorder_.dropped() > 0) {
+    std::printf("   WARNING: CUPTI dropped %zu record(s) of %s: the trace is incomplete\n", recorder_.dropped(), title_.c_str());
+  }
+  // On the trace's one time axis: ns after the first recording began.
+  const double shift = static_cast<double>(recorder_.origin_ns() - first_origin_ns_);
+  double last_end = 0;
+  for (Interval& i : work) {
+    i.start_ns += shift;
+    i.end_ns += shift;
+    last_end = std::max(last_end, i.end_ns);
+    all_.push_back(std::move(i));
+  }
+  Interval region;
+  region.kind = Interval::Kind::region;
+  region.name = title_ + (recorder_.dropped() > 0 ? " (records dropped)" : "");
+  region.start_ns = shift;
+  region.end_ns = std::max(last_end, shift);
+  all_.push_back(region);
+}
+
+void TimelineSession::write() const {
+  if (trace_path_.empty()) return;
+  std::ofstream file(trace_path_);
+  file << chrome_trace(all_, device_name_).dump(-1) << "\n";
+  if (!file) throw std::runtime_error("cannot write the trace to " + trace_path_);
+  std::printf("trace written to %s (open it in https://ui.perfetto.dev or chrome://tracing)\n", trace_path_.c_str());
+}
+
+}  // namespace lab

@@ -1,0 +1,108 @@
+/// @file cupti_timeline.cuh
+/// @brief Records what the GPU did, with CUPTI's Activity API (the library
+/// Nsight Systems builds on), and shows it as a chart or a Perfetto trace.
+///
+/// @code
+///   lab::TimelineRecorder recorder;
+///   if (recorder.start()) {                 // false: CUPTI missing or refused, with the reason
+///     recorder.name_stream(stream, "stream 1");
+///     ... queue work ...
+///     std::vector<lab::Interval> work = recorder.stop();   // waits for the GPU, then reads the records
+///     std::printf("%s", lab::render_chart(work).c_str());
+///   }
+/// @endcode
+///
+/// Recording costs nothing until start(): no CUPTI call is made before. While
+/// it records, CUPTI timestamps every kernel, copy and memset (a few hundred
+/// nanoseconds each). Records CUPTI had to drop (its buffers full) are counted
+/// and reported by dropped(), never silently lost. Only one recorder can record
+/// at a time in a process (CUPTI's activity buffers are process-wide).
+///
+/// Built without CUPTI (configure with -DLAB_WITH_CUPTI=OFF, or a toolkit
+/// without it), start() returns false and says so; everything else still works.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "trace.hpp"
+
+namespace lab {
+
+/// Records kernels, copies and memsets between start() and stop().
+class TimelineRecorder {
+ public:
+  TimelineRecorder() = default;
+  /// Stops a recording still running (its records are discarded).
+  ~TimelineRecorder();
+  TimelineRecorder(const TimelineRecorder&) = delete;
+  TimelineRecorder& operator=(const TimelineRecorder&) = delete;
+
+  /// Was the program built with CUPTI? If not, @p why says so.
+  static bool built_with_cupti(std::string* why = nullptr);
+
+  /// Enables CUPTI's concurrent-kernel, memcpy and memset records. Returns
+  /// false, with the reason in @p why, when CUPTI is missing or refuses (for
+  /// example because a profiler already holds it); nothing is recorded then.
+  bool start(std::string* why = nullptr);
+  /// Gives @p stream a name for the chart and the trace (default: "stream <id>").
+  /// Call while recording.
+  void name_stream(cudaStream_t stream, const std::string& name);
+  /// Waits for the device, flushes CUPTI's buffers, disables the records and
+  /// returns what ran, in ns after start(); work that ended before start() is
+  /// left out. Empty if nothing was recording.
+  std::vector<Interval> stop();
+  /// Records CUPTI dropped during the last recording (0 when all arrived).
+  std::size_t dropped() const { return dropped_; }
+  /// The CUPTI timestamp at start(), in ns (for putting several recordings on one axis).
+  std::uint64_t origin_ns() const { return origin_ns_; }
+  /// Is it recording?
+  bool recording() const { return recording_; }
+
+ private:
+  bool recording_ = false;
+  std::uint64_t origin_ns_ = 0;
+  std::size_t dropped_ = 0;
+  std::map<std::uint32_t, std::string> stream_names_;
+};
+
+/// A chapter's `--timeline` / `--trace PATH`: records the variants a chapter
+/// marks with begin() / end(), prints each one's chart and writes all of them
+/// to one trace file, on one time axis. Does nothing unless asked for.
+class TimelineSession {
+ public:
+  /// @param chart        print a chart after each variant (`--timeline`)
+  /// @param trace_path   write a Chrome trace here at the end (`--trace PATH`), "" for none
+  /// @param device_name  for the trace's process name
+  void configure(bool chart, std::string trace_path, std::string device_name);
+  /// Was a chart or a trace asked for?
+  bool wanted() const { return chart_ || !trace_path_.empty(); }
+  /// Starts recording the variant @p title. Says once if CUPTI cannot record.
+  void begin(const std::string& title);
+  /// Names @p stream in the current recording.
+  void name_stream(cudaStream_t stream, const std::string& name);
+  /// Stops recording; prints the chart when asked for and keeps the
+  /// intervals (and a region named after the variant) for the trace.
+  void end();
+  /// Writes the trace file when one was asked for; prints where. Throws
+  /// std::runtime_error when the file cannot be written.
+  void write() const;
+
+ private:
+  bool chart_ = false;
+  std::string trace_path_;
+  std::string device_name_;
+  bool said_unavailable_ = false;
+  bool active_ = false;
+  std::string title_;
+  TimelineRecorder recorder_;
+  std::uint64_t first_origin_ns_ = 0;
+  std::vector<Interval> all_;
+};
+
+}  // namespace lab

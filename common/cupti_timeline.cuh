@@ -43,6 +43,9 @@ class TimelineRecorder {
   TimelineRecorder(const TimelineRecorder&) = delete;
   TimelineRecorder& operator=(const TimelineRecorder&) = delete;
 
+  /// CUPTI's clock now, in ns: the time base of the records, for marking host
+  /// spans on the same axis (TimelineSession::mark). 0 without CUPTI.
+  static std::uint64_t now_ns();
   /// Was the program built with CUPTI? If not, @p why says so.
   static bool built_with_cupti(std::string* why = nullptr);
 
@@ -50,8 +53,8 @@ class TimelineRecorder {
   /// false, with the reason in @p why, when CUPTI is missing or refuses (for
   /// example because a profiler already holds it); nothing is recorded then.
   bool start(std::string* why = nullptr);
-  /// Gives @p stream a name for the chart and the trace (default: "stream <id>").
-  /// Call while recording.
+  /// Gives @p stream a name for the chart and the trace (default: "stream <id>";
+  /// the legacy default stream is named "default stream"). Call while recording.
   void name_stream(cudaStream_t stream, const std::string& name);
   /// Waits for the device, flushes CUPTI's buffers, disables the records and
   /// returns what ran, in ns after start(); work that ended before start() is
@@ -86,6 +89,9 @@ class TimelineSession {
   void begin(const std::string& title);
   /// Names @p stream in the current recording.
   void name_stream(cudaStream_t stream, const std::string& name);
+  /// Adds a span of the host's own, from @p begin_ns to @p end_ns on
+  /// TimelineRecorder::now_ns()'s clock, on the row @p row of the current recording.
+  void mark(const std::string& row, const std::string& name, std::uint64_t begin_ns, std::uint64_t end_ns);
   /// Stops recording; prints the chart when asked for and keeps the
   /// intervals (and a region named after the variant) for the trace.
   void end();
@@ -102,6 +108,7 @@ class TimelineSession {
   std::string title_;
   TimelineRecorder recorder_;
   std::uint64_t first_origin_ns_ = 0;
+  std::vector<Interval> marks_;  // host spans of the current recording, absolute ns
   std::vector<Interval> all_;
 };
 

@@ -14,6 +14,7 @@ char chart_symbol(const Interval& interval) {
     case Interval::Kind::kernel: return kKernel;
     case Interval::Kind::memset: return 'S';
     case Interval::Kind::region: return 'R';
+    case Interval::Kind::host: return 'T';
     case Interval::Kind::memcpy:
       if (interval.direction == "HtoD") return kCopyIn;
       if (interval.direction == "DtoH") return kCopyOut;
@@ -33,7 +34,7 @@ std::string render_chart(const std::vector<Interval>& intervals, int width) {
   std::size_t label = 0;
   std::string symbols;
   for (const Interval* i : work) {
-    const std::string row = i->stream_name.empty() ? "stream " + std::to_string(i->stream) : i->stream_name;
+    const std::string row = track_name(*i);
     label = std::max(label, row.size());
     spans.push_back({row, chart_symbol(*i), (i->start_ns - origin) / 1e6, (std::max(i->end_ns, i->start_ns) - origin) / 1e6});
     if (symbols.find(spans.back().symbol) == std::string::npos) symbols += spans.back().symbol;
@@ -43,12 +44,18 @@ std::string render_chart(const std::vector<Interval>& intervals, int width) {
                                         {kKernel, "kernel"},
                                         {kCopyOut, "copy device to host"},
                                         {'C', "other copy"},
-                                        {'S', "memset"}};
+                                        {'S', "memset"},
+                                        {'T', "the host's own span"}};
   for (const LegendEntry& entry : all)
     if (symbols.find(entry.symbol) != std::string::npos) legend.push_back(entry);
   // render_timeline's lines are "  " + label + " |" + grid + "|": 5 columns besides the label and grid.
   const int grid = std::max(10, std::max(width, 40) - static_cast<int>(label) - 5);
   return render_timeline(spans, legend, grid);
+}
+
+std::string track_name(const Interval& interval) {
+  if (interval.kind == Interval::Kind::region) return "chapter";
+  return interval.stream_name.empty() ? "stream " + std::to_string(interval.stream) : interval.stream_name;
 }
 
 std::vector<int> assign_tracks(const std::vector<Interval>& intervals) {
@@ -57,12 +64,12 @@ std::vector<int> assign_tracks(const std::vector<Interval>& intervals) {
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return intervals[a].start_ns < intervals[b].start_ns;
   });
-  // Per (device, stream, region or not): when each of its tracks is free again.
-  std::map<std::tuple<int, std::uint32_t, bool>, std::vector<double>> free_at;
+  // Per (device, track name): when each of its tracks is free again.
+  std::map<std::pair<int, std::string>, std::vector<double>> free_at;
   std::vector<int> track(intervals.size(), 0);
   for (std::size_t index : order) {
     const Interval& i = intervals[index];
-    std::vector<double>& tracks = free_at[{i.device, i.stream, i.kind == Interval::Kind::region}];
+    std::vector<double>& tracks = free_at[{i.device, track_name(i)}];
     std::size_t t = 0;
     while (t < tracks.size() && tracks[t] > i.start_ns) ++t;  // touching (end == start) is not overlapping
     if (t == tracks.size()) tracks.push_back(0);
@@ -80,6 +87,7 @@ const char* category(Interval::Kind kind) {
     case Interval::Kind::memcpy: return "memcpy";
     case Interval::Kind::memset: return "memset";
     case Interval::Kind::region: return "region";
+    case Interval::Kind::host: return "host";
   }
   return "?";
 }
@@ -88,8 +96,8 @@ const char* category(Interval::Kind kind) {
 
 Json chrome_trace(const std::vector<Interval>& intervals, const std::string& device_name) {
   const std::vector<int> tracks = assign_tracks(intervals);
-  // One tid per (device, stream, region?, track): regions first, then streams in order of first work.
-  std::map<std::tuple<int, std::uint32_t, bool, int>, int> tids;
+  // One tid per (device, track name, track): regions first, then the rest in order of first work.
+  std::map<std::tuple<int, std::string, int>, int> tids;
   std::map<int, bool> devices;
   Json events = Json::array();
   std::vector<std::size_t> order(intervals.size());
@@ -101,8 +109,7 @@ Json chrome_trace(const std::vector<Interval>& intervals, const std::string& dev
   });
   for (std::size_t index : order) {
     const Interval& i = intervals[index];
-    const bool region = i.kind == Interval::Kind::region;
-    const auto key = std::make_tuple(i.device, i.stream, region, tracks[index]);
+    const auto key = std::make_tuple(i.device, track_name(i), tracks[index]);
     if (!devices.count(i.device)) {
       devices[i.device] = true;
       events.push_back(Json::object()
@@ -114,8 +121,7 @@ Json chrome_trace(const std::vector<Interval>& intervals, const std::string& dev
     if (!tids.count(key)) {
       const int tid = static_cast<int>(tids.size()) + 1;
       tids[key] = tid;
-      std::string name = region ? std::string("chapter")
-                                : (i.stream_name.empty() ? "stream " + std::to_string(i.stream) : i.stream_name);
+      std::string name = track_name(i);
       if (tracks[index] > 0) name += " (" + std::to_string(tracks[index] + 1) + ")";
       events.push_back(Json::object()
                            .set("name", "thread_name")
@@ -130,7 +136,7 @@ Json chrome_trace(const std::vector<Interval>& intervals, const std::string& dev
                            .set("tid", tid)
                            .set("args", Json::object().set("sort_index", tid)));
     }
-    Json args = Json::object().set("stream", i.stream_name.empty() ? "stream " + std::to_string(i.stream) : i.stream_name);
+    Json args = Json::object().set("stream", track_name(i));
     if (i.kind == Interval::Kind::memcpy || i.kind == Interval::Kind::memset) args.set("bytes", i.bytes);
     if (!i.direction.empty()) args.set("direction", i.direction);
     if (!i.host_memory.empty()) args.set("host_memory", i.host_memory);

@@ -27,13 +27,14 @@ struct Interval {
     kernel,  ///< a kernel
     memcpy,  ///< a copy
     memset,  ///< a memset
-    region   ///< not GPU work: the chapter's label for a stretch of time
+    region,  ///< not GPU work: the chapter's label for a stretch of time (the variant's title)
+    host     ///< not GPU work: a span of the host's own, e.g. a host timer running (drawn as 'T')
   };
   Kind kind = Kind::kernel;     ///< what it is
   std::string name;             ///< the kernel's name, or a description of the copy or region
   int device = 0;               ///< the device it ran on
   std::uint32_t stream = 0;     ///< the stream id CUPTI reported
-  std::string stream_name;      ///< the chapter's name for that stream, e.g. "stream 3"
+  std::string stream_name;      ///< the chapter's name for that stream, e.g. "stream 3"; for host spans the row's name
   double start_ns = 0;          ///< start, ns after the recording began
   double end_ns = 0;            ///< end, ns after the recording began (>= start_ns)
   std::uint64_t bytes = 0;      ///< bytes copied or set (copies and memsets)
@@ -42,25 +43,30 @@ struct Interval {
 };
 
 /// The character a chart draws for @p interval: 'K' kernel, 'H' host to
-/// device, 'D' device to host, 'C' other copies, 'S' memset, 'R' region.
+/// device, 'D' device to host, 'C' other copies, 'S' memset, 'T' host span, 'R' region.
 char chart_symbol(const Interval& interval);
 
 /// Draws @p intervals as a text chart at most @p width columns wide (at least
 /// 40): one row per stream in the order the streams started work, time from
 /// the earliest start to the latest end, a scale and a legend (lab::render_timeline).
-/// Regions are left out. Returns a line saying so when there is nothing to draw.
+/// Host spans get a row of their own (their stream_name); regions are left
+/// out. Returns a line saying so when there is nothing to draw.
 std::string render_chart(const std::vector<Interval>& intervals, int width = 100);
 
-/// The track each interval goes on: intervals of one device and stream share a
-/// track unless they overlap in time, in which case the later one goes on the
-/// stream's next track (a stream runs its work in order, but records can
-/// overlap by a few ns, and regions may nest). Returns one track number per
-/// interval, 0 for a stream's first track.
+/// The name of the row or track @p interval belongs to: its stream's name
+/// ("stream <id>" if it has none), or "chapter" for a region.
+std::string track_name(const Interval& interval);
+
+/// The track each interval goes on: intervals of one device and track name
+/// share a track unless they overlap in time, in which case the later one goes
+/// on the next track of that name (a stream runs its work in order, but records
+/// can overlap by a few ns, and regions may nest). Returns one track number per
+/// interval, 0 for a name's first track.
 std::vector<int> assign_tracks(const std::vector<Interval>& intervals);
 
 /// The Chrome trace-event JSON of @p intervals: {"traceEvents": [...],
 /// "displayTimeUnit": "ns"}. Complete events ("ph": "X") with name, cat
-/// ("kernel", "memcpy", "memset", "region"), ts and dur in microseconds,
+/// ("kernel", "memcpy", "memset", "region", "host"), ts and dur in microseconds,
 /// pid = device, tid = one per stream track (assign_tracks), and args (stream,
 /// bytes, direction, host memory). Metadata events ("ph": "M") name each
 /// process ("device N: @p device_name") and each track (the stream's name,

@@ -175,3 +175,20 @@ TEST_CASE("render_chart: many streams, and a very short kernel beside a very lon
   CHECK(lines[0].find('K') != std::string::npos);
   CHECK(lines[0].find('H') != std::string::npos);
 }
+
+TEST_CASE("render_chart and chrome_trace: a host span gets its own row and track") {
+  lab::Interval timer = kernel(0, "host timer", 0, 30);
+  timer.kind = lab::Interval::Kind::host;
+  timer.name = "host timer";
+  const std::vector<lab::Interval> intervals = {kernel(4, "stream", 0, 100), timer};
+  const std::vector<std::string> lines = lab_test::lines_of(lab::render_chart(intervals, 80));
+  REQUIRE(lines.size() >= 2);
+  CHECK(lines[1].rfind("  host timer", 0) == 0);
+  CHECK(lines[1].find('T') != std::string::npos);
+  CHECK(lines[1].find('K') == std::string::npos);
+  const Parsed p = parse(lab::chrome_trace(intervals, "GPU"));
+  std::vector<std::string> names;
+  for (const auto& [track, name] : p.track_names) names.push_back(name);
+  std::sort(names.begin(), names.end());
+  CHECK(names == std::vector<std::string>{"host timer", "stream"});
+}

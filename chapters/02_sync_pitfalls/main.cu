@@ -159,10 +159,16 @@ int main(int argc, char** argv) {
     // --timeline / --trace: what the GPU ran in one run of each case, backlog included.
     for (ch02::SyncCase c : ch02::kAllCases) {
       if (!chapter.timeline().wanted()) break;
-      chapter.timeline().begin(std::string("long kernel, ") + ch02::case_name(c) + " (backlog, then the timed kernel)");
+      chapter.timeline().begin(std::string("long kernel, ") + ch02::case_name(c) +
+                               " (T: what the host timer spanned; K: the backlog, then the timed kernel)");
       chapter.timeline().name_stream(stream, "the chapter's stream");
+      std::uint64_t timer_start = 0;
       ch02::run_case(c, [&](cudaStream_t st) { lab::launch_spin(st, s.long_kernel_ms); }, stream,
-                     static_cast<int>(s.warmup), s.backlog_ms, 1);
+                     static_cast<int>(s.warmup), s.backlog_ms, 1, [&](bool started) {
+                       const std::uint64_t now = lab::TimelineRecorder::now_ns();
+                       if (started) timer_start = now;
+                       else chapter.timeline().mark("host timer", "host timer", timer_start, now);
+                     });
       chapter.timeline().end();
     }
     std::printf("\n");

@@ -39,21 +39,24 @@ bool syncs_after(SyncCase sync_case) {
   return sync_case == SyncCase::before_and_after || sync_case == SyncCase::after_only;
 }
 
-std::vector<double> time_with_host_timer(SyncCase sync_case, const GpuWork& work, cudaStream_t stream, int runs) {
+std::vector<double> time_with_host_timer(SyncCase sync_case, const GpuWork& work, cudaStream_t stream, int runs,
+                                         const std::function<void(bool started)>& on_timer) {
   std::vector<double> samples;
   samples.reserve(static_cast<std::size_t>(runs));
   for (int i = 0; i < runs; ++i) {
     if (syncs_before(sync_case)) LAB_CHECK(cudaStreamSynchronize(stream));
     lab::HostTimer timer;
+    if (on_timer) on_timer(true);
     work(stream);
     if (syncs_after(sync_case)) LAB_CHECK(cudaStreamSynchronize(stream));
     samples.push_back(timer.elapsed_ms());
+    if (on_timer) on_timer(false);
   }
   return samples;
 }
 
 CaseRun run_case(SyncCase sync_case, const GpuWork& work, cudaStream_t stream, int warmup, double backlog_ms,
-                 int runs) {
+                 int runs, const std::function<void(bool started)>& on_timer) {
   // Start idle, so that every case sees the same backlog and nothing else.
   LAB_CHECK(cudaStreamSynchronize(stream));
   lab::Event backlog_begin, backlog_end;
@@ -63,7 +66,7 @@ CaseRun run_case(SyncCase sync_case, const GpuWork& work, cudaStream_t stream, i
   backlog_end.record(stream);
   // No synchronisation here: the warm-up is still running when the timer starts.
   CaseRun run;
-  run.samples_ms = time_with_host_timer(sync_case, work, stream, runs);
+  run.samples_ms = time_with_host_timer(sync_case, work, stream, runs, on_timer);
   LAB_CHECK(cudaStreamSynchronize(stream));
   run.backlog_ms = lab::Event::elapsed_ms(backlog_begin, backlog_end);
   return run;

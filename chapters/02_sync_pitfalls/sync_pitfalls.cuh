@@ -48,7 +48,11 @@ bool syncs_after(SyncCase sync_case);
 /// synchronising @p stream before and/or after as @p sync_case says. Returns
 /// one sample per run in milliseconds. Leaves queued work in flight in the
 /// "before only" and "never" cases: the caller synchronises afterwards.
-std::vector<double> time_with_host_timer(SyncCase sync_case, const GpuWork& work, cudaStream_t stream, int runs);
+/// @p on_timer, when given, is called with true right after the timer starts
+/// and with false right after it is read (chapter 02 marks the timer on its
+/// CUPTI timeline with it).
+std::vector<double> time_with_host_timer(SyncCase sync_case, const GpuWork& work, cudaStream_t stream, int runs,
+                                         const std::function<void(bool started)>& on_timer = {});
 
 /// One case of the seed experiment.
 struct CaseRun {
@@ -61,7 +65,7 @@ struct CaseRun {
 /// then @p warmup calls of @p work), then time_with_host_timer(). Ends
 /// synchronised, so the next case starts from an idle GPU.
 CaseRun run_case(SyncCase sync_case, const GpuWork& work, cudaStream_t stream, int warmup, double backlog_ms,
-                 int runs);
+                 int runs, const std::function<void(bool started)>& on_timer = {});
 
 /// Host calls that may or may not wait for work already queued.
 enum class HostCall {

@@ -237,14 +237,18 @@ int main(int argc, char** argv) {
                         c.returned_samples, lab::Json::object().set("done_ms", c.done_ms).set("bytes", static_cast<double>(size)));
     }
     std::printf("%s", four.render().c_str());
-    // --timeline / --trace: one copy of each combination, as CUPTI saw it (the copy's own time and kind).
+    // --timeline / --trace: one copy of each combination, as CUPTI saw it, and
+    // the time the call kept the host ('T' on the row "the call").
     for (ch06::HostMemory* memory : {&pageable, &pinned}) {
       for (bool async_call : {false, true}) {
         if (!chapter.timeline().wanted()) break;
         chapter.timeline().begin(std::string("H2D from ") + ch06::host_kind_name(memory->kind()) +
                                  (async_call ? " memory, cudaMemcpyAsync" : " memory, cudaMemcpy"));
         chapter.timeline().name_stream(stream, "the chapter's stream");
-        ch06::time_copy_call(*memory, device_in.data(), async_call, stream, 1);
+        const std::uint64_t call_start = lab::TimelineRecorder::now_ns();
+        ch06::copy_to_device(*memory, device_in.data(), async_call, stream);
+        chapter.timeline().mark("the call", "the copy call, until it returned", call_start,
+                                lab::TimelineRecorder::now_ns());
         chapter.timeline().end();
       }
     }

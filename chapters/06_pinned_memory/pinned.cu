@@ -116,19 +116,21 @@ CopyCheck round_trip(HostMemory& source, unsigned char* device, HostMemory& dest
 
 std::string CallTiming::call() const { return async_call ? "cudaMemcpyAsync" : "cudaMemcpy"; }
 
+void copy_to_device(HostMemory& source, unsigned char* device, bool async_call, cudaStream_t stream) {
+  if (async_call) {
+    LAB_CHECK(cudaMemcpyAsync(device, source.data(), source.bytes(), cudaMemcpyHostToDevice, stream));
+  } else {
+    LAB_CHECK(cudaMemcpy(device, source.data(), source.bytes(), cudaMemcpyHostToDevice));
+  }
+}
+
 CallTiming time_copy_call(HostMemory& source, unsigned char* device, bool async_call, cudaStream_t stream, int reps) {
   CallTiming timing;
   timing.memory = source.kind();
   timing.async_call = async_call;
   const std::size_t bytes = source.bytes();
   fill_random(source.data(), bytes, 6);
-  auto copy = [&] {
-    if (async_call) {
-      LAB_CHECK(cudaMemcpyAsync(device, source.data(), bytes, cudaMemcpyHostToDevice, stream));
-    } else {
-      LAB_CHECK(cudaMemcpy(device, source.data(), bytes, cudaMemcpyHostToDevice));
-    }
-  };
+  auto copy = [&] { copy_to_device(source, device, async_call, stream); };
   copy();  // warm-up: first-use costs (staging buffers, link power state) stay out of the samples
   LAB_CHECK(cudaDeviceSynchronize());
   for (int rep = 0; rep < reps; ++rep) {

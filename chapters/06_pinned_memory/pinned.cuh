@@ -111,6 +111,10 @@ struct CallTiming {
   std::string call() const;              ///< "cudaMemcpyAsync" or "cudaMemcpy"
 };
 
+/// One host-to-device copy of all of @p source with cudaMemcpyAsync on
+/// @p stream (@p async_call) or with cudaMemcpy (on the legacy default stream).
+void copy_to_device(HostMemory& source, unsigned char* device, bool async_call, cudaStream_t stream);
+
 /// Copies @p source (random bytes) to @p device @p reps times with cudaMemcpy
 /// or cudaMemcpyAsync (on @p stream), each from an idle GPU, reading a host
 /// timer when the call returns and again after cudaDeviceSynchronize. Then

@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
     const ch04::ArraysRun& one = median_run(one_runs);
     const ch04::ArraysRun& lots = median_run(many_runs);
     // --timeline / --trace: one more run of each, as CUPTI saw it (real copy and kernel times, no redrawing).
-    for (int streams : {1, many}) {
+    for (int streams : {many, 1}) {
       if (!chapter.timeline().wanted()) break;
       chapter.timeline().begin(std::to_string(s.arrays) + " arrays on " + std::to_string(streams) + " stream(s)");
       ch04::run_arrays(arrays, streams);

@@ -298,10 +298,13 @@ int main(int argc, char** argv) {
       std::printf("5. %s, light kernel, %d chunk(s) (copies redrawn one at a time per direction):\n%s\n",
                   ch05::schedule_name(schedule), schedule == ch05::Schedule::sequential ? 1 : chart,
                   lab::render_timeline(spans, lab::copy_kernel_copy_legend("kernel"), 72).c_str());
-      if (chapter.timeline().wanted()) {  // --timeline / --trace: the same schedule as CUPTI saw it
+      if (chapter.timeline().wanted()) {  // --timeline / --trace: one run of the same schedule, as CUPTI saw it
+        ch05::Pipeline pipeline(problem, schedule == ch05::Schedule::sequential ? 1 : chart, 1);
         chapter.timeline().begin(std::string(ch05::schedule_name(schedule)) + ", light kernel, " +
-                                 std::to_string(schedule == ch05::Schedule::sequential ? 1 : chart) + " chunk(s)");
-        ch05::time_schedule(problem, schedule, schedule == ch05::Schedule::sequential ? 1 : chart, 1, 1);
+                                 std::to_string(pipeline.chunks()) + " chunk(s)");
+        for (int c = 0; c < pipeline.chunks(); ++c)
+          chapter.timeline().name_stream(pipeline.stream(c), "stream " + std::to_string(c));
+        ch05::enqueue(schedule, pipeline);
         chapter.timeline().end();
       }
       const lab::Comparison traced = problem.check(1);

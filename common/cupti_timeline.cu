@@ -177,7 +177,9 @@ bool TimelineRecorder::start(std::string* why) {
   dropped_ = 0;
   stream_names_.clear();
   recording_ = true;
+  // The legacy default stream, under both of its handles (0 and cudaStreamLegacy).
   name_stream(nullptr, "default stream");
+  name_stream(cudaStreamLegacy, "default stream");
   return true;
 }
 

@@ -54,7 +54,8 @@ class TimelineRecorder {
   /// example because a profiler already holds it); nothing is recorded then.
   bool start(std::string* why = nullptr);
   /// Gives @p stream a name for the chart and the trace (default: "stream <id>";
-  /// the legacy default stream is named "default stream"). Call while recording.
+  /// the legacy default stream is found from start()'s warm-up copies and named
+  /// "default stream"). Call while recording.
   void name_stream(cudaStream_t stream, const std::string& name);
   /// Waits for the device, flushes CUPTI's buffers, disables the records and
   /// returns what ran, in ns after start(); work that ended before start() is

@@ -146,6 +146,11 @@ bool TimelineRecorder::start(std::string* why) {
     c.callbacks_registered = true;
   }
   LAB_CHECK(cudaDeviceSynchronize());  // work queued before start() stays out of the recording
+  {
+    std::lock_guard<std::mutex> lock(c.mutex);
+    c.intervals.clear();
+    c.dropped = 0;
+  }
   for (CUpti_ActivityKind kind : kKinds) {
     const CUptiResult r = cuptiActivityEnable(kind);
     if (r != CUPTI_SUCCESS) {
@@ -165,11 +170,6 @@ bool TimelineRecorder::start(std::string* why) {
     LAB_CHECK(cudaMemcpy(device.data(), host.data(), host.bytes(), cudaMemcpyHostToDevice));
     LAB_CHECK(cudaMemcpy(host.data(), device.data(), host.bytes(), cudaMemcpyDeviceToHost));
     LAB_CHECK(cudaDeviceSynchronize());
-  }
-  {
-    std::lock_guard<std::mutex> lock(c.mutex);
-    c.intervals.clear();
-    c.dropped = 0;
   }
   std::uint64_t now = 0;
   cuptiGetTimestamp(&now);

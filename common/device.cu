@@ -236,6 +236,14 @@ double pcie_gigabytes_per_second(int generation, int lanes) {
   return gigatransfers * efficiency / 8.0 * lanes;
 }
 
+int current_device_attribute(cudaDeviceAttr attribute) {
+  int device = 0;
+  int value = 0;
+  LAB_CHECK(cudaGetDevice(&device));
+  LAB_CHECK(cudaDeviceGetAttribute(&value, attribute, device));
+  return value;
+}
+
 std::size_t available_host_memory_bytes() noexcept {
   std::ifstream meminfo("/proc/meminfo");
   std::string key;

@@ -2,6 +2,8 @@
 /// @brief Finding a usable GPU, and what it is.
 #pragma once
 
+#include <cuda_runtime.h>
+
 #include <cstddef>
 #include <string>
 
@@ -77,6 +79,10 @@ NvmlReading read_nvml(int ordinal) noexcept;
 /// The theoretical rate of a PCIe link in GB/s per direction after line coding:
 /// Gen 5 x16 = 32 GT/s x 16 lanes x 128/130 / 8 = 63.0 GB/s. 0 for an unknown generation.
 double pcie_gigabytes_per_second(int generation, int lanes);
+
+/// One attribute of the current device (cudaDeviceGetAttribute), e.g.
+/// cudaDevAttrMultiProcessorCount for sizing a grid. Throws lab::CudaError.
+int current_device_attribute(cudaDeviceAttr attribute);
 
 /// Selects device 0 and returns what it is; throws lab::NoDeviceError, which
 /// lab::run_program reports as "no usable CUDA device: <reason>" with exit code 77.

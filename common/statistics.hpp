@@ -28,6 +28,9 @@ struct Summary {
 /// the two nearest ranks (NumPy's default). Throws std::invalid_argument when empty.
 double quantile(std::vector<double> samples, double fraction);
 
+/// The median of @p samples (quantile 0.5). Throws std::invalid_argument when empty.
+inline double median(const std::vector<double>& samples) { return quantile(samples, 0.5); }
+
 /// Bandwidth in GB/s (10^9 bytes per second) of moving @p bytes in @p milliseconds.
 inline double gigabytes_per_second(double bytes, double milliseconds) { return bytes / (milliseconds * 1e-3) / 1e9; }
 

@@ -4,19 +4,10 @@
 
 #include "check.cuh"
 #include "clock.cuh"
+#include "device.cuh"
 #include "timing.cuh"
 
 namespace lab {
-
-namespace {
-std::size_t l2_bytes_of_current_device() {
-  int device = 0;
-  int l2 = 0;
-  LAB_CHECK(cudaGetDevice(&device));
-  LAB_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
-  return static_cast<std::size_t>(l2);
-}
-}  // namespace
 
 namespace {
 
@@ -36,7 +27,7 @@ __global__ void read_flush_kernel(const uint4* buffer, std::size_t count, unsign
 }  // namespace
 
 L2Flusher::L2Flusher(Method method)
-    : buffer_(2 * l2_bytes_of_current_device()), sink_(1), method_(method) {
+    : buffer_(2 * static_cast<std::size_t>(current_device_attribute(cudaDevAttrL2CacheSize))), sink_(1), method_(method) {
   LAB_CHECK(cudaMemset(buffer_.data(), 0, buffer_.bytes()));
 }
 
@@ -48,10 +39,7 @@ void L2Flusher::flush(cudaStream_t stream) {
     LAB_CHECK(cudaMemsetAsync(buffer_.data(), 0, buffer_.bytes(), stream));
     return;
   }
-  int device = 0, sms = 0;
-  LAB_CHECK(cudaGetDevice(&device));
-  LAB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  read_flush_kernel<<<4 * sms, 512, 0, stream>>>(reinterpret_cast<const uint4*>(buffer_.data()),
+  read_flush_kernel<<<4 * current_device_attribute(cudaDevAttrMultiProcessorCount), 512, 0, stream>>>(reinterpret_cast<const uint4*>(buffer_.data()),
                                                  buffer_.bytes() / sizeof(uint4), sink_.data());
   LAB_CHECK_LAUNCH();
 }

@@ -14,7 +14,6 @@ namespace {
 
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 
-double median(const std::vector<double>& samples) { return lab::summarize(samples).median; }
 
 }  // namespace
 
@@ -25,9 +24,9 @@ TEST_CASE("pinned H2D at 64 MiB is at least twice as fast as pageable") {
   ch06::HostMemory pageable(ch06::HostKind::pageable, bytes), pinned(ch06::HostKind::pinned, bytes);
   using ch06::Direction;
   const double pageable_ms =
-      median(ch06::time_copy_ms(Direction::host_to_device, pageable.data(), device.data(), bytes, stream, 5));
+      lab::median(ch06::time_copy_ms(Direction::host_to_device, pageable.data(), device.data(), bytes, stream, 5));
   const double pinned_ms =
-      median(ch06::time_copy_ms(Direction::host_to_device, pinned.data(), device.data(), bytes, stream, 5));
+      lab::median(ch06::time_copy_ms(Direction::host_to_device, pinned.data(), device.data(), bytes, stream, 5));
   CAPTURE(pageable_ms);
   CAPTURE(pinned_ms);
   CHECK(pinned_ms * 2 <= pageable_ms);
@@ -112,9 +111,9 @@ TEST_CASE("both directions at once move more than one direction alone (pinned, 6
   lab::DeviceBuffer<unsigned char> in(bytes), out(bytes);
   ch06::HostMemory host_in(ch06::HostKind::pinned, bytes), host_out(ch06::HostKind::pinned, bytes);
   const double one =
-      median(ch06::time_copy_ms(ch06::Direction::host_to_device, host_in.data(), in.data(), bytes, stream, 5));
+      lab::median(ch06::time_copy_ms(ch06::Direction::host_to_device, host_in.data(), in.data(), bytes, stream, 5));
   const double both =
-      median(ch06::time_both_directions_ms(host_in.data(), in.data(), out.data(), host_out.data(), bytes, stream, 5));
+      lab::median(ch06::time_both_directions_ms(host_in.data(), in.data(), out.data(), host_out.data(), bytes, stream, 5));
   CAPTURE(one);
   CAPTURE(both);
   CHECK(both < 1.8 * one);  // twice the bytes in clearly less than twice the time: the directions overlap
@@ -126,7 +125,7 @@ TEST_CASE("a non-blocking copy from pinned memory overlaps the CPU work placed a
   lab::DeviceBuffer<unsigned char> device(bytes);
   ch06::HostMemory pinned(ch06::HostKind::pinned, bytes), pageable(ch06::HostKind::pageable, bytes);
   const double copy_ms =
-      median(ch06::time_copy_ms(ch06::Direction::host_to_device, pinned.data(), device.data(), bytes, stream, 3));
+      lab::median(ch06::time_copy_ms(ch06::Direction::host_to_device, pinned.data(), device.data(), bytes, stream, 3));
   const std::int64_t steps = ch06::calibrate_cpu_work(copy_ms);
   const ch06::PlacementRun overlapped = ch06::time_placement(ch06::Placement::after_nonblocking_copy, pinned, pageable,
                                                              device.data(), steps, stream, 9);

@@ -13,7 +13,6 @@
 
 namespace {
 
-double median(const std::vector<double>& samples) { return lab::summarize(samples).median; }
 
 }  // namespace
 
@@ -24,12 +23,12 @@ TEST_CASE("cold samples of an L2-resident working set are slower than warm ones 
   ch07::PrecedingWork preceding(0.05);
   lab::Comparison check;
   using ch07::Preceding;
-  const double warm = median(
+  const double warm = lab::median(
       ch07::time_kernel(problem, preceding, Preceding::nothing, lab::SampleMode::blocked_stream, 30, stream, &check));
   CHECK_MESSAGE(check.passed(), check.detail());
   for (Preceding flush : {Preceding::write_flush, Preceding::read_flush}) {
     CAPTURE(ch07::preceding_name(flush));
-    const double cold = median(ch07::time_kernel(problem, preceding, flush, lab::SampleMode::blocked_stream, 30, stream, &check));
+    const double cold = lab::median(ch07::time_kernel(problem, preceding, flush, lab::SampleMode::blocked_stream, 30, stream, &check));
     CAPTURE(warm);
     CAPTURE(cold);
     CHECK(cold > 1.2 * warm);
@@ -43,11 +42,11 @@ TEST_CASE("a spin kernel before a sample keeps the cache warm: no slower than wi
   ch07::ScaleProblem problem(device.l2_bytes / 2, 4);
   ch07::PrecedingWork preceding(0.05);
   using ch07::Preceding;
-  const double warm = median(
+  const double warm = lab::median(
       ch07::time_kernel(problem, preceding, Preceding::nothing, lab::SampleMode::blocked_stream, 30, stream, nullptr));
-  const double spun = median(
+  const double spun = lab::median(
       ch07::time_kernel(problem, preceding, Preceding::spin, lab::SampleMode::blocked_stream, 30, stream, nullptr));
-  const double cold = median(
+  const double cold = lab::median(
       ch07::time_kernel(problem, preceding, Preceding::write_flush, lab::SampleMode::blocked_stream, 30, stream, nullptr));
   CAPTURE(warm);
   CAPTURE(spun);
@@ -80,7 +79,7 @@ TEST_CASE("the in-kernel SM clock is within 10 % of the nominal clock or of NVML
   const lab::NvmlReading nvml = lab::read_nvml(device.ordinal);
   std::vector<double> mhz;
   for (const auto& s : samples) mhz.push_back(s.clock_mhz);
-  const double measured = median(mhz);
+  const double measured = lab::median(mhz);
   const double probe = lab::measure_sm_clock_mhz(stream);
   CAPTURE(measured);
   CAPTURE(probe);

@@ -51,7 +51,6 @@ std::string ms(double value) { return lab::fixed(value, 3); }
 std::string gbps(double bytes, double milliseconds) {
   return lab::fixed(lab::gigabytes_per_second(bytes, milliseconds), 1);
 }
-double median(const std::vector<double>& samples) { return lab::summarize(samples).median; }
 
 // Bandwidth of each sample, for the JSON (samples in GB/s, not ms).
 std::vector<double> to_gbps(double bytes, const std::vector<double>& samples_ms) {
@@ -119,8 +118,8 @@ int main(int argc, char** argv) {
       const double b = static_cast<double>(bytes);
       auto record = [&](const std::string& what, const std::vector<double>& samples, double moved) {
         report.add_result(what + ", " + size_text(bytes), "GB/s", to_gbps(moved, samples),
-                          lab::Json::object().set("bytes", b).set("median_ms", median(samples)));
-        return median(samples);
+                          lab::Json::object().set("bytes", b).set("median_ms", lab::median(samples)));
+        return lab::median(samples);
       };
       using ch06::Direction;
       row.pageable_h2d_ms = record("H2D pageable", ch06::time_copy_ms(Direction::host_to_device, pageable_src.data(),
@@ -344,7 +343,7 @@ int main(int argc, char** argv) {
                  std::to_string(registration_sizes.size()) + " sizes; upload_registered: " + upload.detail());
 
     // --- 4. the CPU time freed ---------------------------------------------------------------
-    const double copy_ms = median(ch06::time_copy_ms(ch06::Direction::host_to_device, pinned.data(), device_in.data(),
+    const double copy_ms = lab::median(ch06::time_copy_ms(ch06::Direction::host_to_device, pinned.data(), device_in.data(),
                                                      size, stream, reps));
     const std::int64_t steps = ch06::calibrate_cpu_work(copy_ms);
     std::vector<double> cpu_alone;
@@ -357,7 +356,7 @@ int main(int argc, char** argv) {
     std::printf(
         "4. The CPU time a non-blocking copy frees: a %s H2D copy (pinned: %.3f ms) and CPU work of %.3f ms\n"
         "   (calibrated to the copy), median wall time of %d runs from the copy call until both are done\n",
-        size_text(size).c_str(), copy_ms, median(cpu_alone), reps);
+        size_text(size).c_str(), copy_ms, lab::median(cpu_alone), reps);
     lab::Table placements({{"order", "", false}, {"wall", "ms"}, {"vs the sum", "%"}, {"data", "", false}});
     std::vector<ch06::PlacementRun> placement_runs;
     bool placement_intact = true;
@@ -365,7 +364,7 @@ int main(int argc, char** argv) {
                               ch06::Placement::after_early_sync}) {
       placement_runs.push_back(ch06::time_placement(p, pinned, pageable, device_in.data(), steps, stream, reps));
       const ch06::PlacementRun& r = placement_runs.back();
-      placements.add_row({ch06::placement_name(p), ms(r.wall_ms), lab::fixed(100 * r.wall_ms / (copy_ms + median(cpu_alone)), 0),
+      placements.add_row({ch06::placement_name(p), ms(r.wall_ms), lab::fixed(100 * r.wall_ms / (copy_ms + lab::median(cpu_alone)), 0),
                           r.check.intact ? "intact" : "WRONG"});
       placement_intact = placement_intact && r.check.intact;
       report.add_result(std::string("CPU work placement: ") + ch06::placement_name(p), "ms", r.samples);
@@ -379,7 +378,7 @@ int main(int argc, char** argv) {
         "      more than pinned + non-blocking (the slower copy, and the CPU busy staging it, not doing its work).\n"
         "      %s\n\n",
         placement_runs[0].wall_ms,
-        placement_runs[0].wall_ms < 0.8 * (copy_ms + median(cpu_alone)) ? "the copy and the CPU work overlapped"
+        placement_runs[0].wall_ms < 0.8 * (copy_ms + lab::median(cpu_alone)) ? "the copy and the CPU work overlapped"
                                                                          : "they did NOT overlap in this run",
         placement_runs[2].wall_ms, placement_runs[1].wall_ms, freed,
         placement_runs[0].wall_ms * 1.25 < std::min(placement_runs[1].wall_ms, placement_runs[2].wall_ms)
@@ -389,7 +388,7 @@ int main(int argc, char** argv) {
 
     // --- 5. write-combined and mapped memory --------------------------------------------------
     ch06::HostMemory combined(ch06::HostKind::write_combined, size);
-    const double combined_h2d = median(ch06::time_copy_ms(ch06::Direction::host_to_device, combined.data(),
+    const double combined_h2d = lab::median(ch06::time_copy_ms(ch06::Direction::host_to_device, combined.data(),
                                                           device_in.data(), size, stream, reps));
     const ch06::CpuAccess pinned_cpu = ch06::time_cpu_access(pinned, std::min(reps, 3));
     const ch06::CpuAccess combined_cpu = ch06::time_cpu_access(combined, std::min(reps, 3));

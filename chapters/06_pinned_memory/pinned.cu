@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "check.cuh"
+#include "device.cuh"
 #include "pinned.cuh"
 #include "statistics.hpp"
 #include "stream.cuh"
@@ -12,7 +13,6 @@ namespace ch06 {
 
 namespace {
 
-double median(const std::vector<double>& samples) { return lab::summarize(samples).median; }
 
 unsigned host_alloc_flags(HostKind kind) {
   switch (kind) {
@@ -142,8 +142,8 @@ CallTiming time_copy_call(HostMemory& source, unsigned char* device, bool async_
     LAB_CHECK(cudaDeviceSynchronize());
     timing.done_samples.push_back(timer.elapsed_ms());
   }
-  timing.returned_ms = median(timing.returned_samples);
-  timing.done_ms = median(timing.done_samples);
+  timing.returned_ms = lab::median(timing.returned_samples);
+  timing.done_ms = lab::median(timing.done_samples);
   std::vector<unsigned char> back(bytes);
   LAB_CHECK(cudaMemcpy(back.data(), device, bytes, cudaMemcpyDeviceToHost));
   timing.check = compare_bytes(back.data(), source.data(), bytes);
@@ -177,10 +177,10 @@ RegistrationRun time_registration(HostMemory& buffer, unsigned char* device, cud
     registration = lab::HostRegistration();  // cudaHostUnregister
     unregister_ms.push_back(timer.elapsed_ms());
   }
-  run.register_ms = median(register_ms);
-  run.unregister_ms = median(unregister_ms);
-  run.pageable_copy_ms = median(pageable);
-  run.registered_copy_ms = median(registered_copy_ms);
+  run.register_ms = lab::median(register_ms);
+  run.unregister_ms = lab::median(unregister_ms);
+  run.pageable_copy_ms = lab::median(pageable);
+  run.registered_copy_ms = lab::median(registered_copy_ms);
   run.contents = compare_bytes(buffer.data(), before.data(), bytes);
   std::vector<unsigned char> back(bytes);
   LAB_CHECK(cudaMemcpy(back.data(), device, bytes, cudaMemcpyDeviceToHost));
@@ -239,7 +239,7 @@ PlacementRun time_placement(Placement placement, HostMemory& pinned, HostMemory&
     LAB_CHECK(cudaStreamSynchronize(stream));
     if (rep > 0) run.samples.push_back(timer.elapsed_ms());
   }
-  run.wall_ms = median(run.samples);
+  run.wall_ms = lab::median(run.samples);
   std::vector<unsigned char> back(bytes);
   LAB_CHECK(cudaMemcpy(back.data(), device, bytes, cudaMemcpyDeviceToHost));
   run.check = compare_bytes(back.data(), source.data(), bytes);
@@ -262,7 +262,7 @@ CpuAccess time_cpu_access(HostMemory& memory, int reps) {
     write_ms.push_back(timer.elapsed_ms());
   }
   const double bytes = static_cast<double>(words * sizeof(std::uint64_t));
-  return {lab::gigabytes_per_second(bytes, median(read_ms)), lab::gigabytes_per_second(bytes, median(write_ms))};
+  return {lab::gigabytes_per_second(bytes, lab::median(read_ms)), lab::gigabytes_per_second(bytes, lab::median(write_ms))};
 }
 
 namespace {
@@ -280,10 +280,8 @@ __global__ void sum_passes_kernel(const float* in, float* out, std::size_t n, in
 }
 
 void launch_sum_passes(const float* in, float* out, std::size_t n, int passes, cudaStream_t stream) {
-  int device = 0, sms = 0;
-  LAB_CHECK(cudaGetDevice(&device));
-  LAB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  sum_passes_kernel<<<4 * sms, 256, 0, stream>>>(in, out, n, passes);
+  sum_passes_kernel<<<4 * lab::current_device_attribute(cudaDevAttrMultiProcessorCount), 256, 0, stream>>>(in, out, n,
+                                                                                                          passes);
   LAB_CHECK_LAUNCH();
 }
 
@@ -315,10 +313,10 @@ ZeroCopyRun time_zero_copy(HostMemory& mapped, std::size_t floats, int passes, c
   const lab::MeasureConfig config{1, reps, false, lab::SampleMode::isolated, {}};
 
   out.poison(stream);
-  run.copy_then_kernel_ms = median(lab::measure_ms(copy_then_kernel, stream, config));
+  run.copy_then_kernel_ms = lab::median(lab::measure_ms(copy_then_kernel, stream, config));
   const bool copied_right = check("copy then kernel");
   out.poison(stream);
-  run.zero_copy_ms = median(lab::measure_ms(zero_copy, stream, config));
+  run.zero_copy_ms = lab::median(lab::measure_ms(zero_copy, stream, config));
   run.correct = check("zero-copy") && copied_right;
   return run;
 }

@@ -3,18 +3,12 @@
 #include "cache_clock.cuh"
 #include "check.cuh"
 #include "clock.cuh"
+#include "device.cuh"
 #include "stream.cuh"
 
 namespace ch07 {
 
 namespace {
-
-int sm_count() {
-  int device = 0, sms = 0;
-  LAB_CHECK(cudaGetDevice(&device));
-  LAB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return sms;
-}
 
 __global__ void scale_kernel(const float* x, float* y, std::size_t n) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
@@ -57,7 +51,7 @@ ScaleProblem::ScaleProblem(std::size_t working_set_bytes, std::uint64_t seed)
 }
 
 void ScaleProblem::launch(cudaStream_t stream) {
-  scale_kernel<<<8 * sm_count(), 256, 0, stream>>>(x_.data(), y_.data(), x_.size());
+  scale_kernel<<<8 * lab::current_device_attribute(cudaDevAttrMultiProcessorCount), 256, 0, stream>>>(x_.data(), y_.data(), x_.size());
   LAB_CHECK_LAUNCH();
 }
 

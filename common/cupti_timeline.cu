@@ -67,6 +67,15 @@ std::string megabytes(std::uint64_t bytes) {
   return text;
 }
 
+// Every kernel, memcpy and memset record says where and when in the same fields.
+template <class Record>
+void take_place_and_time(Interval& i, const Record& r) {
+  i.device = static_cast<int>(r.deviceId);
+  i.stream = r.streamId;
+  i.start_ns = static_cast<double>(r.start);
+  i.end_ns = static_cast<double>(r.end);
+}
+
 void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream_id, uint8_t* buffer, size_t, size_t valid) {
   Collected& c = collected();
   std::vector<Interval> found;
@@ -77,10 +86,7 @@ void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream_id, uint8_t* b
       const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
       i.kind = Interval::Kind::kernel;
       i.name = k->name != nullptr ? k->name : "kernel";
-      i.device = static_cast<int>(k->deviceId);
-      i.stream = k->streamId;
-      i.start_ns = static_cast<double>(k->start);
-      i.end_ns = static_cast<double>(k->end);
+      take_place_and_time(i, *k);
     } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
       const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
       i.kind = Interval::Kind::memcpy;
@@ -89,19 +95,13 @@ void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream_id, uint8_t* b
       if (i.direction == "HtoD" || i.direction == "DtoH") i.host_memory = host_memory(host_side);
       i.bytes = m->bytes;
       i.name = "copy " + i.direction + " " + megabytes(m->bytes) + (i.host_memory.empty() ? "" : ", " + i.host_memory);
-      i.device = static_cast<int>(m->deviceId);
-      i.stream = m->streamId;
-      i.start_ns = static_cast<double>(m->start);
-      i.end_ns = static_cast<double>(m->end);
+      take_place_and_time(i, *m);
     } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
       const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
       i.kind = Interval::Kind::memset;
       i.bytes = m->bytes;
       i.name = "memset " + megabytes(m->bytes);
-      i.device = static_cast<int>(m->deviceId);
-      i.stream = m->streamId;
-      i.start_ns = static_cast<double>(m->start);
-      i.end_ns = static_cast<double>(m->end);
+      take_place_and_time(i, *m);
     } else {
       continue;
     }

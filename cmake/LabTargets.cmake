@@ -1,5 +1,6 @@
 # The few functions every chapter, test and exercise is built with, so that all
 # chapters have the same shape:
+#   lab_add_lesson_library  a chapter's library (what main.cu, tests and exercises call)
 #   lab_add_chapter   one executable per chapter, plus its command-line tests
 #   lab_add_cpu_test  a doctest executable that runs anywhere          (label cpu)
 #   lab_add_gpu_test  a doctest executable that needs a GPU; it exits 77 without
@@ -18,6 +19,19 @@ function(lab_cuda_settings target)
     $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<CONFIG:Debug>>:-G>
     $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<NOT:$<CONFIG:Debug>>>:-lineinfo>
     $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic>)
+endfunction()
+
+# lab_add_lesson_library(<target> SOURCES <files> [LIBRARIES <libs>])
+# A static library of a chapter's folder: its headers are public (the folder is
+# on the include path of whatever links it), LIBRARIES are linked publicly.
+function(lab_add_lesson_library target)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES" ${ARGN})
+  add_library(${target} STATIC ${ARG_SOURCES})
+  target_include_directories(${target} PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
+  if(ARG_LIBRARIES)
+    target_link_libraries(${target} PUBLIC ${ARG_LIBRARIES})
+  endif()
+  lab_cuda_settings(${target})
 endfunction()
 
 # lab_add_chapter(<target> SOURCES <files> LIBRARIES <libs> SMOKE_ARGS <args>)

@@ -1,0 +1,67 @@
+/// @file fields.hpp
+/// @brief A named value: how a measurement, an option or a device property is
+/// recorded once and then rendered both as a terminal cell and as JSON.
+///
+/// No JSON library is included here: chapters and CUDA files stay quick to
+/// compile; only report.cpp turns fields into JSON (with nlohmann-json).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace lab {
+
+/// One value: nothing, a number, an integer, a yes/no, a text, or a list of numbers.
+class Value {
+ public:
+  /// What the value holds.
+  enum class Type { none, number, integer, boolean, text, numbers };
+
+  Value() = default;                                                           ///< nothing (JSON null, "-" in a table)
+  Value(double v) : type_(Type::number), number_(v) {}                         ///< a measured number
+  Value(float v) : Value(static_cast<double>(v)) {}                            ///< a measured number
+  Value(int v) : Value(static_cast<long long>(v)) {}                           ///< an integer
+  Value(long v) : Value(static_cast<long long>(v)) {}                          ///< an integer
+  Value(long long v) : type_(Type::integer), integer_(v) {}                    ///< an integer
+  Value(unsigned v) : Value(static_cast<long long>(v)) {}                      ///< an integer
+  Value(unsigned long v) : Value(static_cast<long long>(v)) {}                 ///< an integer
+  Value(unsigned long long v) : Value(static_cast<long long>(v)) {}            ///< an integer
+  Value(bool v) : type_(Type::boolean), integer_(v ? 1 : 0) {}                 ///< yes or no
+  Value(const char* v) : type_(Type::text), text_(v) {}                        ///< a text
+  Value(std::string v) : type_(Type::text), text_(std::move(v)) {}             ///< a text
+  Value(std::vector<double> v) : type_(Type::numbers), numbers_(std::move(v)) {}  ///< a list of numbers
+
+  Type type() const { return type_; }                                   ///< what it holds
+  bool is_none() const { return type_ == Type::none; }                  ///< nothing?
+  double number() const;                                                ///< a number or integer as double; throws otherwise
+  long long integer() const { return integer_; }                        ///< the integer (or 0/1 for a yes/no)
+  bool boolean() const { return integer_ != 0; }                        ///< the yes/no
+  const std::string& text() const { return text_; }                     ///< the text
+  const std::vector<double>& numbers() const { return numbers_; }       ///< the list
+  /// As a table cell: numbers with @p decimals digits after the point,
+  /// integers as they are, yes/no, texts as they are, "-" for nothing.
+  std::string format(int decimals) const;
+
+ private:
+  Type type_ = Type::none;
+  double number_ = 0;
+  long long integer_ = 0;
+  std::string text_;
+  std::vector<double> numbers_;
+};
+
+/// A value with its name, e.g. {"grid", 1056}.
+struct Field {
+  std::string key;  ///< the JSON key, e.g. "bandwidth_gbps"
+  Value value;      ///< the value
+};
+
+/// An ordered list of fields (a device's properties, a run's options).
+using Fields = std::vector<Field>;
+
+/// @p value with @p decimals digits after the point ("12.35").
+std::string fixed(double value, int decimals);
+
+}  // namespace lab

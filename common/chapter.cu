@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <cstdlib>
 
 #include "chapter.cuh"
 #include "clock.cuh"
@@ -9,8 +10,11 @@ Chapter::Chapter(std::string program, std::string title, std::string description
     : program_(std::move(program)),
       title_(std::move(title)),
       options_(program_, std::move(description)),
-      report_("", Json(), Json()) {
-  options_.add_output_file("json", &json_path_, "write the results as JSON to this file");
+      report_("", {}, {}) {
+  options_.add_output_file("json", &json_path_, "write the results as JSON to this file")
+      .add_flag("instrumented", &instrumented_,
+                "the run is under a sanitizer or profiler: report timing checks as not judged (detected\n"
+                "when CUDA_INJECTION64_PATH is set, as compute-sanitizer and Nsight do)");
 }
 
 void Chapter::add_timeline_options() {
@@ -20,19 +24,25 @@ void Chapter::add_timeline_options() {
 
 bool Chapter::start(int argc, const char* const* argv) {
   if (options_.parse(argc, argv) == Options::Parsed::help) return false;
+  const char* injection = std::getenv("CUDA_INJECTION64_PATH");
+  if (injection != nullptr && *injection != '\0') instrumented_ = true;
   device_ = require_device();
   timeline_.configure(timeline_chart_, trace_path_, device_.name);
-  // The SM clock this run actually got: nominal clocks say nothing about
-  // throttling or power-saving states, so every report records the measured one.
-  const double measured_mhz = measure_sm_clock_mhz();
-  Json device = device_.to_json();
-  device.set("measured_sm_clock_mhz", measured_mhz);
   const std::string chapter_id = program_.rfind("ch", 0) == 0 ? program_.substr(2) : program_;
-  report_ = Report(chapter_id, device, options_.to_json());
+  report_ = Report(chapter_id, device_.fields(), options_.fields(), instrumented_);
 
   std::printf("%s\n%s\n%s", title_.c_str(), std::string(title_.size(), '=').c_str(), device_.summary().c_str());
-  std::printf("  SM clock measured in a kernel: %.0f MHz\n\n", measured_mhz);
+  if (instrumented_) std::printf("  instrumented run: timing checks are reported as not judged\n");
   return true;
+}
+
+double Chapter::measure_sm_clock() {
+  // Nominal clocks say nothing about throttling or power-saving states, so a
+  // report records the clock a kernel measured.
+  const double mhz = measure_sm_clock_mhz();
+  report_.add_device_field({"measured_sm_clock_mhz", mhz});
+  std::printf("  SM clock measured in a kernel: %.0f MHz\n", mhz);
+  return mhz;
 }
 
 }  // namespace lab

@@ -8,7 +8,10 @@
 ///       lab::Chapter chapter("ch01_kernel_launch", "Chapter 01: kernel launch", "What it shows.");
 ///       chapter.options().add("n", &n, 1, max_n, "elements");
 ///       if (!chapter.start(argc, argv)) return 0;  // --help was printed
-///       ... experiments, chapter.report().add_result(...), chapter.report().check(...) ...
+///       lab::Report& report = chapter.report();
+///       report.section("1. ...");
+///       report.add(ch01::variants_table(ch01::compare_variants(...)));  // data in, table out
+///       report.add(ch01::findings(...));                                 // verdicts computed from data
 ///       return chapter.finish();
 ///     });
 ///   }
@@ -36,10 +39,20 @@ class Chapter {
   Options& options() { return options_; }
 
   /// Parses the command line (throws lab::UsageError), then requires a usable
-  /// device (throws lab::NoDeviceError), prints the title, the device summary
-  /// and the SM clock measured in a kernel. Returns false when `--help` was
-  /// printed and the program should exit with code 0.
+  /// device (throws lab::NoDeviceError) and prints the title and the device
+  /// summary. Queues no GPU work. Returns false when `--help` was printed and
+  /// the program should exit with code 0.
   bool start(int argc, const char* const* argv);
+
+  /// Measures the SM clock inside a kernel (lab::measure_sm_clock_mhz), prints
+  /// it and records it with the device. A GPU workload of its own: a chapter
+  /// calls it where a busy GPU does not disturb what it measures.
+  double measure_sm_clock();
+
+  /// Is the run instrumented (compute-sanitizer, Nsight Compute or Systems),
+  /// so that timing checks are not judged? True when `--instrumented` was
+  /// given or the CUDA_INJECTION64_PATH variable those tools set is present.
+  bool instrumented() const { return instrumented_; }
 
   /// Adds `--timeline` (print a CUPTI chart of each recorded variant) and
   /// `--trace PATH` (write them all as a Chrome trace) to the options. Call
@@ -64,6 +77,7 @@ class Chapter {
   std::string title_;
   Options options_;
   std::string json_path_;
+  bool instrumented_ = false;
   bool timeline_chart_ = false;
   std::string trace_path_;
   TimelineSession timeline_;

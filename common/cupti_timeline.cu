@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include "output_file.hpp"
 #include <mutex>
 #include <stdexcept>
 
@@ -310,9 +311,7 @@ void TimelineSession::end() {
 
 void TimelineSession::write() const {
   if (trace_path_.empty()) return;
-  std::ofstream file(trace_path_);
-  file << chrome_trace(all_, device_name_).dump(-1) << "\n";
-  if (!file) throw std::runtime_error("cannot write the trace to " + trace_path_);
+  write_file_atomically(trace_path_, chrome_trace(all_, device_name_));
   std::printf("trace written to %s (open it in https://ui.perfetto.dev or chrome://tracing)\n", trace_path_.c_str());
 }
 

@@ -89,33 +89,30 @@ std::string DeviceInfo::summary() const {
   return text;
 }
 
-Json DeviceInfo::to_json() const {
-  Json json = Json::object();
-  json.set("ordinal", ordinal);
-  json.set("name", name);
-  json.set("compute_capability", compute_capability());
-  json.set("sm_count", sm_count);
-  json.set("l2_bytes", l2_bytes);
-  json.set("persisting_l2_max_bytes", persisting_l2_max_bytes);
-  json.set("copy_engines", copy_engines);
-  json.set("memory_bytes", memory_bytes);
-  json.set("free_memory_bytes", free_memory_bytes);
-  json.set("memory_bus_bits", memory_bus_bits);
-  json.set("nominal_sm_clock_mhz", nominal_sm_clock_mhz);
-  json.set("nominal_memory_clock_mhz", nominal_memory_clock_mhz);
-  json.set("max_threads_per_block", max_threads_per_block);
-  json.set("max_block_dim",
-           Json::array().push_back(max_block_dim[0]).push_back(max_block_dim[1]).push_back(max_block_dim[2]));
-  json.set("max_grid_dim",
-           Json::array().push_back(max_grid_dim[0]).push_back(max_grid_dim[1]).push_back(max_grid_dim[2]));
-  json.set("shared_per_block", shared_per_block);
-  json.set("shared_per_block_optin", shared_per_block_optin);
-  json.set("warp_size", warp_size);
-  json.set("concurrent_kernels", concurrent_kernels);
-  json.set("driver_release", driver_release);
-  json.set("driver_cuda_version", version_text(driver_cuda_version));
-  json.set("runtime_version", version_text(runtime_version));
-  return json;
+Fields DeviceInfo::fields() const {
+  auto dims = [](const int (&d)[3]) { return std::vector<double>{double(d[0]), double(d[1]), double(d[2])}; };
+  return {{"ordinal", ordinal},
+          {"name", name},
+          {"compute_capability", compute_capability()},
+          {"sm_count", sm_count},
+          {"l2_bytes", l2_bytes},
+          {"persisting_l2_max_bytes", persisting_l2_max_bytes},
+          {"copy_engines", copy_engines},
+          {"memory_bytes", memory_bytes},
+          {"free_memory_bytes", free_memory_bytes},
+          {"memory_bus_bits", memory_bus_bits},
+          {"nominal_sm_clock_mhz", nominal_sm_clock_mhz},
+          {"nominal_memory_clock_mhz", nominal_memory_clock_mhz},
+          {"max_threads_per_block", max_threads_per_block},
+          {"max_block_dim", dims(max_block_dim)},
+          {"max_grid_dim", dims(max_grid_dim)},
+          {"shared_per_block", shared_per_block},
+          {"shared_per_block_optin", shared_per_block_optin},
+          {"warp_size", warp_size},
+          {"concurrent_kernels", concurrent_kernels},
+          {"driver_release", driver_release},
+          {"driver_cuda_version", version_text(driver_cuda_version)},
+          {"runtime_version", version_text(runtime_version)}};
 }
 
 int device_count(std::string* reason) noexcept {

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <string>
 
-#include "json.hpp"
+#include "fields.hpp"
 
 namespace lab {
 
@@ -41,8 +41,8 @@ struct DeviceInfo {
   std::string compute_capability() const;
   /// A few aligned lines for the top of a chapter's output.
   std::string summary() const;
-  /// The same as a JSON object.
-  Json to_json() const;
+  /// The same as named fields, for the JSON report.
+  Fields fields() const;
 };
 
 /// Number of CUDA devices; 0 with @p reason set when there is no driver, no

@@ -257,18 +257,18 @@ std::string Options::help() const {
   return out.str();
 }
 
-Json Options::to_json() const {
-  Json json = Json::object();
+Fields Options::fields() const {
+  Fields fields;
   for (const auto& e : entries_) {
     switch (e.kind) {
-      case Kind::integer: json.set(e.name, static_cast<long long>(*static_cast<std::int64_t*>(e.value))); break;
-      case Kind::real: json.set(e.name, *static_cast<double*>(e.value)); break;
+      case Kind::integer: fields.push_back({e.name, static_cast<long long>(*static_cast<std::int64_t*>(e.value))}); break;
+      case Kind::real: fields.push_back({e.name, *static_cast<double*>(e.value)}); break;
       case Kind::text:
-      case Kind::output_file: json.set(e.name, *static_cast<std::string*>(e.value)); break;
-      case Kind::flag: json.set(e.name, *static_cast<bool*>(e.value)); break;
+      case Kind::output_file: fields.push_back({e.name, *static_cast<std::string*>(e.value)}); break;
+      case Kind::flag: fields.push_back({e.name, *static_cast<bool*>(e.value)}); break;
     }
   }
-  return json;
+  return fields;
 }
 
 std::string check_memory_fits(const std::string& what, const MemoryNeed& need, std::size_t free_device_bytes,

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "json.hpp"
+#include "fields.hpp"
 
 namespace lab {
 
@@ -85,7 +85,7 @@ class Options {
   /// The `--help` text, generated from the table.
   std::string help() const;
   /// The current value of every option, for the JSON report.
-  Json to_json() const;
+  Fields fields() const;
 
  private:
   enum class Kind { integer, real, text, output_file, flag };

@@ -3,12 +3,16 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
+
+#include "output_file.hpp"
 
 namespace lab {
 
 namespace {
+
+using Json = nlohmann::ordered_json;
 
 // Width on a terminal: count UTF-8 code points, not bytes ("µs" is 2 columns).
 std::size_t display_width(const std::string& text) {
@@ -26,13 +30,284 @@ std::string utc_now_iso8601() {
   return buffer;
 }
 
+Json to_json(const Value& value) {
+  switch (value.type()) {
+    case Value::Type::none: return nullptr;
+    case Value::Type::number: return value.number();
+    case Value::Type::integer: return value.integer();
+    case Value::Type::boolean: return value.boolean();
+    case Value::Type::text: return value.text();
+    case Value::Type::numbers: return value.numbers();
+  }
+  return nullptr;
+}
+
+Json to_json(const Fields& fields) {
+  Json json = Json::object();
+  for (const Field& f : fields) json[f.key] = to_json(f.value);
+  return json;
+}
+
+const char* kind_name(Finding::Kind kind) {
+  switch (kind) {
+    case Finding::Kind::correctness: return "correctness";
+    case Finding::Kind::timing: return "timing";
+    case Finding::Kind::observation: return "observation";
+  }
+  return "?";
+}
+
+constexpr const char* kStatisticKeys[] = {"count", "min", "q1", "median", "q3", "max", "mean", "stddev", "cv"};
+
+bool is_check(const Finding& f) { return f.kind != Finding::Kind::observation; }
+
 }  // namespace
 
-std::string fixed(double value, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return buffer;
+std::string render_text_table(const std::vector<std::string>& headers, const std::vector<bool>& align_right,
+                              const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> widths;
+  for (const auto& h : headers) widths.push_back(display_width(h));
+  for (const auto& row : rows) {
+    if (row.size() != headers.size()) {
+      throw std::invalid_argument("table row has " + std::to_string(row.size()) + " cells for " +
+                                  std::to_string(headers.size()) + " columns");
+    }
+    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], display_width(row[i]));
+  }
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string out;
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const std::string pad(widths[i] - display_width(cells[i]), ' ');
+      if (i > 0) out += "  ";
+      out += align_right[i] ? pad + cells[i] : cells[i] + (i + 1 < cells.size() ? pad : "");
+    }
+    return out + "\n";
+  };
+  std::string out = line(headers);
+  std::size_t total = 0;
+  for (std::size_t w : widths) total += w;
+  out += std::string(total + 2 * (widths.size() - 1), '-') + "\n";
+  for (const auto& row : rows) out += line(row);
+  return out;
 }
+
+// --- ResultTable ------------------------------------------------------------
+
+ResultTable::Row& ResultTable::Row::set(const std::string& key, Value value) {
+  for (Field& f : fields_) {
+    if (f.key == key) {
+      f.value = std::move(value);
+      return *this;
+    }
+  }
+  fields_.push_back(Field{key, std::move(value)});
+  return *this;
+}
+
+ResultTable::Row& ResultTable::Row::samples(const std::vector<double>& samples, const std::string& unit) {
+  samples_ = samples;
+  unit_ = unit;
+  summary_ = summarize(samples);
+  return *this;
+}
+
+Value ResultTable::Row::get(const std::string& key) const {
+  for (const Field& f : fields_) {
+    if (f.key == key) return f.value;
+  }
+  if (samples_.empty()) return Value();
+  // The statistics are computed from the samples, not stored a second time.
+  const Summary& s = summary_;
+  if (key == "count") return Value(static_cast<long long>(s.count));
+  if (key == "min") return s.min;
+  if (key == "q1") return s.q1;
+  if (key == "median") return s.median;
+  if (key == "q3") return s.q3;
+  if (key == "max") return s.max;
+  if (key == "mean") return s.mean;
+  if (key == "stddev") return s.stddev;
+  if (key == "cv") return s.cv;
+  return Value();
+}
+
+ResultTable::ResultTable(std::string title, std::string name_header, std::vector<Column> columns)
+    : title_(std::move(title)), name_header_(std::move(name_header)), columns_(std::move(columns)) {}
+
+ResultTable::Row& ResultTable::add_row(const std::string& name) {
+  rows_.emplace_back(name);
+  return rows_.back();
+}
+
+const ResultTable::Row& ResultTable::row(const std::string& name) const {
+  for (const Row& r : rows_) {
+    if (r.name() == name) return r;
+  }
+  throw std::out_of_range("table '" + title_ + "' has no row '" + name + "'");
+}
+
+std::string ResultTable::render() const {
+  std::vector<std::string> headers{name_header_};
+  std::vector<bool> right{false};
+  for (const Column& c : columns_) {
+    headers.push_back(c.unit.empty() ? c.header : c.header + " [" + c.unit + "]");
+    right.push_back(true);
+  }
+  std::vector<std::vector<std::string>> cells;
+  for (const Row& r : rows_) {
+    std::vector<std::string> line{r.name()};
+    for (const Column& c : columns_) line.push_back(r.get(c.key).format(c.decimals));
+    cells.push_back(std::move(line));
+  }
+  std::string out = title_.empty() ? "" : title_ + "\n";
+  out += render_text_table(headers, right, cells);
+  if (!note_.empty()) out += note_ + "\n";
+  return out;
+}
+
+// --- Findings ---------------------------------------------------------------
+
+Finding correctness_check(std::string name, bool passed, std::string text) {
+  return Finding{Finding::Kind::correctness, std::move(name), passed, std::move(text)};
+}
+Finding timing_check(std::string name, bool passed, std::string text) {
+  return Finding{Finding::Kind::timing, std::move(name), passed, std::move(text)};
+}
+Finding observation(std::string name, std::string text) {
+  return Finding{Finding::Kind::observation, std::move(name), true, std::move(text)};
+}
+
+// --- Report -----------------------------------------------------------------
+
+Report::Report(std::string chapter, Fields device, Fields options, bool instrumented)
+    : chapter_(std::move(chapter)),
+      date_(utc_now_iso8601()),
+      device_(std::move(device)),
+      options_(std::move(options)),
+      instrumented_(instrumented) {}
+
+void Report::section(const std::string& title) {
+  std::printf("\n%s\n%s\n", title.c_str(), std::string(display_width(title), '-').c_str());
+}
+
+void Report::add(const ResultTable& table) {
+  std::printf("%s", table.render().c_str());
+  for (const ResultTable::Row& r : table.rows()) results_.push_back(Result{table.title(), r});
+}
+
+void Report::add(const Finding& finding) {
+  findings_.push_back(finding);
+  if (!is_check(finding)) {
+    std::printf("  -> %s\n", finding.text.c_str());
+    return;
+  }
+  const bool judged = !(instrumented_ && finding.kind == Finding::Kind::timing);
+  const char* verdict = !judged ? "NOT JUDGED" : finding.passed ? "PASS" : "FAIL";
+  std::printf("[%s] %s: %s%s\n", verdict, finding.name.c_str(), finding.text.c_str(),
+              judged ? "" : " (a timing check, under a sanitizer or profiler)");
+}
+
+void Report::add(const std::vector<Finding>& findings) {
+  for (const Finding& f : findings) add(f);
+}
+
+void Report::background(const std::string& text, const std::string& source) {
+  std::printf("  background: %s (%s)\n", text.c_str(), source.c_str());
+}
+
+void Report::add_device_field(Field field) { device_.push_back(std::move(field)); }
+
+Summary Report::add_result(const std::string& name, const std::string& unit, const std::vector<double>& samples,
+                           const Fields& extra) {
+  ResultTable::Row row(name);
+  row.samples(samples, unit);
+  for (const Field& f : extra) row.set(f.key, f.value);
+  results_.push_back(Result{"", row});
+  return row.summary();
+}
+
+bool Report::check(const std::string& name, bool passed, const std::string& detail) {
+  add(correctness_check(name, passed, detail));
+  return passed;
+}
+
+bool Report::all_passed() const {
+  bool any = false;
+  for (const Finding& f : findings_) {
+    if (!is_check(f)) continue;
+    any = true;
+    const bool judged = !(instrumented_ && f.kind == Finding::Kind::timing);
+    if (judged && !f.passed) return false;
+  }
+  return any;
+}
+
+std::string Report::json_text() const {
+  Json json = Json::object();
+  json["chapter"] = chapter_;
+  json["date"] = date_;
+  json["device"] = to_json(device_);
+  json["options"] = to_json(options_);
+  json["instrumented"] = instrumented_;
+  Json results = Json::array();
+  for (const Result& result : results_) {
+    const ResultTable::Row& r = result.row;
+    Json entry = Json::object();
+    entry["name"] = r.name();
+    if (!result.table.empty()) entry["table"] = result.table;
+    if (!r.sample_values().empty()) {
+      entry["unit"] = r.unit();
+      entry["samples"] = r.sample_values();
+      for (const char* key : kStatisticKeys) entry[key] = to_json(r.get(key));
+    }
+    for (const Field& f : r.fields()) entry[f.key] = to_json(f.value);
+    results.push_back(std::move(entry));
+  }
+  json["results"] = std::move(results);
+  Json checks = Json::array();
+  Json findings = Json::array();
+  for (const Finding& f : findings_) {
+    if (is_check(f)) {
+      checks.push_back({{"name", f.name},
+                        {"kind", kind_name(f.kind)},
+                        {"passed", f.passed},
+                        {"judged", !(instrumented_ && f.kind == Finding::Kind::timing)},
+                        {"detail", f.text}});
+    } else {
+      findings.push_back({{"name", f.name}, {"text", f.text}});
+    }
+  }
+  json["checks"] = std::move(checks);
+  json["findings"] = std::move(findings);
+  json["passed"] = all_passed();
+  return json.dump(2) + "\n";
+}
+
+int Report::finish(const std::string& json_path) const {
+  std::size_t failed = 0, checks = 0, not_judged = 0;
+  for (const Finding& f : findings_) {
+    if (!is_check(f)) continue;
+    ++checks;
+    if (instrumented_ && f.kind == Finding::Kind::timing) {
+      ++not_judged;
+    } else if (!f.passed) {
+      ++failed;
+    }
+  }
+  if (!json_path.empty()) {
+    write_file_atomically(json_path, json_text());
+    std::printf("\nresults written to %s\n", json_path.c_str());
+  }
+  const std::string unjudged =
+      not_judged == 0 ? "" : " (" + std::to_string(not_judged) + " timing checks not judged: instrumented run)";
+  if (all_passed()) {
+    std::printf("all %zu checks passed%s\n", checks - not_judged, unjudged.c_str());
+    return 0;
+  }
+  std::printf("%zu of %zu checks FAILED%s\n", checks == 0 ? 1 : failed, checks, unjudged.c_str());
+  return 1;
+}
+
+// --- Table (the earlier interface) ------------------------------------------
 
 Table::Table(std::vector<Column> columns) : columns_(std::move(columns)) {}
 
@@ -46,108 +321,12 @@ void Table::add_row(std::vector<std::string> cells) {
 
 std::string Table::render() const {
   std::vector<std::string> headers;
-  std::vector<std::size_t> widths;
+  std::vector<bool> right;
   for (const auto& c : columns_) {
     headers.push_back(c.unit.empty() ? c.header : c.header + " [" + c.unit + "]");
-    widths.push_back(display_width(headers.back()));
+    right.push_back(c.align_right);
   }
-  for (const auto& row : rows_) {
-    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], display_width(row[i]));
-  }
-  auto line = [&](const std::vector<std::string>& cells) {
-    std::string out;
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-      const std::string pad(widths[i] - display_width(cells[i]), ' ');
-      if (i > 0) out += "  ";
-      out += columns_[i].align_right ? pad + cells[i] : cells[i] + (i + 1 < cells.size() ? pad : "");
-    }
-    return out + "\n";
-  };
-  std::string out = line(headers);
-  std::size_t total = 0;
-  for (std::size_t w : widths) total += w;
-  out += std::string(total + 2 * (widths.size() - 1), '-') + "\n";
-  for (const auto& row : rows_) out += line(row);
-  return out;
-}
-
-Report::Report(std::string chapter, Json device, Json options)
-    : chapter_(std::move(chapter)),
-      date_(utc_now_iso8601()),
-      device_(std::move(device)),
-      options_(std::move(options)) {}
-
-Summary Report::add_result(const std::string& name, const std::string& unit, const std::vector<double>& samples,
-                           Json extra) {
-  const Summary s = summarize(samples);
-  Json result = Json::object();
-  result.set("name", name);
-  result.set("unit", unit);
-  result.set("samples", Json::array_of(samples));
-  result.set("count", s.count);
-  result.set("min", s.min);
-  result.set("q1", s.q1);
-  result.set("median", s.median);
-  result.set("q3", s.q3);
-  result.set("max", s.max);
-  result.set("mean", s.mean);
-  result.set("stddev", s.stddev);
-  result.set("cv", s.cv);
-  for (const auto& key : extra.keys()) result.set(key, extra.at(key));
-  results_.push_back(std::move(result));
-  return s;
-}
-
-bool Report::check(const std::string& name, bool passed, const std::string& detail) {
-  checks_.push_back(Check{name, passed, detail});
-  std::printf("[%s] %s: %s\n", passed ? "PASS" : "FAIL", name.c_str(), detail.c_str());
-  return passed;
-}
-
-bool Report::all_passed() const {
-  if (checks_.empty()) return false;
-  for (const auto& c : checks_) {
-    if (!c.passed) return false;
-  }
-  return true;
-}
-
-Json Report::to_json() const {
-  Json json = Json::object();
-  json.set("chapter", chapter_);
-  json.set("date", date_);
-  json.set("device", device_);
-  json.set("options", options_);
-  json.set("results", results_);
-  Json checks = Json::array();
-  for (const auto& c : checks_) {
-    Json check = Json::object();
-    check.set("name", c.name);
-    check.set("passed", c.passed);
-    check.set("detail", c.detail);
-    checks.push_back(std::move(check));
-  }
-  json.set("checks", checks);
-  json.set("passed", all_passed());
-  return json;
-}
-
-int Report::finish(const std::string& json_path) const {
-  std::size_t failed = 0;
-  for (const auto& c : checks_) failed += c.passed ? 0 : 1;
-  if (!json_path.empty()) {
-    std::ofstream file(json_path);
-    file << to_json().dump(2) << "\n";
-    file.close();
-    if (!file) throw std::runtime_error("could not write " + json_path);
-    std::printf("results written to %s\n", json_path.c_str());
-  }
-  if (all_passed()) {
-    std::printf("all %zu checks passed\n", checks_.size());
-    return 0;
-  }
-  std::printf("%zu of %zu checks FAILED\n", checks_.empty() ? 1 : failed, checks_.size());
-  return 1;
+  return render_text_table(headers, right, rows_);
 }
 
 }  // namespace lab

@@ -1,13 +1,18 @@
 /// @file report.hpp
-/// @brief What a chapter prints and what it writes to `--json PATH`.
+/// @brief Where every number and every finding of a chapter is recorded once,
+/// and rendered twice: as the terminal output and as the `--json` file.
 ///
-/// Tables on stdout are for reading; the JSON file is for comparing runs and
-/// regenerating the tables in the docs. Every chapter writes the same shape:
+/// A chapter's experiments return data. Its CPU-side code turns that data into
+/// a lab::ResultTable (columns with name, unit and format; one row per variant)
+/// and into lab::Finding values (verdicts and sentences computed from the
+/// numbers). The lab::Report prints each as it is added and writes them all as
+/// JSON at the end, so the table and the file cannot disagree:
 /// @code{.json}
 /// { "chapter": "01_kernel_launch", "date": "...", "device": {...}, "options": {...},
-///   "results": [ {"name", "unit", "samples", "count", "min", "q1", "median", "q3",
-///                 "max", "mean", "stddev", "cv", ...extra fields} ],
-///   "checks":  [ {"name", "passed", "detail"} ],
+///   "results": [ {"name", "table", "unit", "samples", "count", "min", "q1", "median", "q3",
+///                 "max", "mean", "stddev", "cv", ...one field per column} ],
+///   "checks":  [ {"name", "kind", "passed", "judged", "detail"} ],
+///   "findings": [ {"name", "text"} ],
 ///   "passed": true }
 /// @endcode
 #pragma once
@@ -15,16 +20,169 @@
 #include <string>
 #include <vector>
 
-#include "json.hpp"
+#include "fields.hpp"
 #include "statistics.hpp"
 
 namespace lab {
 
-/// @p value with @p decimals digits after the point ("12.35").
-std::string fixed(double value, int decimals);
+/// One column of a result table.
+struct Column {
+  std::string key;     ///< the row's field it shows, and its JSON key, e.g. "bandwidth_gbps"
+  std::string header;  ///< the terminal header, e.g. "bandwidth"
+  std::string unit;    ///< "ms", "GB/s", or "" for none
+  int decimals = 3;    ///< digits after the point for numbers
+};
 
-/// An aligned text table: a header naming each column with its unit, a rule,
-/// then the rows. Text columns are left-aligned, number columns right-aligned.
+/// A table of results: one row per variant, one column per measured quantity.
+///
+/// A row holds named values; a row given samples also holds their statistics
+/// under the keys `count`, `min`, `q1`, `median`, `q3`, `max`, `mean`,
+/// `stddev` and `cv` (lab::summarize), so a column with key "median" shows them.
+/// Fields with no column are written to the JSON only.
+class ResultTable {
+ public:
+  /// One row: a name and its fields.
+  class Row {
+   public:
+    /// Sets field @p key (replacing an earlier value).
+    Row& set(const std::string& key, Value value);
+    /// Records every sample (in @p unit) and their statistics.
+    Row& samples(const std::vector<double>& samples, const std::string& unit);
+    /// The field @p key, or the statistic of that name, or a none Value.
+    Value get(const std::string& key) const;
+    /// The row's statistics (zeros unless samples() was called).
+    const Summary& summary() const { return summary_; }
+    /// The row's name, e.g. "grid-stride float4".
+    const std::string& name() const { return name_; }
+    /// All samples given to samples().
+    const std::vector<double>& sample_values() const { return samples_; }
+    /// Their unit.
+    const std::string& unit() const { return unit_; }
+    /// The fields in the order they were set.
+    const Fields& fields() const { return fields_; }
+
+    /// A row named @p name with no fields.
+    explicit Row(std::string name) : name_(std::move(name)) {}
+
+   private:
+    std::string name_;
+    Fields fields_;
+    std::vector<double> samples_;
+    std::string unit_;
+    Summary summary_{};
+  };
+
+  /// @param title       what the table shows, printed above it and stored with each row
+  /// @param name_header the header of the first column, which holds each row's name
+  /// @param columns     the further columns, left to right
+  ResultTable(std::string title, std::string name_header, std::vector<Column> columns);
+  /// Adds a row named @p name and returns it to be filled.
+  Row& add_row(const std::string& name);
+  /// The row named @p name; throws std::out_of_range when there is none.
+  const Row& row(const std::string& name) const;
+  /// All rows, in the order they were added.
+  const std::vector<Row>& rows() const { return rows_; }
+  /// The title.
+  const std::string& title() const { return title_; }
+  /// A line printed under the table (what the numbers count, how they were taken).
+  ResultTable& note(std::string text) {
+    note_ = std::move(text);
+    return *this;
+  }
+  /// The table as aligned text: title, header with units, a rule, the rows, the note.
+  std::string render() const;
+
+ private:
+  std::string title_;
+  std::string name_header_;
+  std::vector<Column> columns_;
+  std::vector<Row> rows_;
+  std::string note_;
+};
+
+/// What a chapter concluded from its data: a verdict or a sentence.
+///
+/// Made by pure functions of the measured values (each with a CPU test per
+/// branch), never typed as a story the data may contradict.
+struct Finding {
+  /// What kind of conclusion it is.
+  enum class Kind {
+    correctness,  ///< a result checked against the CPU, or a documented guarantee: always judged
+    timing,       ///< a claim about time: not judged under a sanitizer or profiler
+    observation   ///< a sentence saying what happened in this run; no verdict
+  };
+  Kind kind = Kind::observation;  ///< what kind
+  std::string name;               ///< short label, e.g. "launch returns before the kernel ends"
+  bool passed = true;             ///< the verdict (observations: true)
+  std::string text;               ///< the sentence, with its numbers
+};
+
+/// A correctness verdict (always judged).
+Finding correctness_check(std::string name, bool passed, std::string text);
+/// A timing verdict (not judged when the run is instrumented).
+Finding timing_check(std::string name, bool passed, std::string text);
+/// A sentence about what happened, computed from the data.
+Finding observation(std::string name, std::string text);
+
+/// Collects a chapter's tables and findings, prints them as they come, and
+/// writes them out.
+class Report {
+ public:
+  /// @param chapter      e.g. "01_kernel_launch"
+  /// @param device       the device's properties (DeviceInfo::fields)
+  /// @param options      the option values (Options::fields)
+  /// @param instrumented true under a sanitizer or profiler: timing checks are
+  ///                     printed and stored as not judged
+  Report(std::string chapter, Fields device, Fields options, bool instrumented = false);
+
+  /// Starts a numbered section of the chapter page, e.g. "2. Three ways to cover n elements".
+  void section(const std::string& title);
+  /// Prints @p table and records its rows as results.
+  void add(const ResultTable& table);
+  /// Prints @p finding ("[PASS] name: text", "[FAIL] ...", "[NOT JUDGED] ...",
+  /// or "  -> text") and records it.
+  void add(const Finding& finding);
+  /// Adds each of @p findings.
+  void add(const std::vector<Finding>& findings);
+  /// Prints what holds whatever the run ("background: ... (source)"). Not recorded as a result.
+  void background(const std::string& text, const std::string& source);
+  /// Adds @p field to the device's properties (e.g. the SM clock measured in a kernel).
+  void add_device_field(Field field);
+
+  /// Records a measured quantity with all its samples; returns their summary.
+  /// (The earlier interface, kept for chapters 04–07 until they use ResultTable.)
+  Summary add_result(const std::string& name, const std::string& unit, const std::vector<double>& samples,
+                     const Fields& extra = {});
+  /// Records a correctness verdict and prints it. Returns @p passed.
+  /// (The earlier interface, kept for chapters 04–07 until they use Finding.)
+  bool check(const std::string& name, bool passed, const std::string& detail);
+
+  /// Is the run instrumented (timing checks not judged)?
+  bool instrumented() const { return instrumented_; }
+  /// Did every judged check pass (and was at least one check made)?
+  bool all_passed() const;
+  /// The whole report in the shared shape, as JSON text.
+  std::string json_text() const;
+  /// Prints the verdict line, writes the JSON to @p json_path atomically unless
+  /// it is empty, and returns the exit code: 0 when every judged check passed, else 1.
+  int finish(const std::string& json_path) const;
+
+ private:
+  struct Result {
+    std::string table;  // the title of the table it came from ("" for add_result)
+    ResultTable::Row row;
+  };
+  std::string chapter_;
+  std::string date_;
+  Fields device_;
+  Fields options_;
+  bool instrumented_;
+  std::vector<Result> results_;
+  std::vector<Finding> findings_;
+};
+
+/// An aligned text table of pre-formatted cells (the earlier interface, kept
+/// for chapters 04–07 until they use ResultTable).
 class Table {
  public:
   /// One column of a table.
@@ -46,43 +204,9 @@ class Table {
   std::vector<std::vector<std::string>> rows_;
 };
 
-/// One pass/fail verdict a chapter computed from what it measured.
-struct Check {
-  std::string name;    ///< what was checked
-  bool passed;         ///< the verdict
-  std::string detail;  ///< the numbers behind it
-};
-
-/// Collects a chapter's results and checks, and writes them out.
-class Report {
- public:
-  /// @param chapter e.g. "01_kernel_launch"
-  /// @param device  the device summary (DeviceInfo::to_json)
-  /// @param options the option values (Options::to_json)
-  Report(std::string chapter, Json device, Json options);
-
-  /// Records a measured quantity with all its samples; returns their summary.
-  /// @p extra holds further fields (an object), e.g. the launch configuration.
-  Summary add_result(const std::string& name, const std::string& unit, const std::vector<double>& samples,
-                     Json extra = Json::object());
-  /// Records a verdict and prints it as "[PASS] name: detail" or "[FAIL] ...".
-  /// Returns @p passed.
-  bool check(const std::string& name, bool passed, const std::string& detail);
-  /// Did every check pass (and was there at least one)?
-  bool all_passed() const;
-  /// The whole report in the shared shape.
-  Json to_json() const;
-  /// Prints the verdict line, writes the JSON to @p json_path unless it is
-  /// empty, and returns the exit code: 0 when every check passed, else 1.
-  int finish(const std::string& json_path) const;
-
- private:
-  std::string chapter_;
-  std::string date_;
-  Json device_;
-  Json options_;
-  Json results_ = Json::array();
-  std::vector<Check> checks_;
-};
+/// Aligns @p rows of cells under @p headers (the first column left-aligned,
+/// the others as @p align_right says): the one text-table renderer.
+std::string render_text_table(const std::vector<std::string>& headers, const std::vector<bool>& align_right,
+                              const std::vector<std::vector<std::string>>& rows);
 
 }  // namespace lab

@@ -1,5 +1,7 @@
 #include "trace.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -94,7 +96,8 @@ const char* category(Interval::Kind kind) {
 
 }  // namespace
 
-Json chrome_trace(const std::vector<Interval>& intervals, const std::string& device_name) {
+std::string chrome_trace(const std::vector<Interval>& intervals, const std::string& device_name) {
+  using Json = nlohmann::ordered_json;
   const std::vector<int> tracks = assign_tracks(intervals);
   // One tid per (device, track name, track): regions first, then the rest in order of first work.
   std::map<std::tuple<int, std::string, int>, int> tids;
@@ -112,45 +115,34 @@ Json chrome_trace(const std::vector<Interval>& intervals, const std::string& dev
     const auto key = std::make_tuple(i.device, track_name(i), tracks[index]);
     if (!devices.count(i.device)) {
       devices[i.device] = true;
-      events.push_back(Json::object()
-                           .set("name", "process_name")
-                           .set("ph", "M")
-                           .set("pid", i.device)
-                           .set("args", Json::object().set("name", "device " + std::to_string(i.device) + ": " + device_name)));
+      events.push_back({{"name", "process_name"},
+                        {"ph", "M"},
+                        {"pid", i.device},
+                        {"args", {{"name", "device " + std::to_string(i.device) + ": " + device_name}}}});
     }
     if (!tids.count(key)) {
       const int tid = static_cast<int>(tids.size()) + 1;
       tids[key] = tid;
       std::string name = track_name(i);
       if (tracks[index] > 0) name += " (" + std::to_string(tracks[index] + 1) + ")";
-      events.push_back(Json::object()
-                           .set("name", "thread_name")
-                           .set("ph", "M")
-                           .set("pid", i.device)
-                           .set("tid", tid)
-                           .set("args", Json::object().set("name", name)));
-      events.push_back(Json::object()
-                           .set("name", "thread_sort_index")
-                           .set("ph", "M")
-                           .set("pid", i.device)
-                           .set("tid", tid)
-                           .set("args", Json::object().set("sort_index", tid)));
+      events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", i.device}, {"tid", tid}, {"args", {{"name", name}}}});
+      events.push_back(
+          {{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", i.device}, {"tid", tid}, {"args", {{"sort_index", tid}}}});
     }
-    Json args = Json::object().set("stream", track_name(i));
-    if (i.kind == Interval::Kind::memcpy || i.kind == Interval::Kind::memset) args.set("bytes", i.bytes);
-    if (!i.direction.empty()) args.set("direction", i.direction);
-    if (!i.host_memory.empty()) args.set("host_memory", i.host_memory);
-    events.push_back(Json::object()
-                         .set("name", i.name)
-                         .set("cat", category(i.kind))
-                         .set("ph", "X")
-                         .set("ts", i.start_ns / 1000.0)
-                         .set("dur", std::max(0.0, i.end_ns - i.start_ns) / 1000.0)
-                         .set("pid", i.device)
-                         .set("tid", tids[key])
-                         .set("args", args));
+    Json args = {{"stream", track_name(i)}};
+    if (i.kind == Interval::Kind::memcpy || i.kind == Interval::Kind::memset) args["bytes"] = i.bytes;
+    if (!i.direction.empty()) args["direction"] = i.direction;
+    if (!i.host_memory.empty()) args["host_memory"] = i.host_memory;
+    events.push_back({{"name", i.name},
+                      {"cat", category(i.kind)},
+                      {"ph", "X"},
+                      {"ts", i.start_ns / 1000.0},
+                      {"dur", std::max(0.0, i.end_ns - i.start_ns) / 1000.0},
+                      {"pid", i.device},
+                      {"tid", tids[key]},
+                      {"args", args}});
   }
-  return Json::object().set("traceEvents", events).set("displayTimeUnit", "ns");
+  return Json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() + "\n";
 }
 
 }  // namespace lab

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "json.hpp"
+
 
 namespace lab {
 
@@ -65,12 +65,12 @@ std::string track_name(const Interval& interval);
 std::vector<int> assign_tracks(const std::vector<Interval>& intervals);
 
 /// The Chrome trace-event JSON of @p intervals: {"traceEvents": [...],
-/// "displayTimeUnit": "ns"}. Complete events ("ph": "X") with name, cat
+/// "displayTimeUnit": "ns"}, as JSON text. Complete events ("ph": "X") with name, cat
 /// ("kernel", "memcpy", "memset", "region", "host"), ts and dur in microseconds,
 /// pid = device, tid = one per stream track (assign_tracks), and args (stream,
 /// bytes, direction, host memory). Metadata events ("ph": "M") name each
 /// process ("device N: @p device_name") and each track (the stream's name,
 /// "(2)" for a second track, "chapter" for regions).
-Json chrome_trace(const std::vector<Interval>& intervals, const std::string& device_name);
+std::string chrome_trace(const std::vector<Interval>& intervals, const std::string& device_name);
 
 }  // namespace lab

@@ -132,12 +132,15 @@ TEST_CASE("option values go to JSON with their types") {
   Settings s;
   lab::Options table = make_table(s);
   parse(table, {"--n", "3Ki", "--verbose"});
-  const lab::Json json = table.to_json();
-  CHECK(json.at("n").as_number() == 3072);
-  CHECK(json.at("ratio").as_number() == 0.5);
-  CHECK(json.at("name").as_string() == "default");
-  CHECK(json.at("verbose").as_bool());
-  CHECK(json.keys() == std::vector<std::string>{"n", "ratio", "name", "json", "verbose"});
+  const lab::Fields fields = table.fields();
+  REQUIRE(fields.size() == 5);
+  CHECK(fields[0].value.integer() == 3072);
+  CHECK(fields[1].value.number() == 0.5);
+  CHECK(fields[2].value.text() == "default");
+  CHECK(fields[4].value.boolean());
+  std::vector<std::string> keys;
+  for (const auto& f : fields) keys.push_back(f.key);
+  CHECK(keys == std::vector<std::string>{"n", "ratio", "name", "json", "verbose"});
 }
 
 TEST_CASE("declaring an option twice is a programming error") {

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "report.hpp"
 #include "support/text_lines.hpp"
 
@@ -41,56 +43,121 @@ TEST_CASE("fixed formats decimals") {
   CHECK(lab::fixed(2.0, 0) == "2");
 }
 
+using Json = nlohmann::ordered_json;
+
 TEST_CASE("the report has the shared JSON shape") {
-  lab::Report report("01_kernel_launch", lab::Json::object().set("name", "Test GPU"), lab::Json::object().set("n", 8));
-  const lab::Summary s = report.add_result("variant a", "ms", {3, 1, 2}, lab::Json::object().set("grid", 4));
+  lab::Report report("01_kernel_launch", {{"name", "Test GPU"}}, {{"n", 8}});
+  const lab::Summary s = report.add_result("variant a", "ms", {3, 1, 2}, {{"grid", 4}});
   CHECK(s.median == 2);
   CHECK(report.check("correct", true, "8 values"));
-  const lab::Json json = lab::Json::parse(report.to_json().dump());
+  const Json json = Json::parse(report.json_text());
 
-  CHECK(json.keys() == std::vector<std::string>{"chapter", "date", "device", "options", "results", "checks", "passed"});
-  CHECK(json.at("chapter").as_string() == "01_kernel_launch");
-  CHECK(json.at("date").as_string().size() == 20);  // 2026-11-20T12:34:56Z
-  CHECK(json.at("device").at("name").as_string() == "Test GPU");
-  CHECK(json.at("options").at("n").as_number() == 8);
-  const lab::Json& r = json.at("results").at(0);
+  std::vector<std::string> keys;
+  for (const auto& item : json.items()) keys.push_back(item.key());
+  CHECK(keys == std::vector<std::string>{"chapter", "date", "device", "options", "instrumented", "results", "checks",
+                                         "findings", "passed"});
+  CHECK(json.at("chapter") == "01_kernel_launch");
+  CHECK(json.at("date").get<std::string>().size() == 20);  // 2026-11-20T12:34:56Z
+  CHECK(json.at("device").at("name") == "Test GPU");
+  CHECK(json.at("options").at("n") == 8);
+  const Json& r = json.at("results").at(0);
   for (const char* key :
        {"name", "unit", "samples", "count", "min", "q1", "median", "q3", "max", "mean", "stddev", "cv"}) {
     CAPTURE(key);
     CHECK(r.contains(key));
   }
   CHECK(r.at("samples").size() == 3);
-  CHECK(r.at("samples").at(0).as_number() == 3);  // samples keep their order
-  CHECK(r.at("min").as_number() == 1);
-  CHECK(r.at("max").as_number() == 3);
-  CHECK(r.at("grid").as_number() == 4);  // extra fields are merged in
-  CHECK(json.at("checks").at(0).at("name").as_string() == "correct");
-  CHECK(json.at("checks").at(0).at("passed").as_bool());
-  CHECK(json.at("passed").as_bool());
+  CHECK(r.at("samples").at(0) == 3);  // samples keep their order
+  CHECK(r.at("min") == 1);
+  CHECK(r.at("max") == 3);
+  CHECK(r.at("grid") == 4);  // extra fields are merged in
+  CHECK(json.at("checks").at(0).at("name") == "correct");
+  CHECK(json.at("checks").at(0).at("passed") == true);
+  CHECK(json.at("passed") == true);
+}
+
+TEST_CASE("a result table renders the same numbers it writes to the JSON") {
+  lab::ResultTable table("Three variants", "variant",
+                         {{"grid", "grid", "blocks"}, {"median", "median", "ms", 3}, {"gbps", "bandwidth", "GB/s", 0}});
+  table.add_row("copy").samples({2.0, 1.0, 4.0}, "ms").set("gbps", 2900.4);
+  table.add_row("add").samples({1.5}, "ms").set("grid", 1056).set("gbps", 2851.0).set("json_only", "x");
+  table.note("bandwidth counts a and b read, c written");
+  const std::vector<std::string> lines = lines_of(table.render());
+  REQUIRE(lines.size() == 6);
+  CHECK(lines[0] == "Three variants");
+  CHECK(lines[1] == "variant  grid [blocks]  median [ms]  bandwidth [GB/s]");
+  CHECK(lines[3] == "copy                 -        2.000              2900");
+  CHECK(lines[4] == "add               1056        1.500              2851");
+  CHECK(lines[5] == "bandwidth counts a and b read, c written");
+
+  lab::Report report("x", {}, {});
+  report.add(table);
+  report.add(lab::correctness_check("ok", true, ""));
+  const Json results = Json::parse(report.json_text()).at("results");
+  REQUIRE(results.size() == 2);
+  CHECK(results.at(0).at("table") == "Three variants");
+  CHECK(results.at(0).at("median") == 2.0);
+  CHECK(results.at(0).at("gbps") == 2900.4);
+  CHECK(results.at(1).at("grid") == 1056);
+  CHECK(results.at(1).at("json_only") == "x");
+  CHECK(table.row("add").get("median").number() == 1.5);
+  CHECK(table.row("add").get("nothing").is_none());
+  CHECK_THROWS_AS(table.row("nothing"), std::out_of_range);
+}
+
+TEST_CASE("observations are recorded as findings, not as checks") {
+  lab::Report report("x", {}, {});
+  report.add(lab::observation("order", "V1 and V2 took the same time within 5 %"));
+  CHECK_FALSE(report.all_passed());  // no check made
+  report.add(lab::correctness_check("correct", true, "exact"));
+  CHECK(report.all_passed());
+  const Json json = Json::parse(report.json_text());
+  CHECK(json.at("checks").size() == 1);
+  CHECK(json.at("findings").at(0).at("text") == "V1 and V2 took the same time within 5 %");
+}
+
+TEST_CASE("an instrumented run does not judge timing checks, and still judges correctness") {
+  lab::Report plain("x", {}, {}, false);
+  plain.add(lab::correctness_check("correct", true, ""));
+  plain.add(lab::timing_check("faster", false, "1.2 vs 1.1 ms"));
+  CHECK_FALSE(plain.all_passed());
+
+  lab::Report instrumented("x", {}, {}, true);
+  instrumented.add(lab::correctness_check("correct", true, ""));
+  instrumented.add(lab::timing_check("faster", false, "1.2 vs 1.1 ms"));
+  CHECK(instrumented.all_passed());
+  CHECK(instrumented.finish("") == 0);
+  const Json check = Json::parse(instrumented.json_text()).at("checks").at(1);
+  CHECK(check.at("kind") == "timing");
+  CHECK(check.at("judged") == false);
+
+  instrumented.add(lab::correctness_check("still correct", false, "3 of 8 values differ"));
+  CHECK_FALSE(instrumented.all_passed());
+  CHECK(instrumented.finish("") == 1);
 }
 
 TEST_CASE("one failed check fails the report, and so does having no checks") {
-  lab::Report empty("x", lab::Json::object(), lab::Json::object());
+  lab::Report empty("x", {}, {});
   CHECK_FALSE(empty.all_passed());
   CHECK(empty.finish("") == 1);
 
-  lab::Report report("x", lab::Json::object(), lab::Json::object());
+  lab::Report report("x", {}, {});
   report.check("first", true, "");
   CHECK(report.all_passed());
   CHECK_FALSE(report.check("second", false, "3 of 8 values differ"));
   CHECK_FALSE(report.all_passed());
   CHECK(report.finish("") == 1);
-  CHECK_FALSE(lab::Json::parse(report.to_json().dump()).at("passed").as_bool());
+  CHECK(Json::parse(report.json_text()).at("passed") == false);
 }
 
 TEST_CASE("finish writes the JSON file it was given") {
-  lab::Report report("x", lab::Json::object(), lab::Json::object());
+  lab::Report report("x", {}, {});
   report.check("ok", true, "");
   const std::string path = "report_test_output.json";
   CHECK(report.finish(path) == 0);
   std::ifstream file(path);
   std::stringstream text;
   text << file.rdbuf();
-  CHECK(lab::Json::parse(text.str()).at("chapter").as_string() == "x");
+  CHECK(Json::parse(text.str()).at("chapter") == "x");
   std::remove(path.c_str());
 }

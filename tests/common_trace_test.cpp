@@ -10,6 +10,10 @@
 #include "support/text_lines.hpp"
 #include "trace.hpp"
 
+#include <nlohmann/json.hpp>
+
+using Json = nlohmann::ordered_json;
+
 namespace {
 
 lab::Interval kernel(std::uint32_t stream, const std::string& stream_name, double start_us, double end_us) {
@@ -35,24 +39,24 @@ lab::Interval copy(std::uint32_t stream, const std::string& direction, double st
 
 // The X events of a parsed trace, and the names of its tracks by (pid, tid).
 struct Parsed {
-  std::vector<const lab::Json*> slices;
+  std::vector<Json> slices;  // copies: the parsed trace may be a temporary
   std::map<std::pair<int, int>, std::string> track_names;
   std::map<int, std::string> process_names;
 };
 
-Parsed parse(const lab::Json& trace) {
+Parsed parse(const Json& trace) {
   Parsed p;
-  const lab::Json& events = trace.at("traceEvents");
+  const Json& events = trace.at("traceEvents");
   for (std::size_t k = 0; k < events.size(); ++k) {
-    const lab::Json& e = events.at(k);
-    const std::string ph = e.at("ph").as_string();
-    const int pid = static_cast<int>(e.at("pid").as_number());
+    const Json& e = events.at(k);
+    const std::string ph = e.at("ph").get<std::string>();
+    const int pid = static_cast<int>(e.at("pid").get<double>());
     if (ph == "X") {
-      p.slices.push_back(&e);
-    } else if (ph == "M" && e.at("name").as_string() == "thread_name") {
-      p.track_names[{pid, static_cast<int>(e.at("tid").as_number())}] = e.at("args").at("name").as_string();
-    } else if (ph == "M" && e.at("name").as_string() == "process_name") {
-      p.process_names[pid] = e.at("args").at("name").as_string();
+      p.slices.push_back(e);
+    } else if (ph == "M" && e.at("name").get<std::string>() == "thread_name") {
+      p.track_names[{pid, static_cast<int>(e.at("tid").get<double>())}] = e.at("args").at("name").get<std::string>();
+    } else if (ph == "M" && e.at("name").get<std::string>() == "process_name") {
+      p.process_names[pid] = e.at("args").at("name").get<std::string>();
     }
   }
   return p;
@@ -61,10 +65,10 @@ Parsed parse(const lab::Json& trace) {
 // No two slices of one track overlap (touching is allowed).
 bool tracks_never_overlap(const Parsed& p) {
   std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> by_track;
-  for (const lab::Json* e : p.slices) {
-    const double ts = e->at("ts").as_number();
-    by_track[{static_cast<int>(e->at("pid").as_number()), static_cast<int>(e->at("tid").as_number())}].push_back(
-        {ts, ts + e->at("dur").as_number()});
+  for (const Json& e : p.slices) {
+    const double ts = e.at("ts").get<double>();
+    by_track[{static_cast<int>(e.at("pid").get<double>()), static_cast<int>(e.at("tid").get<double>())}].push_back(
+        {ts, ts + e.at("dur").get<double>()});
   }
   for (auto& [track, slices] : by_track) {
     std::sort(slices.begin(), slices.end());
@@ -77,25 +81,25 @@ bool tracks_never_overlap(const Parsed& p) {
 }  // namespace
 
 TEST_CASE("chrome_trace: two overlapping kernels on two streams, field by field") {
-  const lab::Json trace =
-      lab::chrome_trace({kernel(7, "stream A", 0, 100), kernel(9, "stream B", 50, 150)}, "NVIDIA H100");
-  const lab::Json reparsed = lab::Json::parse(trace.dump());  // what a viewer reads
-  CHECK(reparsed.at("displayTimeUnit").as_string() == "ns");
+  const Json trace = Json::parse(
+      lab::chrome_trace({kernel(7, "stream A", 0, 100), kernel(9, "stream B", 50, 150)}, "NVIDIA H100"));
+  const Json reparsed = Json::parse(trace.dump());  // what a viewer reads
+  CHECK(reparsed.at("displayTimeUnit").get<std::string>() == "ns");
   const Parsed p = parse(reparsed);
   REQUIRE(p.slices.size() == 2);
   CHECK(p.process_names.at(0) == "device 0: NVIDIA H100");
-  const lab::Json& a = *p.slices[0];
-  const lab::Json& b = *p.slices[1];
-  CHECK(a.at("name").as_string() == "scale_kernel");
-  CHECK(a.at("cat").as_string() == "kernel");
-  CHECK(a.at("ts").as_number() == doctest::Approx(0.0));
-  CHECK(a.at("dur").as_number() == doctest::Approx(100.0));  // microseconds
-  CHECK(b.at("ts").as_number() == doctest::Approx(50.0));
-  CHECK(a.at("pid").as_number() == 0);
-  CHECK(a.at("tid").as_number() != b.at("tid").as_number());
-  CHECK(p.track_names.at({0, static_cast<int>(a.at("tid").as_number())}) == "stream A");
-  CHECK(p.track_names.at({0, static_cast<int>(b.at("tid").as_number())}) == "stream B");
-  CHECK(a.at("args").at("stream").as_string() == "stream A");
+  const Json& a = p.slices[0];
+  const Json& b = p.slices[1];
+  CHECK(a.at("name").get<std::string>() == "scale_kernel");
+  CHECK(a.at("cat").get<std::string>() == "kernel");
+  CHECK(a.at("ts").get<double>() == doctest::Approx(0.0));
+  CHECK(a.at("dur").get<double>() == doctest::Approx(100.0));  // microseconds
+  CHECK(b.at("ts").get<double>() == doctest::Approx(50.0));
+  CHECK(a.at("pid").get<double>() == 0);
+  CHECK(a.at("tid").get<double>() != b.at("tid").get<double>());
+  CHECK(p.track_names.at({0, static_cast<int>(a.at("tid").get<double>())}) == "stream A");
+  CHECK(p.track_names.at({0, static_cast<int>(b.at("tid").get<double>())}) == "stream B");
+  CHECK(a.at("args").at("stream").get<std::string>() == "stream A");
   CHECK(tracks_never_overlap(p));
 }
 
@@ -103,18 +107,18 @@ TEST_CASE("chrome_trace: copies carry bytes, direction and host memory; regions 
   lab::Interval region = kernel(0, "", 0, 300);
   region.kind = lab::Interval::Kind::region;
   region.name = "10 streams";
-  const Parsed p = parse(lab::Json::parse(lab::chrome_trace({copy(3, "HtoD", 10, 20), region}, "GPU").dump()));
+  const Parsed p = parse(Json::parse(lab::chrome_trace({copy(3, "HtoD", 10, 20), region}, "GPU")));
   REQUIRE(p.slices.size() == 2);
-  const lab::Json* c = nullptr;
-  const lab::Json* r = nullptr;
-  for (const lab::Json* e : p.slices) (e->at("cat").as_string() == "memcpy" ? c : r) = e;
+  const Json* c = nullptr;
+  const Json* r = nullptr;
+  for (const Json& e : p.slices) (e.at("cat").get<std::string>() == "memcpy" ? c : r) = &e;
   REQUIRE(c != nullptr);
   REQUIRE(r != nullptr);
-  CHECK(c->at("args").at("bytes").as_number() == 1048576);
-  CHECK(c->at("args").at("direction").as_string() == "HtoD");
-  CHECK(c->at("args").at("host_memory").as_string() == "pinned");
-  CHECK(r->at("cat").as_string() == "region");
-  CHECK(p.track_names.at({0, static_cast<int>(r->at("tid").as_number())}) == "chapter");
+  CHECK(c->at("args").at("bytes").get<double>() == 1048576);
+  CHECK(c->at("args").at("direction").get<std::string>() == "HtoD");
+  CHECK(c->at("args").at("host_memory").get<std::string>() == "pinned");
+  CHECK(r->at("cat").get<std::string>() == "region");
+  CHECK(p.track_names.at({0, static_cast<int>(r->at("tid").get<double>())}) == "chapter");
 }
 
 TEST_CASE("chrome_trace and assign_tracks: overlapping intervals of one stream go on separate tracks") {
@@ -122,7 +126,7 @@ TEST_CASE("chrome_trace and assign_tracks: overlapping intervals of one stream g
                                                 kernel(1, "s", 12, 13)};
   const std::vector<int> tracks = lab::assign_tracks(intervals);
   CHECK(tracks == std::vector<int>{0, 1, 0, 2});  // [10, 20) follows [0, 10) on track 0; touching is fine
-  const Parsed p = parse(lab::chrome_trace(intervals, "GPU"));
+  const Parsed p = parse(Json::parse(lab::chrome_trace(intervals, "GPU")));
   CHECK(tracks_never_overlap(p));
   std::vector<std::string> names;
   for (const auto& [track, name] : p.track_names) names.push_back(name);
@@ -186,7 +190,7 @@ TEST_CASE("render_chart and chrome_trace: a host span gets its own row and track
   CHECK(lines[1].rfind("  host timer", 0) == 0);
   CHECK(lines[1].find('T') != std::string::npos);
   CHECK(lines[1].find('K') == std::string::npos);
-  const Parsed p = parse(lab::chrome_trace(intervals, "GPU"));
+  const Parsed p = parse(Json::parse(lab::chrome_trace(intervals, "GPU")));
   std::vector<std::string> names;
   for (const auto& [track, name] : p.track_names) names.push_back(name);
   std::sort(names.begin(), names.end());

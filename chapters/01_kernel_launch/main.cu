@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
                          "their bandwidth with a device-to-device copy measured in the same run.");
     ch01::add_launch_options(chapter.options(), opt);
     if (!chapter.start(argc, argv)) return lab::exit_code::success;
+    chapter.measure_sm_clock();
     // What only the machine can tell: does the block fit the GPU, does the data
     // fit in device and host memory? Refused before anything is allocated.
     const lab::DeviceInfo& device = chapter.device();
@@ -94,7 +95,7 @@ int main(int argc, char** argv) {
         [&](cudaStream_t s) { LAB_CHECK(cudaMemcpyAsync(c.data(), a.data(), c.bytes(), cudaMemcpyDeviceToDevice, s)); },
         stream, measure);
     const lab::Summary copy =
-        report.add_result("device-to-device copy", "ms", copy_samples, lab::Json::object().set("bytes", copy_bytes));
+        report.add_result("device-to-device copy", "ms", copy_samples, {{"bytes", copy_bytes}});
     const double copy_gbps = lab::gigabytes_per_second(copy_bytes, copy.median);
 
     // --- the three variants, side by side -----------------------------------
@@ -133,12 +134,7 @@ int main(int argc, char** argv) {
       const double gbps = lab::gigabytes_per_second(ch01::add_bytes(opt.n), s.median);
       const double percent = 100.0 * gbps / copy_gbps;
       report.add_result(name, "ms", samples,
-                        lab::Json::object()
-                            .set("grid", config.grid)
-                            .set("block", config.block)
-                            .set("bytes", ch01::add_bytes(opt.n))
-                            .set("bandwidth_gbps", gbps)
-                            .set("percent_of_copy", percent));
+                        {{"grid", config.grid}, {"block", config.block}, {"bytes", ch01::add_bytes(opt.n)}, {"bandwidth_gbps", gbps}, {"percent_of_copy", percent}});
       table.add_row({name, std::to_string(config.grid), std::to_string(config.block), lab::fixed(s.median, 3),
                      lab::fixed(s.min, 3), lab::fixed(s.max, 3), lab::fixed(gbps, 0), lab::fixed(percent, 1)});
       if (percent > best_percent) {
@@ -177,7 +173,7 @@ int main(int argc, char** argv) {
         "  cudaStreamSynchronize returned at %9.3f ms\n",
         t.launch_call_ms, t.kernel_ms, t.until_sync_ms);
     report.add_result("launch call of a 20 ms kernel", "ms", {t.launch_call_ms},
-                      lab::Json::object().set("kernel_ms", t.kernel_ms).set("until_sync_ms", t.until_sync_ms));
+                      {{"kernel_ms", t.kernel_ms}, {"until_sync_ms", t.until_sync_ms}});
     char detail[160];
     std::snprintf(detail, sizeof detail, "launch returned after %.3f ms, the kernel ran %.3f ms (%.0fx longer)",
                   t.launch_call_ms, t.kernel_ms, t.kernel_ms / t.launch_call_ms);

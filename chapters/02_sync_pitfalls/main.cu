@@ -68,10 +68,7 @@ std::vector<ch02::CaseRun> four_cases(const ch02::GpuWork& work, cudaStream_t st
                                        static_cast<int>(s.runs));
     if (check_result) results.push_back(check_result());
     const lab::Summary sum = report.add_result(label + ": " + ch02::case_name(c), "ms", run.samples_ms,
-                                               lab::Json::object()
-                                                   .set("first_run_ms", run.samples_ms.front())
-                                                   .set("backlog_ms", run.backlog_ms)
-                                                   .set("contents", ch02::case_contents(c, false)));
+                                               {{"first_run_ms", run.samples_ms.front()}, {"backlog_ms", run.backlog_ms}, {"contents", ch02::case_contents(c, false)}});
     table.add_row({ch02::case_name(c), ms(run.samples_ms.front()), ms(sum.median), ms(sum.max),
                    c == ch02::SyncCase::after_only ? "backlog (first run) + launch + kernel + sync"
                                                    : ch02::case_contents(c, false)});
@@ -104,6 +101,7 @@ int main(int argc, char** argv) {
     options.add("seed", &s.seed, 0, std::int64_t{1} << 62, "random input seed");
     chapter.add_timeline_options();
     if (!chapter.start(argc, argv)) return lab::exit_code::success;
+    chapter.measure_sm_clock();
     const lab::DeviceInfo& device = chapter.device();
     // The same memory needs as chapter 01 (a, b, c and their host copies), so the same check.
     if (auto problem = ch01::check_vectors_fit("--n " + lab::format_count(s.n), s.n, device.free_memory_bytes,
@@ -184,7 +182,7 @@ int main(int argc, char** argv) {
     for (ch02::HostCall call : ch02::kAllHostCalls) {
       const ch02::ImplicitSync probe = ch02::probe_implicit_sync(call, add, s.queued_ms, stream);
       report.add_result(std::string("returned after: ") + ch02::host_call_name(call), "ms", {probe.returned_after_ms},
-                        lab::Json::object().set("queued_ms", probe.queued_ms).set("waited", probe.waited));
+                        {{"queued_ms", probe.queued_ms}, {"waited", probe.waited}});
       calls.add_row({ch02::host_call_name(call), ms(probe.returned_after_ms), probe.waited ? "yes" : "no",
                      ch02::documented_to_wait(call) ? "waits" : "does not wait",
                      probe.result.passed() ? "correct" : "WRONG"});
@@ -213,9 +211,9 @@ int main(int argc, char** argv) {
         p.gpu_ms, p.cpu_ms, p.work_then_sync_ms, std::max(p.gpu_ms, p.cpu_ms), p.sync_then_work_ms,
         p.gpu_ms + p.cpu_ms);
     report.add_result("wall: GPU work, CPU work, then sync", "ms", {p.work_then_sync_ms},
-                      lab::Json::object().set("gpu_ms", p.gpu_ms).set("cpu_ms", p.cpu_ms));
+                      {{"gpu_ms", p.gpu_ms}, {"cpu_ms", p.cpu_ms}});
     report.add_result("wall: GPU work, sync, then CPU work", "ms", {p.sync_then_work_ms},
-                      lab::Json::object().set("gpu_ms", p.gpu_ms).set("cpu_ms", p.cpu_ms));
+                      {{"gpu_ms", p.gpu_ms}, {"cpu_ms", p.cpu_ms}});
     report.check("result correct with CPU work before the sync", p.work_then_sync.passed(),
                  p.work_then_sync.detail());
     report.check("result correct with CPU work after the sync", p.sync_then_work.passed(), p.sync_then_work.detail());

@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
         .add("stream-n", &s.stream_n, 1, std::int64_t{1} << 36, "floats per vector in each of those streams")
         .add("seed", &s.seed, 0, std::int64_t{1} << 62, "random input seed");
     if (!chapter.start(argc, argv)) return lab::exit_code::success;
+    chapter.measure_sm_clock();
     const lab::DeviceInfo& device = chapter.device();
     const std::size_t host_free = lab::available_host_memory_bytes();
     if (auto problem = ch01::check_vectors_fit("--n " + lab::format_count(s.n), s.n, device.free_memory_bytes,
@@ -102,7 +103,7 @@ int main(int argc, char** argv) {
         "   host timer with a sync before and after:                   %9.3f ms\n",
         s.kernel_ms, raw, both.event_ms, both.host_ms);
     report.add_result("long kernel: bare events", "ms", {raw});
-    report.add_result("long kernel: EventTimer", "ms", {both.event_ms}, lab::Json::object().set("host_ms", both.host_ms));
+    report.add_result("long kernel: EventTimer", "ms", {both.event_ms}, {{"host_ms", both.host_ms}});
     const double gap = std::fabs(both.event_ms - both.host_ms) / both.host_ms;
     std::snprintf(detail, sizeof detail, "events %.3f ms, host %.3f ms: %.2f %% apart", both.event_ms, both.host_ms,
                   100 * gap);
@@ -118,9 +119,9 @@ int main(int argc, char** argv) {
     const ch03::WaitCost spinning = ch03::wait_for_kernel(cudaEventDefault, s.kernel_ms, stream);
     const ch03::WaitCost sleeping = ch03::wait_for_kernel(cudaEventBlockingSync, s.kernel_ms, stream);
     report.add_result("wait for kernel, default event: CPU time", "ms", {spinning.cpu_ms},
-                      lab::Json::object().set("wall_ms", spinning.wall_ms));
+                      {{"wall_ms", spinning.wall_ms}});
     report.add_result("wait for kernel, cudaEventBlockingSync: CPU time", "ms", {sleeping.cpu_ms},
-                      lab::Json::object().set("wall_ms", sleeping.wall_ms));
+                      {{"wall_ms", sleeping.wall_ms}});
     std::printf(
         "\n2. What events cost\n"
         "   two events back to back (queued behind a blocked stream) read: median %s us, min %s us, max %s us (%lld pairs)\n"
@@ -148,8 +149,7 @@ int main(int argc, char** argv) {
         free_host.kernel_ms, static_cast<unsigned long long>(free_host.polls),
         static_cast<unsigned long long>(free_host.work_iterations), free_host.host_ms);
     report.add_result("CPU work while the kernel ran", "iterations", {static_cast<double>(free_host.work_iterations)},
-                      lab::Json::object().set("polls", static_cast<double>(free_host.polls))
-                          .set("kernel_ms", free_host.kernel_ms));
+                      {{"polls", static_cast<double>(free_host.polls)}, {"kernel_ms", free_host.kernel_ms}});
     report.check("the host did CPU work while the kernel ran", free_host.polls > 0,
                  std::to_string(free_host.polls) + " polls");
 
@@ -199,7 +199,7 @@ int main(int argc, char** argv) {
       config.flush_l2 = row.flush_l2;
       const lab::Summary sum = report.add_result(std::string("small kernel, ") + row.name, "ms",
                                                  lab::measure_ms([&](cudaStream_t st) { add.launch(st); }, stream, config),
-                                                 lab::Json::object().set("n", static_cast<double>(s.n)));
+                                                 {{"n", static_cast<double>(s.n)}});
       modes.add_row({row.name, us(sum.median), us(sum.min), us(sum.max), row.contents});
       if (row.mode == lab::SampleMode::isolated) isolated = sum.median;
       if (row.mode == lab::SampleMode::blocked_stream && !row.flush_l2) blocked = sum.median;
@@ -215,7 +215,7 @@ int main(int argc, char** argv) {
         "   profiler's kernel duration (Nsight Compute: ncu --cache-control none --clock-control none)\n",
         floor.median * 1e3, corrected * 1e3);
     report.add_result("small kernel, blocked stream, minus the empty event pair", "ms", {corrected},
-                      lab::Json::object().set("empty_pair_ms", floor.median).set("n", static_cast<double>(s.n)));
+                      {{"empty_pair_ms", floor.median}, {"n", static_cast<double>(s.n)}});
     const lab::Comparison after_timing = add.check();
     report.check("c = a + b still correct after timing", after_timing.passed(), after_timing.detail());
     std::snprintf(detail, sizeof detail, "blocked %.1f us vs isolated %.1f us", blocked * 1e3, isolated * 1e3);
@@ -247,10 +247,7 @@ int main(int argc, char** argv) {
       std::printf("   each stream's pair read about one kernel's time: the kernels did not wait for each other here\n");
     }
     report.add_result("many streams: first begin to latest end", "ms", {m.first_begin_to_last_end_ms},
-                      lab::Json::object()
-                          .set("streams", static_cast<double>(s.streams))
-                          .set("one_kernel_ms", m.one_kernel_ms)
-                          .set("host_ms", m.host_ms));
+                      {{"streams", static_cast<double>(s.streams)}, {"one_kernel_ms", m.one_kernel_ms}, {"host_ms", m.host_ms}});
     report.add_result("many streams: each stream's pair", "ms", m.per_stream_ms);
     for (std::size_t i = 0; i < m.results.size(); ++i) {
       report.check("stream " + std::to_string(i) + ": c = a + b correct", m.results[i].passed(), m.results[i].detail());

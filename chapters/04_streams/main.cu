@@ -96,6 +96,7 @@ int main(int argc, char** argv) {
         });
     chapter.add_timeline_options();
     if (!chapter.start(argc, argv)) return lab::exit_code::success;
+    chapter.measure_sm_clock();
     const lab::DeviceInfo& device = chapter.device();
     const double floats = static_cast<double>(s.n) * static_cast<double>(s.arrays);
     if (auto problem = lab::check_memory_fits(
@@ -196,14 +197,7 @@ int main(int argc, char** argv) {
       const ch04::ArraysRun& m = median_run(*runs);
       report.add_result(std::to_string(runs->front().streams) + " stream(s): total, first begin to last end", "ms",
                         totals(*runs),
-                        lab::Json::object()
-                            .set("arrays", static_cast<double>(s.arrays))
-                            .set("n", static_cast<double>(s.n))
-                            .set("copy_in_busy_ms", m.copy_in_busy_ms)
-                            .set("copy_out_busy_ms", m.copy_out_busy_ms)
-                            .set("kernel_busy_ms", m.kernel_busy_ms)
-                            .set("in_with_out_ms", m.in_with_out_ms)
-                            .set("copies_with_kernels_ms", m.copies_with_kernels_ms));
+                        {{"arrays", static_cast<double>(s.arrays)}, {"n", static_cast<double>(s.n)}, {"copy_in_busy_ms", m.copy_in_busy_ms}, {"copy_out_busy_ms", m.copy_out_busy_ms}, {"kernel_busy_ms", m.kernel_busy_ms}, {"in_with_out_ms", m.in_with_out_ms}, {"copies_with_kernels_ms", m.copies_with_kernels_ms}});
       report.add_result(std::to_string(runs->front().streams) + " stream(s): per array (median run)", "ms",
                         m.per_array_ms);
     }
@@ -236,7 +230,7 @@ int main(int argc, char** argv) {
       streams_table.add_row({c.build, c.side_streams, c.middle, ms(c.wall_ms), span(0), span(1), span(2),
                              c.serialised() ? "ran one after another" : (c.concurrent() ? "ran at once" : "partly overlapped")});
       report.add_result("default stream: " + c.description(), "ms", {c.wall_ms},
-                        lab::Json::object().set("serialised", c.serialised()).set("concurrent", c.concurrent()));
+                        {{"serialised", c.serialised()}, {"concurrent", c.concurrent()}});
       report.check("default stream: every kernel ran its full length (" + c.description() + ")", c.all_ran,
                    "spin " + ms(c.spin_ms) + " ms");
     }
@@ -273,10 +267,10 @@ int main(int argc, char** argv) {
                                ? "without an ordering the consumer read the poisoned data before the producer wrote it"
                                : "in this run the race never showed: no ordering is still a bug, the timing hid it");
     report.add_result("race: runs with a wrong result, no ordering", "runs", {static_cast<double>(raced_wrong)},
-                      lab::Json::object().set("runs", static_cast<double>(s.race_reps)));
+                      {{"runs", static_cast<double>(s.race_reps)}});
     report.add_result("race: runs with a wrong result, event + cudaStreamWaitEvent", "runs",
                       {static_cast<double>(fixed_wrong)},
-                      lab::Json::object().set("runs", static_cast<double>(s.race_reps)));
+                      {{"runs", static_cast<double>(s.race_reps)}});
     report.check("the consumer that waits on the producer's event is always correct", fixed_wrong == 0,
                  std::to_string(fixed_wrong) + " wrong runs");
 
@@ -297,7 +291,7 @@ int main(int argc, char** argv) {
                      t->result.passed() ? "correct" : "WRONG"});
       report.add_result(std::string("temporaries: call with work queued, ") + ch04::temporaries_name(t->kind), "ms",
                         {t->call_ms},
-                        lab::Json::object().set("queued_ms", t->queued_ms).set("per_call_us", t->per_call_us));
+                        {{"queued_ms", t->queued_ms}, {"per_call_us", t->per_call_us}});
       report.check(std::string("normalisation correct with ") + ch04::temporaries_name(t->kind), t->result.passed(),
                    t->result.detail());
     }

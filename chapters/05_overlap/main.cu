@@ -94,6 +94,7 @@ int main(int argc, char** argv) {
         .add_rule([&] { return too_many_chunks("--chart-chunks", s.chart_chunks, s.mib); });
     chapter.add_timeline_options();
     if (!chapter.start(argc, argv)) return lab::exit_code::success;
+    chapter.measure_sm_clock();
     const lab::DeviceInfo& device = chapter.device();
     const double bytes = static_cast<double>(s.mib) * (1 << 20);
     if (auto problem = lab::check_memory_fits(
@@ -145,13 +146,7 @@ int main(int argc, char** argv) {
     const KernelCase kernels[] = {{"light", 1, light}, {"heavy", heavy_steps, heavy}};
     for (const KernelCase& k : kernels) {
       report.add_result("model inputs, " + k.name + " kernel", "ms", {k.model.kernel_ms},
-                        lab::Json::object()
-                            .set("bytes", k.model.bytes)
-                            .set("h2d_ms", k.model.h2d_ms)
-                            .set("d2h_ms", k.model.d2h_ms)
-                            .set("both_ms", k.model.both_ms)
-                            .set("steps", static_cast<double>(k.steps))
-                            .set("copy_engines", static_cast<double>(k.model.copy_engines)));
+                        {{"bytes", k.model.bytes}, {"h2d_ms", k.model.h2d_ms}, {"d2h_ms", k.model.d2h_ms}, {"both_ms", k.model.both_ms}, {"steps", static_cast<double>(k.steps)}, {"copy_engines", static_cast<double>(k.model.copy_engines)}});
     }
 
     // --- 3. the sweep -----------------------------------------------------------
@@ -165,11 +160,7 @@ int main(int argc, char** argv) {
         const lab::Summary sum = report.add_result(
             k.name + " kernel, " + ch05::schedule_name(schedule) + ", " + std::to_string(chunks) + " chunk(s)", "ms",
             r.samples_ms,
-            lab::Json::object()
-                .set("predicted_ms", predicted)
-                .set("bound_ms", ch05::overlap_bound_ms(k.model))
-                .set("chunks", static_cast<double>(chunks))
-                .set("steps", static_cast<double>(k.steps)));
+            {{"predicted_ms", predicted}, {"bound_ms", ch05::overlap_bound_ms(k.model)}, {"chunks", static_cast<double>(chunks)}, {"steps", static_cast<double>(k.steps)}});
         rows.push_back({&k, schedule, chunks, sum.median, predicted, r.result.passed()});
         all_correct = all_correct && r.result.passed();
         if (!r.result.passed()) {
@@ -226,12 +217,7 @@ int main(int argc, char** argv) {
           best->measured_ms < sequential->measured_ms ? "saved" : "did NOT save time:",
           sequential->measured_ms / best->measured_ms);
       report.add_result(k.name + " kernel: best schedule, % of the bound", "%", {100 * bound / best->measured_ms},
-                        lab::Json::object()
-                            .set("schedule", ch05::schedule_name(best->schedule))
-                            .set("chunks", static_cast<double>(best->chunks))
-                            .set("measured_ms", best->measured_ms)
-                            .set("bound_ms", bound)
-                            .set("sequential_ms", sequential->measured_ms));
+                        {{"schedule", ch05::schedule_name(best->schedule)}, {"chunks", static_cast<double>(best->chunks)}, {"measured_ms", best->measured_ms}, {"bound_ms", bound}, {"sequential_ms", sequential->measured_ms}});
     }
     // V1 against V2 at every chunk count: "differ" means more than 5 % apart.
     std::string differ, same;
@@ -285,10 +271,7 @@ int main(int argc, char** argv) {
     }
     std::printf("\n");
     report.add_result("V1 vs V2: largest relative difference", "%", {100 * worst},
-                      lab::Json::object()
-                          .set("connections", connections)
-                          .set("rows_v1_faster", static_cast<double>(v1_faster))
-                          .set("rows_v2_faster", static_cast<double>(v2_faster)));
+                      {{"connections", connections}, {"rows_v1_faster", static_cast<double>(v1_faster)}, {"rows_v2_faster", static_cast<double>(v2_faster)}});
 
     // --- 5. timelines -------------------------------------------------------------
     const int chart = static_cast<int>(s.chart_chunks);

@@ -85,6 +85,7 @@ int main(int argc, char** argv) {
         });
     chapter.add_timeline_options();
     if (!chapter.start(argc, argv)) return lab::exit_code::success;
+    chapter.measure_sm_clock();
     const lab::DeviceInfo& device = chapter.device();
     const std::size_t largest = static_cast<std::size_t>(s.max_mib * kMiB);
     const std::size_t size = static_cast<std::size_t>(s.mib * kMiB);
@@ -118,7 +119,7 @@ int main(int argc, char** argv) {
       const double b = static_cast<double>(bytes);
       auto record = [&](const std::string& what, const std::vector<double>& samples, double moved) {
         report.add_result(what + ", " + size_text(bytes), "GB/s", to_gbps(moved, samples),
-                          lab::Json::object().set("bytes", b).set("median_ms", lab::median(samples)));
+                          {{"bytes", b}, {"median_ms", lab::median(samples)}});
         return lab::median(samples);
       };
       using ch06::Direction;
@@ -196,14 +197,7 @@ int main(int argc, char** argv) {
         at_size->pageable_h2d_ms / at_size->pinned_h2d_ms, at_size->pageable_d2h_ms / at_size->pinned_d2h_ms,
         size_text(size).c_str(), at_size->pinned_h2d_ms / at_size->both_ms * 2);
     report.add_result("benchmark: pinned H2D at --mib, % of the sweep's best", "%", {100 * at_size_gbps / best_gbps},
-                      lab::Json::object()
-                          .set("gbps", at_size_gbps)
-                          .set("best_gbps", best_gbps)
-                          .set("best_bytes", static_cast<double>(best->bytes))
-                          .set("link_gbps", link_gbps)
-                          .set("percent_of_link", link_gbps > 0 ? 100 * at_size_gbps / link_gbps : 0.0)
-                          .set("pcie_generation_max", nvml.pcie_generation_max)
-                          .set("pcie_width_max", nvml.pcie_width_max));
+                      {{"gbps", at_size_gbps}, {"best_gbps", best_gbps}, {"best_bytes", static_cast<double>(best->bytes)}, {"link_gbps", link_gbps}, {"percent_of_link", link_gbps > 0 ? 100 * at_size_gbps / link_gbps : 0.0}, {"pcie_generation_max", nvml.pcie_generation_max}, {"pcie_width_max", nvml.pcie_width_max}});
 
     // --- 2. the four combinations --------------------------------------------------------
     ch06::HostMemory pageable(ch06::HostKind::pageable, size), pinned(ch06::HostKind::pinned, size);
@@ -233,7 +227,7 @@ int main(int argc, char** argv) {
                     c.check.intact ? "intact" : "WRONG"});
       calls_intact = calls_intact && c.check.intact;
       report.add_result(std::string("H2D ") + ch06::host_kind_name(c.memory) + " " + c.call() + ": returned", "ms",
-                        c.returned_samples, lab::Json::object().set("done_ms", c.done_ms).set("bytes", static_cast<double>(size)));
+                        c.returned_samples, {{"done_ms", c.done_ms}, {"bytes", static_cast<double>(size)}});
     }
     std::printf("%s", four.render().c_str());
     // --timeline / --trace: one copy of each combination, as CUPTI saw it, and
@@ -299,13 +293,7 @@ int main(int argc, char** argv) {
       registration_intact = registration_intact && r.contents.intact && r.copied.intact;
       report.add_result("registration, " + size_text(bytes) + ": register + unregister", "ms",
                         {r.register_ms + r.unregister_ms},
-                        lab::Json::object()
-                            .set("bytes", static_cast<double>(bytes))
-                            .set("register_ms", r.register_ms)
-                            .set("unregister_ms", r.unregister_ms)
-                            .set("pageable_copy_ms", r.pageable_copy_ms)
-                            .set("registered_copy_ms", r.registered_copy_ms)
-                            .set("copies_to_break_even", copies));
+                        {{"bytes", static_cast<double>(bytes)}, {"register_ms", r.register_ms}, {"unregister_ms", r.unregister_ms}, {"pageable_copy_ms", r.pageable_copy_ms}, {"registered_copy_ms", r.registered_copy_ms}, {"copies_to_break_even", copies}});
     }
     std::printf("%s", registration.render().c_str());
     // The lesson's upload_registered(): lock, queue the copy, return at once; unlock after the stream is done.
@@ -416,11 +404,7 @@ int main(int argc, char** argv) {
     }
     std::printf("\n");
     report.add_result("write-combined H2D", "GB/s", {lab::gigabytes_per_second(static_cast<double>(size), combined_h2d)},
-                      lab::Json::object()
-                          .set("cpu_read_gbps", combined_cpu.read_gbps)
-                          .set("cpu_write_gbps", combined_cpu.write_gbps)
-                          .set("pinned_cpu_read_gbps", pinned_cpu.read_gbps)
-                          .set("pinned_cpu_write_gbps", pinned_cpu.write_gbps));
+                      {{"cpu_read_gbps", combined_cpu.read_gbps}, {"cpu_write_gbps", combined_cpu.write_gbps}, {"pinned_cpu_read_gbps", pinned_cpu.read_gbps}, {"pinned_cpu_write_gbps", pinned_cpu.write_gbps}});
 
     ch06::HostMemory mapped(ch06::HostKind::mapped, size);
     const std::size_t floats = size / sizeof(float);
@@ -442,7 +426,7 @@ int main(int argc, char** argv) {
       zero_correct = zero_correct && z.correct;
       if (!z.correct) std::printf("   WRONG: %s\n", z.detail.c_str());
       report.add_result("zero-copy kernel, input read " + std::to_string(passes) + "x", "ms", {z.zero_copy_ms},
-                        lab::Json::object().set("copy_then_kernel_ms", z.copy_then_kernel_ms));
+                        {{"copy_then_kernel_ms", z.copy_then_kernel_ms}});
     }
     std::printf("%s", zero.render().c_str());
     std::printf(

@@ -92,6 +92,7 @@ int main(int argc, char** argv) {
     // Before any work of this chapter: the idle clock, in a kernel and from NVML.
     const double idle_mhz = lab::measure_sm_clock_mhz(stream);
     const lab::NvmlReading idle_nvml = lab::read_nvml(device.ordinal);
+    chapter.measure_sm_clock();
 
     const std::size_t small = s.small_mib > 0 ? static_cast<std::size_t>(s.small_mib) << 20 : device.l2_bytes / 2;
     const std::size_t large = static_cast<std::size_t>(s.large_factor) * device.l2_bytes;
@@ -133,7 +134,7 @@ int main(int argc, char** argv) {
           const std::vector<double> t = ch07::time_kernel(problem, preceding, p, m, samples, stream, &check);
           const lab::Summary sum = report.add_result(
               std::string(set.name) + ", " + ch07::preceding_name(p) + ", " + lab::sample_mode_name(m), "ms", t,
-              lab::Json::object().set("working_set_bytes", static_cast<double>(set.bytes)));
+              {{"working_set_bytes", static_cast<double>(set.bytes)}});
           set.rows.push_back({p, m, sum, check.passed()});
           all_correct = all_correct && check.passed();
           if (!check.passed()) std::printf("   WRONG: %s\n", check.detail().c_str());
@@ -184,13 +185,7 @@ int main(int argc, char** argv) {
                       : "cooling the cache outweighed hiding the launch gap");
       report.add_result(std::string(set.name) + ": cold / warm (write flush, blocked stream)", "x",
                         {m(P::write_flush, M::blocked_stream) / warm},
-                        lab::Json::object()
-                            .set("read_flush_ratio", m(P::read_flush, M::blocked_stream) / warm)
-                            .set("launch_gap_us", 1000 * gap)
-                            .set("hidden_by_spin_us", 1000 * hidden_by_spin)
-                            .set("cooling_write_us", 1000 * cooling_write)
-                            .set("cooling_read_us", 1000 * cooling_read)
-                            .set("article_difference_us", 1000 * article));
+                        {{"read_flush_ratio", m(P::read_flush, M::blocked_stream) / warm}, {"launch_gap_us", 1000 * gap}, {"hidden_by_spin_us", 1000 * hidden_by_spin}, {"cooling_write_us", 1000 * cooling_write}, {"cooling_read_us", 1000 * cooling_read}, {"article_difference_us", 1000 * article}});
     }
     std::printf(
         "\n   Why: a working set that fits in L2 is served from L2 when warm and from memory (HBM) after a flush;\n"
@@ -260,17 +255,7 @@ int main(int argc, char** argv) {
         "   a shared machine must not do it; this chapter measures the clock instead and flags samples taken\n"
         "   below 75 %% of nominal, as nvbench does.\n\n");
     report.add_result("SM clock during the sustained load", "MHz", during,
-                      lab::Json::object()
-                          .set("idle_mhz", idle_mhz)
-                          .set("after_mhz", after_mhz)
-                          .set("rested_mhz", rested_mhz)
-                          .set("waking_50us_mhz", waking_mhz)
-                          .set("nvml_rested_mhz", rested_nvml.sm_clock_mhz)
-                          .set("nominal_mhz", device.nominal_sm_clock_mhz)
-                          .set("nvml_idle_mhz", idle_nvml.sm_clock_mhz)
-                          .set("nvml_loaded_mhz", loaded_nvml.sm_clock_mhz)
-                          .set("varied", overall.varied)
-                          .set("below_75_percent", static_cast<double>(overall.below)));
+                      {{"idle_mhz", idle_mhz}, {"after_mhz", after_mhz}, {"rested_mhz", rested_mhz}, {"waking_50us_mhz", waking_mhz}, {"nvml_rested_mhz", rested_nvml.sm_clock_mhz}, {"nominal_mhz", device.nominal_sm_clock_mhz}, {"nvml_idle_mhz", idle_nvml.sm_clock_mhz}, {"nvml_loaded_mhz", loaded_nvml.sm_clock_mhz}, {"varied", overall.varied}, {"below_75_percent", static_cast<double>(overall.below)}});
     report.check("the clocked load computed what the CPU computes", load.correct(),
                  std::to_string(s.load_steps) + " FMAs per thread, exact");
 
@@ -315,16 +300,8 @@ int main(int argc, char** argv) {
         "   variants in the same run.\n",
         sample_clock.min_mhz, sample_clock.max_mhz, sample_clock.below,
         sample_clock.below > 0 ? "(flagged: nvbench would discard them)" : "(none flagged)");
-    lab::Json clock_per_sample = lab::Json::array();
-    for (double c : clocks) clock_per_sample.push_back(c);
     report.add_result("clocked kernel, lone launches", "ms", times,
-                      lab::Json::object()
-                          .set("clock_mhz_per_sample", clock_per_sample)
-                          .set("clock_mhz_min", sample_clock.min_mhz)
-                          .set("clock_mhz_median", sample_clock.median_mhz)
-                          .set("clock_mhz_max", sample_clock.max_mhz)
-                          .set("below_75_percent", static_cast<double>(sample_clock.below))
-                          .set("outliers_above", static_cast<double>(outliers.above)));
+                      {{"clock_mhz_per_sample", clocks}, {"clock_mhz_min", sample_clock.min_mhz}, {"clock_mhz_median", sample_clock.median_mhz}, {"clock_mhz_max", sample_clock.max_mhz}, {"below_75_percent", static_cast<double>(sample_clock.below)}, {"outliers_above", static_cast<double>(outliers.above)}});
     report.check("the clocked load computed what the CPU computes, after the samples", load.correct(), "exact");
     return chapter.finish();
   });

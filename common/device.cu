@@ -1,5 +1,4 @@
 #include <cuda_runtime.h>
-#include <dlfcn.h>   // dlopen: NVML, for the driver release, without linking it
 #include <unistd.h>  // sysconf
 
 #include <cstdio>
@@ -8,6 +7,7 @@
 
 #include "check.cuh"
 #include "device.cuh"
+#include "nvml.cuh"
 #include "program.hpp"
 
 namespace lab {
@@ -16,57 +16,6 @@ namespace {
 
 std::string version_text(int version) {  // 13000 -> "13.0"
   return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
-}
-
-// NVML, the driver's management library, is opened at run time (dlopen) so
-// that the programs need no NVML to build or start. Only the few functions we
-// call are declared; their signatures are NVML's own (nvml.h).
-class Nvml {
- public:
-  Nvml() {
-    library_ = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (library_ == nullptr) return;
-    auto init = reinterpret_cast<int (*)()>(dlsym(library_, "nvmlInit_v2"));
-    shutdown_ = reinterpret_cast<int (*)()>(dlsym(library_, "nvmlShutdown"));
-    ready_ = init != nullptr && shutdown_ != nullptr && init() == 0;
-  }
-  ~Nvml() {
-    if (ready_) shutdown_();
-    if (library_ != nullptr) dlclose(library_);
-  }
-  Nvml(const Nvml&) = delete;
-  Nvml& operator=(const Nvml&) = delete;
-
-  // The function @p name as type F, or nullptr when NVML or the function is missing.
-  template <class F>
-  F function(const char* name) const {
-    return ready_ ? reinterpret_cast<F>(dlsym(library_, name)) : nullptr;
-  }
-
- private:
-  void* library_ = nullptr;
-  int (*shutdown_)() = nullptr;
-  bool ready_ = false;
-};
-
-// The driver's release ("580.159.04") is not in the runtime API. NVML knows
-// it; failing that, the Linux kernel module states it in /proc/driver/nvidia/version.
-std::string read_driver_release() {
-  {
-    Nvml nvml;
-    if (auto get_version = nvml.function<int (*)(char*, unsigned)>("nvmlSystemGetDriverVersion")) {
-      char buffer[96] = {};
-      if (get_version(buffer, sizeof buffer) == 0) return buffer;
-    }
-  }
-  std::ifstream file("/proc/driver/nvidia/version");
-  std::string word;
-  std::string previous;
-  while (file >> word) {
-    if (previous == "Module" && !word.empty() && word[0] >= '0' && word[0] <= '9') return word;
-    previous = word;
-  }
-  return "unknown";
 }
 
 double mib(std::size_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
@@ -176,7 +125,7 @@ DeviceInfo query_device(int ordinal) {
   d.nominal_memory_clock_mhz = khz / 1000.0;
   LAB_CHECK(cudaDriverGetVersion(&d.driver_cuda_version));
   LAB_CHECK(cudaRuntimeGetVersion(&d.runtime_version));
-  d.driver_release = read_driver_release();
+  d.driver_release = driver_release();
   int current = 0;
   LAB_CHECK(cudaGetDevice(&current));
   if (current == ordinal) {
@@ -184,53 +133,6 @@ DeviceInfo query_device(int ordinal) {
     LAB_CHECK(cudaMemGetInfo(&d.free_memory_bytes, &total));
   }
   return d;
-}
-
-NvmlReading read_nvml(int ordinal) noexcept {
-  NvmlReading reading;
-  char bus_id[32] = {};
-  if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, ordinal) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return reading;
-  }
-  Nvml nvml;
-  using Device = void*;  // nvmlDevice_t
-  auto by_bus_id = nvml.function<int (*)(const char*, Device*)>("nvmlDeviceGetHandleByPciBusId_v2");
-  Device device = nullptr;
-  if (by_bus_id == nullptr || by_bus_id(bus_id, &device) != 0) return reading;
-  reading.available = true;
-  constexpr int kClockSm = 1;  // NVML_CLOCK_SM
-  unsigned value = 0;
-  using ClockQuery = int (*)(Device, int, unsigned*);
-  if (auto clock = nvml.function<ClockQuery>("nvmlDeviceGetClockInfo"); clock && clock(device, kClockSm, &value) == 0)
-    reading.sm_clock_mhz = value;
-  if (auto clock = nvml.function<ClockQuery>("nvmlDeviceGetMaxClockInfo"); clock && clock(device, kClockSm, &value) == 0)
-    reading.max_sm_clock_mhz = value;
-  using LinkQuery = int (*)(Device, unsigned*);
-  auto link = [&](const char* name, int* out) {
-    if (auto query = nvml.function<LinkQuery>(name); query && query(device, &value) == 0) *out = static_cast<int>(value);
-  };
-  link("nvmlDeviceGetMaxPcieLinkGeneration", &reading.pcie_generation_max);
-  link("nvmlDeviceGetMaxPcieLinkWidth", &reading.pcie_width_max);
-  link("nvmlDeviceGetCurrPcieLinkGeneration", &reading.pcie_generation_now);
-  link("nvmlDeviceGetCurrPcieLinkWidth", &reading.pcie_width_now);
-  return reading;
-}
-
-double pcie_gigabytes_per_second(int generation, int lanes) {
-  // Transfers per second per lane and the line code: Gen 1-2 send 10 bits per
-  // byte (8b/10b), Gen 3-5 130 bits per 128 (128b/130b); Gen 6 is not handled.
-  double gigatransfers = 0;
-  double efficiency = 128.0 / 130.0;
-  switch (generation) {
-    case 1: gigatransfers = 2.5; efficiency = 0.8; break;
-    case 2: gigatransfers = 5.0; efficiency = 0.8; break;
-    case 3: gigatransfers = 8.0; break;
-    case 4: gigatransfers = 16.0; break;
-    case 5: gigatransfers = 32.0; break;
-    default: return 0.0;
-  }
-  return gigatransfers * efficiency / 8.0 * lanes;
 }
 
 int current_device_attribute(cudaDeviceAttr attribute) {

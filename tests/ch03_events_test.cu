@@ -9,7 +9,7 @@
 #include "events.cuh"
 #include "statistics.hpp"
 #include "stream.cuh"
-#include "timing.cuh"
+#include "measure.cuh"
 
 TEST_CASE("the event time of a 5 ms kernel is within 5 % of a synchronised host timer") {
   lab::require_device();

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "device.cuh"
+#include "nvml.cuh"
 #include "registration_model.hpp"
 
 TEST_CASE("registration pays off after registration / saving-per-copy copies") {

@@ -8,6 +8,7 @@
 #include "cache_clock.cuh"
 #include "clock.cuh"
 #include "device.cuh"
+#include "nvml.cuh"
 #include "statistics.hpp"
 #include "stream.cuh"
 

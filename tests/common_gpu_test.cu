@@ -11,7 +11,9 @@
 #include "device.cuh"
 #include "memory.cuh"
 #include "stream.cuh"
-#include "timing.cuh"
+#include "measure.cuh"
+#include "stream_blocker.cuh"
+#include "timers.cuh"
 
 TEST_CASE("the device summary is filled in") {
   const lab::DeviceInfo d = lab::require_device();

@@ -11,7 +11,7 @@
 #include "memory.cuh"
 #include "statistics.hpp"
 #include "stream.cuh"
-#include "timing.cuh"
+#include "measure.cuh"
 
 namespace {
 

@@ -27,7 +27,7 @@
 #include "memory.cuh"
 #include "program.hpp"
 #include "stream.cuh"
-#include "timing.cuh"
+#include "measure.cuh"
 #include "vector_add.cuh"
 #include "verify.hpp"
 

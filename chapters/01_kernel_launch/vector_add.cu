@@ -5,7 +5,7 @@
 #include "clock.cuh"
 #include "memory.cuh"
 #include "stream.cuh"
-#include "timing.cuh"
+#include "timers.cuh"
 #include "vector_add.cuh"
 
 namespace ch01 {

@@ -31,7 +31,7 @@
 #include "statistics.hpp"
 #include "stream.cuh"
 #include "sync_pitfalls.cuh"
-#include "timing.cuh"
+#include "measure.cuh"
 #include "vector_add.cuh"
 
 namespace {

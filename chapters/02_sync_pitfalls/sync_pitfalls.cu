@@ -7,7 +7,7 @@
 #include "memory.cuh"
 #include "stream.cuh"
 #include "sync_pitfalls.cuh"
-#include "timing.cuh"
+#include "timers.cuh"
 
 namespace ch02 {
 

@@ -10,7 +10,9 @@
 #include "statistics.hpp"
 #include "stream.cuh"
 #include "sync_pitfalls.cuh"
-#include "timing.cuh"
+#include "measure.cuh"
+#include "stream_blocker.cuh"
+#include "timers.cuh"
 
 namespace ch03 {
 

@@ -32,7 +32,8 @@
 #include "program.hpp"
 #include "statistics.hpp"
 #include "stream.cuh"
-#include "timing.cuh"
+#include "measure.cuh"
+#include "timers.cuh"
 #include "vector_add.cuh"
 
 namespace {

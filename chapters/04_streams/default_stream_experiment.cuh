@@ -22,7 +22,7 @@
 #include "memory.cuh"
 #include "stream.cuh"
 #include "streams.cuh"
-#include "timing.cuh"
+#include "timers.cuh"
 
 namespace ch04 {
 namespace {

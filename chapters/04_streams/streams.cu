@@ -5,7 +5,7 @@
 #include "check.cuh"
 #include "clock.cuh"
 #include "stream.cuh"
-#include "timing.cuh"
+#include "timers.cuh"
 
 namespace ch04 {
 

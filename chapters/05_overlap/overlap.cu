@@ -9,7 +9,7 @@
 #include "check.cuh"
 #include "statistics.hpp"
 #include "timeline.hpp"
-#include "timing.cuh"
+#include "measure.cuh"
 
 namespace ch05 {
 namespace {

@@ -26,12 +26,13 @@
 #include <vector>
 
 #include "chapter.cuh"
+#include "nvml.cuh"
 #include "pinned.cuh"
 #include "program.hpp"
 #include "registration_model.hpp"
 #include "statistics.hpp"
 #include "stream.cuh"
-#include "timing.cuh"
+#include "timers.cuh"
 #include "verify.hpp"
 
 namespace {

@@ -6,7 +6,8 @@
 #include "pinned.cuh"
 #include "statistics.hpp"
 #include "stream.cuh"
-#include "timing.cuh"
+#include "measure.cuh"
+#include "timers.cuh"
 #include "verify.hpp"
 
 namespace ch06 {

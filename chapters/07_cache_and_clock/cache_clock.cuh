@@ -20,7 +20,10 @@
 
 #include "memory.cuh"
 #include "sample_statistics.hpp"
-#include "timing.cuh"
+#include "l2_flush.cuh"
+#include "measure.cuh"
+#include "stream_blocker.cuh"
+#include "timers.cuh"
 #include "verify.hpp"
 
 namespace ch07 {

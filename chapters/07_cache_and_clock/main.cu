@@ -30,6 +30,7 @@
 
 #include "cache_clock.cuh"
 #include "chapter.cuh"
+#include "nvml.cuh"
 #include "clock.cuh"
 #include "program.hpp"
 #include "sample_statistics.hpp"

@@ -11,7 +11,7 @@
 // Stuck? Read HINTS.md beside this file.
 #include "check.cuh"
 #include "time_kernel.cuh"
-#include "timing.cuh"
+#include "timers.cuh"
 
 namespace exercise02 {
 

@@ -6,7 +6,7 @@
 
 #include "clock.cuh"
 #include "streams.cuh"
-#include "timing.cuh"
+#include "timers.cuh"
 #include "wait_for_producer.cuh"
 
 TEST_CASE("exercise 04: the consumer always reads what the slow producer wrote") {

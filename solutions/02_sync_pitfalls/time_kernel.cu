@@ -2,7 +2,7 @@
 // stopping it. It differs from exercises/02_sync_pitfalls/time_kernel.cu in two lines.
 #include "check.cuh"
 #include "time_kernel.cuh"
-#include "timing.cuh"
+#include "timers.cuh"
 
 namespace exercise02 {
 

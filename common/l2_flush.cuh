@@ -1,0 +1,45 @@
+/// @file l2_flush.cuh
+/// @brief Evicting the L2 cache before a "cold" sample (chapters 03 and 07).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "memory.cuh"
+
+namespace lab {
+
+/// Evicts the L2 cache: touches a buffer twice the L2's size (read from
+/// cudaDevAttrL2CacheSize) so that no line of earlier data survives, after
+/// resetting lines marked persisting, which a plain flush would not evict
+/// (nvbench issue #458).
+class L2Flusher {
+ public:
+  /// How the buffer is touched.
+  enum class Method {
+    /// cudaMemsetAsync over the buffer, as nvbench does. Leaves the L2 full of
+    /// the buffer's dirty lines, which must be written back to memory before
+    /// the next kernel's data can take their place.
+    write,
+    /// A kernel reads the buffer. Leaves the L2 full of clean lines, which can
+    /// be dropped at once: closer to a cold cache after an idle period.
+    read
+  };
+
+  /// Allocates the flush buffer for the current device.
+  explicit L2Flusher(Method method = Method::write);
+  /// Queues the flush on @p stream.
+  void flush(cudaStream_t stream);
+  /// Size of the flush buffer in bytes.
+  std::size_t bytes() const { return buffer_.bytes(); }
+  /// How this flusher touches its buffer.
+  Method method() const { return method_; }
+
+ private:
+  DeviceBuffer<unsigned char> buffer_;
+  DeviceBuffer<unsigned> sink_;  // the read flush writes here only if its sum is impossible
+  Method method_;
+};
+
+}  // namespace lab

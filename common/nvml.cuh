@@ -1,0 +1,36 @@
+/// @file nvml.cuh
+/// @brief What the driver's management library (NVML) says about a GPU: the
+/// driver release, the SM clock now and at most, and the PCIe link.
+///
+/// NVML is opened at run time, so the programs build and start without it.
+#pragma once
+
+#include <string>
+
+namespace lab {
+
+/// The driver's release, e.g. "580.159.04" (NVML, else /proc/driver/nvidia/version),
+/// or "unknown". Never throws.
+std::string driver_release() noexcept;
+
+/// What NVML (the driver's management library) reports now; zeros where it is
+/// missing (no NVML, or a query the GPU does not answer).
+struct NvmlReading {
+  bool available = false;       ///< NVML was found and knows this device
+  double sm_clock_mhz = 0;      ///< the SM clock now, as the driver reports it
+  double max_sm_clock_mhz = 0;  ///< the highest SM clock the driver allows
+  int pcie_generation_max = 0;  ///< the highest PCIe generation of the GPU and its slot
+  int pcie_width_max = 0;       ///< the most PCIe lanes
+  int pcie_generation_now = 0;  ///< the PCIe generation in use now (lower when the link idles)
+  int pcie_width_now = 0;       ///< the PCIe lanes in use now
+};
+
+/// Reads NVML for CUDA device @p ordinal (matched by PCI bus id, because NVML's
+/// numbering can differ from CUDA's). Opens NVML at run time; never throws.
+NvmlReading read_nvml(int ordinal) noexcept;
+
+/// The theoretical rate of a PCIe link in GB/s per direction after line coding:
+/// Gen 5 x16 = 32 GT/s x 16 lanes x 128/130 / 8 = 63.0 GB/s. 0 for an unknown generation.
+double pcie_gigabytes_per_second(int generation, int lanes);
+
+}  // namespace lab

@@ -1,0 +1,53 @@
+/// @file stream_blocker.cuh
+/// @brief Holding a stream until a whole sample is queued, so its events exclude the launch gap (nvbench's blocking kernel).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "memory.cuh"
+
+namespace lab {
+
+/// Holds a stream with a one-thread kernel that spins until the host releases
+/// it (NVIDIA nvbench's "blocking kernel"). Work queued behind it waits, so a
+/// whole sample can be queued first and then reaches the GPU back to back, with
+/// no launch gap between the start event and the work:
+///
+/// @code
+///   lab::StreamBlocker blocker;
+///   blocker.block(stream);            // the stream now waits for release()
+///   start.record(stream); kernel<<<g, b, 0, stream>>>(...); stop.record(stream);
+///   blocker.release();                // everything above runs without gaps
+/// @endcode
+///
+/// The kernel gives up after a timeout instead of hanging, and timed_out() says
+/// so: a profiler that serialises kernels (Nsight Compute) runs the holding
+/// kernel before the host can release it. Kernels queued behind it must
+/// already be loaded (lazy module loading would wait for the held GPU: nvbench
+/// issue #136), so run the work once before blocking.
+class StreamBlocker {
+ public:
+  /// @param timeout_ms how long the holding kernel waits before giving up
+  explicit StreamBlocker(double timeout_ms = 5000.0);
+  /// Releases a stream still held, and waits for it, so nothing hangs.
+  ~StreamBlocker();
+  StreamBlocker(const StreamBlocker&) = delete;
+  StreamBlocker& operator=(const StreamBlocker&) = delete;
+
+  /// Queues the holding kernel on @p stream. Throws std::logic_error if a
+  /// stream is already held by this blocker.
+  void block(cudaStream_t stream);
+  /// Lets the held stream go on.
+  void release();
+  /// Did the holding kernel give up before release()? Meaningful once the
+  /// stream has passed it (for example after cudaStreamSynchronize).
+  bool timed_out() const;
+
+ private:
+  PinnedBuffer<int> flags_;  // [0] released, [1] timed out; read by the kernel through unified addressing
+  unsigned long long timeout_ns_;
+  cudaStream_t held_ = nullptr;
+  bool holding_ = false;
+};
+
+}  // namespace lab

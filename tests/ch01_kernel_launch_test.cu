@@ -58,9 +58,25 @@ TEST_CASE("too many threads per block is reported, and the program carries on") 
   const ch01::LaunchErrorDemo demo = ch01::launch_with_bad_config(2 * device.max_threads_per_block);
   // CUDA 12 and older say cudaErrorInvalidConfiguration; CUDA 13.0 on the H100
   // we ran said cudaErrorInvalidValue. Either way the launch must be refused.
-  CHECK((demo.error == cudaErrorInvalidConfiguration || demo.error == cudaErrorInvalidValue));
+  CHECK((demo.error_code == cudaErrorInvalidConfiguration || demo.error_code == cudaErrorInvalidValue));
   CHECK(demo.later_launch_ok);
   CHECK(cudaGetLastError() == cudaSuccess);  // the error was consumed, not left behind
   // A valid configuration reports no error.
-  CHECK(ch01::launch_with_bad_config(256).error == cudaSuccess);
+  CHECK(ch01::launch_with_bad_config(256).error_code == cudaSuccess);
+}
+
+TEST_CASE("the variants experiment checks every variant, and a NaN left in the output would fail it") {
+  const lab::DeviceInfo device = lab::require_device();
+  lab::Stream stream;
+  const ch01::VariantsRun run = ch01::compare_variants((1 << 20) + 3, 256, 3, 5, device, stream);
+  REQUIRE(run.variants.size() == 3);
+  CHECK(run.copy_samples.size() == 3);
+  for (const ch01::VariantRun& v : run.variants) {
+    CAPTURE(v.name);
+    CHECK(v.first.passed());
+    CHECK(v.after.passed());
+    CHECK(v.samples.size() == 3);
+  }
+  // The findings turn these into passing correctness checks.
+  for (const lab::Finding& f : ch01::variants_findings(run)) CHECK(f.passed);
 }

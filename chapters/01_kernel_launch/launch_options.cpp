@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "program.hpp"
+
 namespace ch01 {
 
 void add_launch_options(lab::Options& table, LaunchOptions& options) {
@@ -27,6 +29,12 @@ std::string check_against_machine(const LaunchOptions& options, int max_threads_
            std::to_string(max_threads_per_block) + " threads per block";
   }
   return check_vectors_fit("--n " + std::to_string(options.n), options.n, free_device_bytes, available_host_bytes);
+}
+
+void require_fits_machine(const LaunchOptions& options, const lab::DeviceInfo& device) {
+  const std::string problem = check_against_machine(options, device.max_threads_per_block, device.free_memory_bytes,
+                                                    lab::available_host_memory_bytes());
+  if (!problem.empty()) throw lab::UsageError(problem);
 }
 
 std::string check_vectors_fit(const std::string& what, std::int64_t n, std::size_t free_device_bytes,

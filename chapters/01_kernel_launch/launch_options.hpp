@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "device.cuh"
 #include "options.hpp"
 
 namespace ch01 {
@@ -32,6 +33,10 @@ std::string check_block_size(std::int64_t block);
 /// in the host's available memory. Returns "" when fine, otherwise the message.
 std::string check_against_machine(const LaunchOptions& options, int max_threads_per_block,
                                   std::size_t free_device_bytes, std::size_t available_host_bytes);
+
+/// check_against_machine() for @p device and this host's available memory;
+/// throws lab::UsageError (exit 2) with its message when something does not fit.
+void require_fits_machine(const LaunchOptions& options, const lab::DeviceInfo& device);
 
 /// The memory check behind check_against_machine(), for any chapter that
 /// holds c = a + b: three vectors of @p n floats fit in the device's free

@@ -5,6 +5,7 @@
 #include "clock.cuh"
 #include "memory.cuh"
 #include "stream.cuh"
+#include "measure.cuh"
 #include "timers.cuh"
 #include "vector_add.cuh"
 
@@ -21,7 +22,7 @@ __global__ void add_one_thread_per_element(const float* a, const float* b, float
 
 // Grid-stride loop: the grid has a fixed number of threads, each handles
 // elements i, i + stride, i + 2 * stride, ... The same kernel is correct for any
-// n and any grid, and a grid that fills the GPU once pays block start-up once.
+// n and any grid, so the grid can be sized to the GPU rather than to the data.
 __global__ void add_grid_stride(const float* a, const float* b, float* c, std::int64_t n) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n; i += stride) {
@@ -142,6 +143,47 @@ lab::Comparison AddProblem::check(const std::vector<float>& result) const {
   return lab::compare(result, expected_);  // exact: one IEEE add per element
 }
 
+VariantsRun compare_variants(std::int64_t n, int block, int samples, std::uint64_t seed,
+                             const lab::DeviceInfo& device, cudaStream_t stream) {
+  // The CPU reference, on random inputs.
+  const auto count = static_cast<std::size_t>(n);
+  const std::vector<float> a_host = lab::random_floats(count, seed);
+  const std::vector<float> b_host = lab::random_floats(count, seed + 1);
+  const std::vector<float> expected = add_on_cpu(a_host, b_host);
+  lab::DeviceBuffer<float> a(count), b(count), c(count);
+  a.upload(a_host);
+  b.upload(b_host);
+
+  VariantsRun run;
+  run.n = n;
+  run.l2_bytes = static_cast<double>(device.l2_bytes);
+  lab::MeasureConfig measure;  // events, warm-up first (chapter 03 shows why)
+  measure.samples = samples;
+
+  // The reference point: a device-to-device copy of n floats (n read, n written).
+  run.copy_samples = lab::measure_ms(
+      [&](cudaStream_t s) { LAB_CHECK(cudaMemcpyAsync(c.data(), a.data(), c.bytes(), cudaMemcpyDeviceToDevice, s)); },
+      stream, measure);
+
+  for (AddVariant variant : kAllVariants) {
+    VariantRun v;
+    v.name = variant_name(variant);
+    const LaunchConfig config = choose_config(variant, n, block, device);
+    v.grid = config.grid;
+    v.block = config.block;
+    // Poisoned output first: an element no thread writes stays NaN and fails.
+    c.poison(stream);
+    launch_add(variant, a.data(), b.data(), c.data(), n, config, stream);
+    LAB_CHECK(cudaStreamSynchronize(stream));
+    v.first = lab::compare(c.download(), expected);  // exact: one IEEE add per element
+    v.samples = lab::measure_ms(
+        [&](cudaStream_t s) { launch_add(variant, a.data(), b.data(), c.data(), n, config, s); }, stream, measure);
+    v.after = lab::compare(c.download(), expected);  // the timing loop must not have broken anything
+    run.variants.push_back(std::move(v));
+  }
+  return run;
+}
+
 LaunchErrorDemo launch_with_bad_config(int threads_per_block) {
   constexpr std::int64_t n = 4096;
   lab::DeviceBuffer<float> a(n), b(n), c(n);
@@ -149,11 +191,13 @@ LaunchErrorDemo launch_with_bad_config(int threads_per_block) {
   LAB_CHECK(cudaMemset(b.data(), 0, b.bytes()));
 
   LaunchErrorDemo demo;
+  demo.threads_per_block = threads_per_block;
   // The launch itself returns nothing; the configuration error is recorded and
   // handed out by the next cudaGetLastError(), which also clears it.
   add_one_thread_per_element<<<1, threads_per_block>>>(a.data(), b.data(), c.data(), n);
-  demo.error = cudaGetLastError();
-  demo.error_text = std::string(cudaGetErrorName(demo.error)) + " (" + cudaGetErrorString(demo.error) + ")";
+  const cudaError_t error = cudaGetLastError();
+  demo.error_code = static_cast<int>(error);
+  demo.error_text = std::string(cudaGetErrorName(error)) + " (" + cudaGetErrorString(error) + ")";
 
   // A configuration error does not break the context: a valid launch works.
   c.poison();

@@ -2,6 +2,10 @@
 /// @brief Chapter 01's lesson: `c = a + b` launched three ways, what a launch
 /// error looks like, and proof that a launch returns before the kernel ends.
 ///
+/// In the order of the page: the CPU reference, the kernels and their launch
+/// (`launch_add`: `kernel<<<grid, block, 0, stream>>>`), then the experiments,
+/// which return their data (findings.hpp) and print nothing.
+///
 /// The kernels follow the PyTorch custom-operator tutorial's `add2` (a
 /// grid-stride loop launched as `<<<(n + 1023) / 1024, 1024>>>`). Here the three
 /// variants are compared in one run:
@@ -18,6 +22,7 @@
 #include <vector>
 
 #include "device.cuh"
+#include "findings.hpp"
 #include "memory.cuh"
 #include "verify.hpp"
 
@@ -103,30 +108,20 @@ class AddProblem {
   lab::DeviceBuffer<float> a_, b_, c_;
 };
 
-/// Bytes the kernel must move: read a and b, write c (3 x 4 bytes per element).
-inline double add_bytes(std::int64_t n) { return 3.0 * sizeof(float) * static_cast<double>(n); }
+/// Section 2: the device-to-device copy of n floats, then each variant on
+/// random inputs of @p n floats: a first run into a poisoned output checked
+/// against the CPU, @p samples event-timed runs, and a check after them.
+VariantsRun compare_variants(std::int64_t n, int block, int samples, std::uint64_t seed,
+                             const lab::DeviceInfo& device, cudaStream_t stream);
 
-/// What happened to a launch with a bad configuration.
-struct LaunchErrorDemo {
-  cudaError_t error = cudaSuccess;  ///< what cudaGetLastError() returned after the launch
-  std::string error_text;           ///< its name and description
-  bool later_launch_ok = false;     ///< did a correct launch right after work (the error is not sticky)?
-};
-
-/// Launches the add kernel with @p threads_per_block threads per block (more
-/// than the GPU allows, e.g. 2048), catches the error with cudaGetLastError()
-/// instead of throwing, then shows the program carries on with a valid launch.
-LaunchErrorDemo launch_with_bad_config(int threads_per_block);
-
-/// How long a launch takes to return, next to how long its kernel runs.
-struct LaunchReturnTiming {
-  double launch_call_ms = 0;  ///< host time spent inside the launch call
-  double kernel_ms = 0;       ///< GPU time of the kernel, from events
-  double until_sync_ms = 0;   ///< host time from before the launch until cudaStreamSynchronize returned
-};
-
-/// Launches a kernel that runs for @p kernel_ms on @p stream and times the
-/// launch call on the host, the kernel with events, and the wait for it.
+/// Section 3: launches a kernel that runs for @p kernel_ms on @p stream and
+/// times the launch call on the host, the kernel with events, and the wait for it.
 LaunchReturnTiming time_launch_return(double kernel_ms, cudaStream_t stream);
+
+/// Section 4: launches the add kernel with @p threads_per_block threads per
+/// block (more than the GPU allows, e.g. 2048), catches the error with
+/// cudaGetLastError() instead of throwing, then shows the program carries on
+/// with a valid launch.
+LaunchErrorDemo launch_with_bad_config(int threads_per_block);
 
 }  // namespace ch01

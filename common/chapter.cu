@@ -14,7 +14,7 @@ Chapter::Chapter(std::string program, std::string title, std::string description
   options_.add_output_file("json", &json_path_, "write the results as JSON to this file")
       .add_flag("instrumented", &instrumented_,
                 "the run is under a sanitizer or profiler: report timing checks as not judged (detected\n"
-                "when CUDA_INJECTION64_PATH is set, as compute-sanitizer and Nsight do)");
+                "when CUDA_INJECTION64_PATH or NVTX_INJECTION64_PATH is set, as Nsight and compute-sanitizer do)");
 }
 
 void Chapter::add_timeline_options() {
@@ -24,8 +24,13 @@ void Chapter::add_timeline_options() {
 
 bool Chapter::start(int argc, const char* const* argv) {
   if (options_.parse(argc, argv) == Options::Parsed::help) return false;
-  const char* injection = std::getenv("CUDA_INJECTION64_PATH");
-  if (injection != nullptr && *injection != '\0') instrumented_ = true;
+  // The tools load themselves through these variables: Nsight Compute and
+  // Systems set CUDA_INJECTION64_PATH; compute-sanitizer (CUDA 13.0) was seen
+  // to set NVTX_INJECTION64_PATH=libsanitizer-collection.so.
+  for (const char* variable : {"CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH"}) {
+    const char* value = std::getenv(variable);
+    if (value != nullptr && *value != '\0') instrumented_ = true;
+  }
   device_ = require_device();
   timeline_.configure(timeline_chart_, trace_path_, device_.name);
   const std::string chapter_id = program_.rfind("ch", 0) == 0 ? program_.substr(2) : program_;

@@ -51,7 +51,8 @@ class Chapter {
 
   /// Is the run instrumented (compute-sanitizer, Nsight Compute or Systems),
   /// so that timing checks are not judged? True when `--instrumented` was
-  /// given or the CUDA_INJECTION64_PATH variable those tools set is present.
+  /// given or a variable those tools set (CUDA_INJECTION64_PATH,
+  /// NVTX_INJECTION64_PATH) is present.
   bool instrumented() const { return instrumented_; }
 
   /// Adds `--timeline` (print a CUPTI chart of each recorded variant) and

@@ -23,7 +23,7 @@ constexpr double kMiB = 1024.0 * 1024.0;
 }  // namespace
 
 lab::ResultTable limits_table(const lab::DeviceInfo& d) {
-  lab::ResultTable table("What one launch may ask for", "limit",
+  lab::ResultTable table("Per launch: compute capability 1.x beside this GPU", "limit",
                          {{"cc1", "compute capability 1.x", ""}, {"this_gpu", "this GPU", ""}});
   table.add_row("threads per block").set("cc1", "512").set("this_gpu", d.max_threads_per_block);
   table.add_row("block dimensions (x, y, z)").set("cc1", "512, 512, 64").set("this_gpu", dims(d.max_block_dim));
@@ -108,7 +108,7 @@ std::vector<lab::Finding> variants_findings(const VariantsRun& run) {
 }
 
 lab::ResultTable launch_return_table(const LaunchReturnTiming& t) {
-  lab::ResultTable table("A launch returns before its kernel ends", "what", {{"ms", "time", "ms", 3}});
+  lab::ResultTable table("One long kernel: the launch call, the kernel, the wait", "what", {{"ms", "time", "ms", 3}});
   table.add_row("the launch call returned after").set("ms", t.launch_call_ms);
   table.add_row("the kernel ran on the GPU for (events)").set("ms", t.kernel_ms);
   table.add_row("cudaStreamSynchronize returned after").set("ms", t.until_sync_ms);

@@ -15,13 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "fields.hpp"  // lab::fixed()
 #include "json.hpp"
 #include "statistics.hpp"
 
 namespace lab {
-
-/// @p value with @p decimals digits after the point ("12.35").
-std::string fixed(double value, int decimals);
 
 /// An aligned text table: a header naming each column with its unit, a rule,
 /// then the rows. Text columns are left-aligned, number columns right-aligned.

@@ -1,0 +1,42 @@
+#include "fields.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+
+namespace lab {
+
+double Value::number() const {
+  switch (type_) {
+    case Type::number: return number_;
+    case Type::integer:
+    case Type::boolean: return static_cast<double>(integer_);
+    case Type::none:
+    case Type::text:
+    case Type::numbers: break;
+  }
+  throw std::logic_error("Value::number(): the value is not a number");
+}
+
+std::string Value::format(int decimals) const {
+  switch (type_) {
+    case Type::none: return "-";
+    case Type::number: return fixed(number_, decimals);
+    case Type::integer: return std::to_string(integer_);
+    case Type::boolean: return integer_ != 0 ? "yes" : "no";
+    case Type::text: return text_;
+    case Type::numbers: {
+      std::string out;
+      for (std::size_t i = 0; i < numbers_.size(); ++i) out += (i == 0 ? "" : ", ") + fixed(numbers_[i], decimals);
+      return out;
+    }
+  }
+  return "-";
+}
+
+std::string fixed(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+
+}  // namespace lab

@@ -34,20 +34,6 @@ std::int64_t parse_integer(const std::string& text, const std::string& what);
 /// Writes @p value the way a learner would type it: 67108864 -> "64Mi".
 std::string format_count(std::int64_t value);
 
-/// Memory a size option asks for, and what it is made of (for the message).
-struct MemoryNeed {
-  double device_bytes = 0;    ///< device memory the run allocates
-  std::string device_parts;   ///< e.g. "a, b and c: 3 x n floats"
-  double host_bytes = 0;      ///< host memory the run allocates (pinned or not)
-  std::string host_parts;     ///< e.g. "4 x n floats"
-};
-
-/// Checks a size option against the memory there is. Returns "" when it fits,
-/// else a message for lab::UsageError (exit 2) naming @p what (e.g. "--n 4Gi"),
-/// the GiB needed and the GiB free.
-std::string check_memory_fits(const std::string& what, const MemoryNeed& need, std::size_t free_device_bytes,
-                              std::size_t available_host_bytes);
-
 /// The option table of one program.
 class Options {
  public:

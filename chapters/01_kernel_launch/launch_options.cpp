@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "memory_fit.hpp"
+
 namespace ch01 {
 
 void add_launch_options(lab::Options& table, LaunchOptions& options) {

@@ -31,6 +31,7 @@
 #include "cache_clock.cuh"
 #include "chapter.cuh"
 #include "clock.cuh"
+#include "memory_fit.hpp"
 #include "program.hpp"
 #include "sample_statistics.hpp"
 #include "statistics.hpp"

@@ -14,10 +14,10 @@ namespace lab {
 
 /// Memory a size option asks for, and what it is made of (for the message).
 struct MemoryNeed {
-  double device_bytes = 0;    ///< device memory the run allocates
-  std::string device_parts;   ///< e.g. "a, b and c: 3 x n floats"
-  double host_bytes = 0;      ///< host memory the run allocates (pinned or not)
-  std::string host_parts;     ///< e.g. "4 x n floats"
+  double device_bytes = 0;   ///< device memory the run allocates
+  std::string device_parts;  ///< e.g. "a, b and c: 3 x n floats"
+  double host_bytes = 0;     ///< host memory the run allocates (pinned or not)
+  std::string host_parts;    ///< e.g. "4 x n floats"
 };
 
 /// Checks a size option against the memory there is. Returns "" when it fits,

@@ -27,7 +27,9 @@ Place place_of(const std::string& path) {
 
 bool names_a_folder(const Place& place) { return place.name.empty() || place.name == "." || place.name == ".."; }
 
-std::string cannot_write(const std::string& path, const std::string& why) { return "cannot write '" + path + "': " + why; }
+std::string cannot_write(const std::string& path, const std::string& why) {
+  return "cannot write '" + path + "': " + why;
+}
 
 std::string system_error_text(int error) { return std::strerror(error); }
 

@@ -28,7 +28,19 @@ bool Chapter::start(int argc, const char* const* argv) {
   Json device = device_.to_json();
   device.set("measured_sm_clock_mhz", measured_mhz);
   const std::string chapter_id = program_.rfind("ch", 0) == 0 ? program_.substr(2) : program_;
-  report_ = Report(chapter_id, device, options_.to_json());
+  // Bridge until the report takes lab::Fields: the options as the old lab::Json.
+  Json options = Json::object();
+  for (const Field& field : options_.fields()) {
+    const Value& v = field.value;
+    if (v.type() == Value::Type::text) {
+      options.set(field.key, v.text());
+    } else if (v.type() == Value::Type::boolean) {
+      options.set(field.key, v.boolean());
+    } else {
+      options.set(field.key, v.number());
+    }
+  }
+  report_ = Report(chapter_id, device, options);
 
   std::printf("%s\n%s\n%s", title_.c_str(), std::string(title_.size(), '=').c_str(), device_.summary().c_str());
   std::printf("  SM clock measured in a kernel: %.0f MHz\n\n", measured_mhz);

@@ -59,12 +59,22 @@ function(lab_add_chapter target)
   add_test(NAME ${target}.cli.unknown_option
     COMMAND ${CMAKE_COMMAND} -DEXPECT_CODE=2 "-DEXPECT_REGEX=unknown option '--no-such-option'"
             -P ${expect} -- $<TARGET_FILE:${target}> --no-such-option 1)
+  # A value never starts with "--": the option before it has no value (and no
+  # file named "--no-such" is written).
+  add_test(NAME ${target}.cli.value_not_an_option
+    COMMAND ${CMAKE_COMMAND} -DEXPECT_CODE=2 "-DEXPECT_REGEX=option '--json' needs a value"
+            -P ${expect} -- $<TARGET_FILE:${target}> --json --no-such)
+  # An option given twice is a usage error, not "the last one wins".
+  add_test(NAME ${target}.cli.option_twice
+    COMMAND ${CMAKE_COMMAND} -DEXPECT_CODE=2 "-DEXPECT_REGEX=option '--json' is given twice"
+            -P ${expect} -- $<TARGET_FILE:${target}> --json a.json --json b.json)
   # With every GPU hidden the chapter says why and exits 77, on any machine.
   add_test(NAME ${target}.cli.no_device
     COMMAND ${CMAKE_COMMAND} -DEXPECT_CODE=77 "-DEXPECT_REGEX=no usable CUDA device: "
             -P ${expect} -- $<TARGET_FILE:${target}>)
   set_tests_properties(${target}.cli.no_device PROPERTIES ENVIRONMENT "CUDA_VISIBLE_DEVICES=-1")
-  set_tests_properties(${target}.cli.help ${target}.cli.unknown_option ${target}.cli.no_device
+  set_tests_properties(${target}.cli.help ${target}.cli.unknown_option ${target}.cli.value_not_an_option
+    ${target}.cli.option_twice ${target}.cli.no_device
     PROPERTIES LABELS "cpu;${chapter_label};cli")
   # The whole chapter with small sizes: verified results, exit 0 (skipped without a GPU).
   add_test(NAME ${target}.smoke COMMAND ${target} ${ARG_SMOKE_ARGS})

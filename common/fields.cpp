@@ -10,14 +10,11 @@ double Value::number() const {
     case Type::number: return number_;
     case Type::integer:
     case Type::boolean: return static_cast<double>(integer_);
-    default: throw std::logic_error("Value::number(): the value is not a number");
+    case Type::none:
+    case Type::text:
+    case Type::numbers: break;
   }
-}
-
-std::string fixed(double value, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return buffer;
+  throw std::logic_error("Value::number(): the value is not a number");
 }
 
 std::string Value::format(int decimals) const {
@@ -29,11 +26,17 @@ std::string Value::format(int decimals) const {
     case Type::text: return text_;
     case Type::numbers: {
       std::string out;
-      for (std::size_t i = 0; i < numbers_.size(); ++i) out += (i ? ", " : "") + fixed(numbers_[i], decimals);
+      for (std::size_t i = 0; i < numbers_.size(); ++i) out += (i == 0 ? "" : ", ") + fixed(numbers_[i], decimals);
       return out;
     }
   }
-  return "?";
+  return "-";
+}
+
+std::string fixed(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
 }
 
 }  // namespace lab

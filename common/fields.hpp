@@ -41,7 +41,8 @@ class Value {
   const std::string& text() const { return text_; }                     ///< the text
   const std::vector<double>& numbers() const { return numbers_; }       ///< the list
   /// As a table cell: numbers with @p decimals digits after the point,
-  /// integers as they are, yes/no, texts as they are, "-" for nothing.
+  /// integers as they are, yes/no, texts as they are, a list as its numbers
+  /// joined by ", " (each with @p decimals digits), "-" for nothing.
   std::string format(int decimals) const;
 
  private:

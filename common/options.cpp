@@ -1,18 +1,24 @@
+// The option table on CLI11. CLI11 splits the command line (`--name value`,
+// `--name=value`), matches the names and collects the raw texts; this file
+// converts them (integer suffixes, ranges, output files), writes every message
+// and the help. CLI11 is configured to take every value as text, to accept an
+// option any number of times and to keep what it does not know, so that the
+// errors it would raise become ours, with the option's name in them.
 #include "options.hpp"
 
-#include <unistd.h>  // access(): can this process write into the folder?
-
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
+#include <initializer_list>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
 
+#include "output_file.hpp"
 #include "program.hpp"
 
 namespace lab {
@@ -24,9 +30,22 @@ struct Suffix {
   std::int64_t factor;
 };
 // Longest first so that "Mi" is not read as "M".
-constexpr Suffix kSuffixes[] = {
-    {"Ki", 1024}, {"Mi", 1024 * 1024}, {"Gi", 1024LL * 1024 * 1024}, {"Ti", 1024LL * 1024 * 1024 * 1024},
-    {"k", 1000},  {"M", 1000 * 1000},  {"G", 1000LL * 1000 * 1000}};
+constexpr Suffix kSuffixes[] = {{"Ki", std::int64_t{1} << 10},
+                                {"Mi", std::int64_t{1} << 20},
+                                {"Gi", std::int64_t{1} << 30},
+                                {"Ti", std::int64_t{1} << 40},
+                                {"k", 1000},
+                                {"M", 1000 * 1000},
+                                {"G", 1000LL * 1000 * 1000}};
+
+// What CLI11 records for an option given without a value (`--json` at the end
+// of the line, or followed by another option): its "default string", which no
+// one types.
+const std::string kNoValue = "\x01(no value)";
+
+bool all_digits(const std::string& text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
+}
 
 std::string format_real(double value) {
   char buffer[32];
@@ -34,9 +53,47 @@ std::string format_real(double value) {
   return buffer;
 }
 
+// "2^k" or "-2^k", k in 0..62: the form format_count() writes for large powers of two.
+std::int64_t parse_power_of_two(const std::string& text, const std::string& what) {
+  const std::size_t start = text[0] == '-' ? 1 : 0;
+  if (text.size() < start + 3 || text.compare(start, 2, "2^") != 0 || !all_digits(text.substr(start + 2))) {
+    throw UsageError("invalid value '" + text + "' for " + what + ": expected an integer such as 1000, 64Mi or 2^40");
+  }
+  const std::string exponent = text.substr(start + 2);
+  if (exponent.size() > 2 || std::stoi(exponent) > 62) {
+    throw UsageError("value '" + text + "' for " + what + " is too large");
+  }
+  const std::int64_t value = std::int64_t{1} << std::stoi(exponent);
+  return start == 1 ? -value : value;
+}
+
+// @p value with the largest of @p units (largest first) that divides it, when
+// at most four digits remain: 1536Mi reads at a glance, 4194304Ti does not.
+// "" when no unit fits.
+std::string with_largest_unit(std::int64_t value, std::initializer_list<Suffix> units) {
+  for (const Suffix& unit : units) {
+    if (value % unit.factor != 0) continue;
+    const std::int64_t mantissa = value / unit.factor;  // a smaller unit would only leave more digits
+    return mantissa >= -9999 && mantissa <= 9999 ? std::to_string(mantissa) + unit.text : "";
+  }
+  return "";
+}
+
+std::string range_text(std::int64_t min, std::int64_t max) { return format_count(min) + ".." + format_count(max); }
+std::string range_text(double min, double max) { return format_real(min) + ".." + format_real(max); }
+
+// The first thing CLI11 kept because it matched nothing, as our message.
+std::string unexpected(const std::string& argument) {
+  if (argument.size() > 2 && argument.compare(0, 2, "--") == 0) {
+    return "unknown option '" + argument.substr(0, argument.find('=')) + "'";
+  }
+  return "unexpected argument '" + argument + "'";
+}
+
 }  // namespace
 
 std::int64_t parse_integer(const std::string& text, const std::string& what) {
+  if (text.find('^') != std::string::npos) return parse_power_of_two(text, what);
   std::string digits = text;
   std::int64_t factor = 1;
   for (const auto& suffix : kSuffixes) {
@@ -63,15 +120,21 @@ std::int64_t parse_integer(const std::string& text, const std::string& what) {
 }
 
 std::string format_count(std::int64_t value) {
-  if (value != 0 && value % 1024 == 0) {
-    const char* names[] = {"Ki", "Mi", "Gi", "Ti"};
-    std::int64_t v = value / 1024;
-    int unit = 0;
-    while (v % 1024 == 0 && unit < 3) {
-      v /= 1024;
-      ++unit;
-    }
-    return std::to_string(v) + names[unit];
+  if (value == 0) return "0";
+  const std::int64_t Ki = 1024;
+  if (std::string text =
+          with_largest_unit(value, {{"Ti", Ki * Ki * Ki * Ki}, {"Gi", Ki * Ki * Ki}, {"Mi", Ki * Ki}, {"Ki", Ki}});
+      !text.empty()) {
+    return text;
+  }
+  // Below a million the digits read well enough ("1000", "100000").
+  if (std::string text = with_largest_unit(value, {{"G", 1000 * 1000 * 1000}, {"M", 1000 * 1000}}); !text.empty()) {
+    return text;
+  }
+  if (value >= 1024 && (value & (value - 1)) == 0) {
+    int exponent = 0;
+    while ((std::int64_t{1} << exponent) != value) ++exponent;
+    return "2^" + std::to_string(exponent);
   }
   return std::to_string(value);
 }
@@ -83,6 +146,11 @@ Options::Entry& Options::declare(const std::string& name, Kind kind, void* value
   if (name.empty() || name == "help" || find(name) != nullptr) {
     throw std::logic_error("option --" + name + " declared twice or reserved");
   }
+  // Letters, digits, '-' and '_', not starting with '-': what a learner can type
+  // and CLI11 accepts as a long name.
+  const bool typable =
+      std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_'; });
+  if (!typable || name[0] == '-') throw std::logic_error("option name '" + name + "' is not letters, digits, - and _");
   entries_.push_back(Entry{name, kind, value, 0, 0, 0, 0, help, "", ""});
   return entries_.back();
 }
@@ -132,22 +200,20 @@ Options& Options::add_rule(std::function<std::string()> rule) {
   return *this;
 }
 
-Options::Entry* Options::find(const std::string& name) {
-  for (auto& e : entries_) {
+const Options::Entry* Options::find(const std::string& name) const {
+  for (const auto& e : entries_) {
     if (e.name == name) return &e;
   }
   return nullptr;
 }
 
-void Options::assign(Entry& e, const std::string& text) {
+void Options::assign(const Entry& e, const std::string& text) const {
   const std::string what = "--" + e.name;
   switch (e.kind) {
     case Kind::integer: {
       const std::int64_t v = parse_integer(text, what);
-      if (v < e.imin || v > e.imax) {
-        throw UsageError(what + " must be in " + format_count(e.imin) + ".." + format_count(e.imax) + " (got " + text +
-                         ")");
-      }
+      if (v < e.imin || v > e.imax)
+        throw UsageError(what + " must be in " + range_text(e.imin, e.imax) + " (got " + text + ")");
       *static_cast<std::int64_t*>(e.value) = v;
       break;
     }
@@ -158,10 +224,8 @@ void Options::assign(Entry& e, const std::string& text) {
           !std::isfinite(v)) {
         throw UsageError("invalid value '" + text + "' for " + what + ": expected a number");
       }
-      if (v < e.min || v > e.max) {
-        throw UsageError(what + " must be in " + format_real(e.min) + ".." + format_real(e.max) + " (got " + text +
-                         ")");
-      }
+      if (v < e.min || v > e.max)
+        throw UsageError(what + " must be in " + range_text(e.min, e.max) + " (got " + text + ")");
       *static_cast<double*>(e.value) = v;
       break;
     }
@@ -171,16 +235,8 @@ void Options::assign(Entry& e, const std::string& text) {
       break;
     case Kind::output_file: {
       if (text.empty()) throw UsageError(what + " needs a file name");
-      const std::filesystem::path path(text);
-      const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
-      std::error_code error;
-      if (std::filesystem::is_directory(path, error)) {
-        throw UsageError(what + " names a folder, not a file: '" + text + "'");
-      }
-      if (!std::filesystem::is_directory(folder, error) || ::access(folder.c_str(), W_OK) != 0) {
-        throw UsageError(what + ": cannot write '" + text + "': folder '" + folder.string() +
-                         "' does not exist or is not writable");
-      }
+      if (const std::string problem = check_output_file(text); !problem.empty())
+        throw UsageError(what + ": " + problem);
       *static_cast<std::string*>(e.value) = text;
       break;
     }
@@ -197,38 +253,68 @@ void Options::assign(Entry& e, const std::string& text) {
 }
 
 Options::Parsed Options::parse(int argc, const char* const* argv) {
+  // Two forms CLI11 reads otherwise than we do, caught before it sees them:
+  // `--help=...` (CLI11 would take `--help=true` for `--help`), and `--name=`
+  // with nothing after the '=' (CLI11 would take the next argument as the value).
+  // Neither can be a value of another option: no value starts with "--".
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg.rfind("--", 0) != 0 || arg.size() == 2) {
-      throw UsageError("unexpected argument '" + arg + "'");
+    if (arg.rfind("--help=", 0) == 0) throw UsageError("--help takes no value (got '" + arg + "')");
+    if (arg.size() > 3 && arg.compare(0, 2, "--") == 0 && arg.back() == '=' && arg.find('=') == arg.size() - 1) {
+      if (const Entry* e = find(arg.substr(2, arg.size() - 3))) assign(*e, "");  // throws: the empty value's message
     }
-    std::string name = arg.substr(2);
-    std::string value;
-    bool has_value = false;
-    if (const auto eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name.resize(eq);
-      has_value = true;
-    }
-    if (name == "help") {
-      std::fputs(help().c_str(), stdout);
-      return Parsed::help;
-    }
-    Entry* e = find(name);
-    if (e == nullptr) throw UsageError("unknown option '--" + name + "'");
-    if (e->kind == Kind::flag) {
-      if (has_value)
-        assign(*e, value);
-      else
-        *static_cast<bool*>(e->value) = true;
-      continue;
-    }
-    if (!has_value) {
-      if (i + 1 >= argc) throw UsageError("option '--" + name + "' needs a value");
-      value = argv[++i];
-    }
-    assign(*e, value);
   }
+
+  CLI::App app(description_, program_);
+  app.set_help_flag();                      // ours, from this table
+  app.allow_extras();                       // unknown options and stray arguments: collected, reported below
+  std::vector<const CLI::Option*> matched;  // matched[i] is entries_[i]
+  for (const Entry& e : entries_) {
+    CLI::Option* option = nullptr;
+    if (e.kind == Kind::flag) {
+      option = app.add_flag("--" + e.name);  // `--name=value` gives the raw value, `--name` gives "true"
+    } else {
+      // Zero or one value: CLI11 then takes the next argument only when it is
+      // not an option, so `--json --block 64` leaves `--json` without a value
+      // (recorded as kNoValue) instead of writing a file named "--block".
+      option = app.add_option("--" + e.name)->expected(0, 1)->default_str(kNoValue);
+    }
+    option->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);  // a repeat is reported below, as ours
+    matched.push_back(option);
+  }
+  const CLI::Option* help_flag = app.add_flag("--help");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {  // not expected with the settings above; still a usage error
+    throw UsageError(e.what());
+  }
+
+  if (help_flag->count() > 0) {
+    std::fputs(help().c_str(), stdout);
+    return Parsed::help;
+  }
+  // The values, in the order they were given: the first bad one is reported.
+  std::vector<std::size_t> seen(entries_.size(), 0);
+  for (const CLI::Option* option : app.parse_order()) {
+    const std::size_t i = static_cast<std::size_t>(std::find(matched.begin(), matched.end(), option) - matched.begin());
+    if (i == entries_.size()) continue;  // not in the table (--help, which returned above)
+    const Entry& e = entries_[i];
+    const auto& values = option->results();
+    const std::size_t occurrence = seen[i]++;
+    if (occurrence > 0) {
+      const bool show_values = e.kind != Kind::flag && values[0] != kNoValue && values[1] != kNoValue;
+      throw UsageError("option '--" + e.name + "' is given twice" +
+                       (show_values ? " ('" + values[0] + "', then '" + values[1] + "')" : std::string()));
+    }
+    const std::string& value = values[0];
+    if (value == kNoValue) throw UsageError("option '--" + e.name + "' needs a value");
+    if (value.rfind("--", 0) == 0) {
+      throw UsageError("option '--" + e.name + "' needs a value; '" + value + "' looks like an option");
+    }
+    assign(e, value);
+  }
+  if (const auto extras = app.remaining(); !extras.empty()) throw UsageError(unexpected(extras.front()));
+
   for (const auto& rule : rules_) {
     if (std::string problem = rule(); !problem.empty()) throw UsageError(problem);
   }
@@ -247,8 +333,8 @@ std::string Options::help() const {
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     const Entry& e = entries_[i];
     std::string detail = "default: " + e.default_text;
-    if (e.kind == Kind::integer) detail += ", range " + format_count(e.imin) + ".." + format_count(e.imax);
-    if (e.kind == Kind::real) detail += ", range " + format_real(e.min) + ".." + format_real(e.max);
+    if (e.kind == Kind::integer) detail += ", range " + range_text(e.imin, e.imax);
+    if (e.kind == Kind::real) detail += ", range " + range_text(e.min, e.max);
     out << "  " << left[i] << std::string(width - left[i].size() + 2, ' ') << e.help << " (" << detail << ")\n";
   }
   out << "  --help" << std::string(width - 6 + 2, ' ') << "show this help and exit\n";
@@ -261,7 +347,9 @@ Fields Options::fields() const {
   Fields fields;
   for (const auto& e : entries_) {
     switch (e.kind) {
-      case Kind::integer: fields.push_back({e.name, static_cast<long long>(*static_cast<std::int64_t*>(e.value))}); break;
+      case Kind::integer:
+        fields.push_back({e.name, static_cast<long long>(*static_cast<std::int64_t*>(e.value))});
+        break;
       case Kind::real: fields.push_back({e.name, *static_cast<double*>(e.value)}); break;
       case Kind::text:
       case Kind::output_file: fields.push_back({e.name, *static_cast<std::string*>(e.value)}); break;
@@ -269,25 +357,6 @@ Fields Options::fields() const {
     }
   }
   return fields;
-}
-
-std::string check_memory_fits(const std::string& what, const MemoryNeed& need, std::size_t free_device_bytes,
-                              std::size_t available_host_bytes) {
-  const double gib = 1024.0 * 1024.0 * 1024.0;
-  char message[320];
-  if (need.device_bytes > static_cast<double>(free_device_bytes)) {
-    std::snprintf(message, sizeof message, "%s needs %.2f GiB of device memory (%s), but only %.2f GiB is free",
-                  what.c_str(), need.device_bytes / gib, need.device_parts.c_str(),
-                  static_cast<double>(free_device_bytes) / gib);
-    return message;
-  }
-  if (need.host_bytes > static_cast<double>(available_host_bytes)) {
-    std::snprintf(message, sizeof message, "%s needs %.2f GiB of host memory (%s), but only %.2f GiB is available",
-                  what.c_str(), need.host_bytes / gib, need.host_parts.c_str(),
-                  static_cast<double>(available_host_bytes) / gib);
-    return message;
-  }
-  return "";
 }
 
 }  // namespace lab

@@ -2,8 +2,8 @@
 /// @brief A table-driven command-line parser.
 ///
 /// Each option is declared once, bound to a variable that holds its default; the
-/// same table parses the command line, checks ranges, writes `--help` and records
-/// the values in the JSON report, so the help text cannot drift from the code.
+/// same table parses the command line, checks ranges, writes `--help` and lists
+/// the values for the report (fields()), so the help text cannot drift from the code.
 ///
 /// @code
 ///   std::int64_t n = 1 << 20;
@@ -12,12 +12,23 @@
 ///   if (options.parse(argc, argv) == lab::Options::Parsed::help) return 0;
 /// @endcode
 ///
-/// Accepted forms: `--name value` and `--name=value`. Integers take the suffixes
-/// k, M, G (powers of 1000) and Ki, Mi, Gi (powers of 1024): `--n 64Mi`.
-/// Errors throw lab::UsageError (exit code 2 through lab::run_program).
+/// Accepted forms: `--name value` and `--name=value`; a switch is `--name` or
+/// `--name=false`. Integers take the suffixes k, M, G (powers of 1000) and Ki,
+/// Mi, Gi, Ti (powers of 1024), or are written as a power of two: `--n 64Mi`,
+/// `--seed 2^62`. Errors throw lab::UsageError (exit code 2 through
+/// lab::run_program) with a message that names the option:
+///   - a value never starts with `--`: in `--json --block 64`, `--json` has no value;
+///     a negative number is a value (`--x -1`);
+///   - an option given twice, `--name=` with nothing after the '=', an unknown
+///     option and a stray argument are errors;
+///   - output files (add_output_file()) are checked as they are parsed
+///     (lab::check_output_file()), before any GPU work starts;
+///   - `--help` prints the help and wins over everything else on the line; `--help=...` is an error.
+///
+/// CLI11 splits and matches the command line inside options.cpp; no CLI11 header
+/// is included here, so the chapters' CUDA files compile without it.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -27,26 +38,18 @@
 
 namespace lab {
 
-/// Parses an integer with an optional k/M/G/Ki/Mi/Gi suffix; throws
-/// lab::UsageError naming @p what when @p text is not one.
+/// Parses an integer with an optional k/M/G/Ki/Mi/Gi/Ti suffix, or a power of
+/// two written `2^k` (k up to 62); throws lab::UsageError naming @p what when
+/// @p text is not one.
 std::int64_t parse_integer(const std::string& text, const std::string& what);
 
-/// Writes @p value the way a learner would type it: 67108864 -> "64Mi".
+/// Writes @p value exactly, the way a learner would type it: with the largest
+/// of Ki, Mi, Gi, Ti that divides it, when at most four digits remain
+/// (67108864 -> "64Mi", "1536Mi"); else with M or G on the same terms
+/// (100000000 -> "100M"; below a million the digits stay: "1000"); else, for
+/// a power of two from 2^10 up, as "2^k" (2^62 -> "2^62", never "4194304Ti");
+/// else as its digits. parse_integer() reads every form back.
 std::string format_count(std::int64_t value);
-
-/// Memory a size option asks for, and what it is made of (for the message).
-struct MemoryNeed {
-  double device_bytes = 0;    ///< device memory the run allocates
-  std::string device_parts;   ///< e.g. "a, b and c: 3 x n floats"
-  double host_bytes = 0;      ///< host memory the run allocates (pinned or not)
-  std::string host_parts;     ///< e.g. "4 x n floats"
-};
-
-/// Checks a size option against the memory there is. Returns "" when it fits,
-/// else a message for lab::UsageError (exit 2) naming @p what (e.g. "--n 4Gi"),
-/// the GiB needed and the GiB free.
-std::string check_memory_fits(const std::string& what, const MemoryNeed& need, std::size_t free_device_bytes,
-                              std::size_t available_host_bytes);
 
 /// The option table of one program.
 class Options {
@@ -69,10 +72,11 @@ class Options {
   /// A text option (a path, a name); the default is `*value`, "" meaning none.
   Options& add(const std::string& name, std::string* value, const std::string& help,
                const std::string& placeholder = "path");
-  /// A file the program will write (`--json PATH`): checked at parse time, so
-  /// that a missing folder is a usage error before any GPU work starts.
+  /// A file the program will write (`--json PATH`): checked at parse time with
+  /// lab::check_output_file(), so that a missing folder, a folder or a device is
+  /// a usage error before any GPU work starts.
   Options& add_output_file(const std::string& name, std::string* value, const std::string& help);
-  /// A switch: present means true. `--name=false` turns it off again.
+  /// A switch: present means true. `--name=false` (or 0, off) turns it off again.
   Options& add_flag(const std::string& name, bool* value, const std::string& help);
 
   /// A rule over the parsed values that a range cannot express ("a multiple of
@@ -84,7 +88,8 @@ class Options {
   Parsed parse(int argc, const char* const* argv);
   /// The `--help` text, generated from the table.
   std::string help() const;
-  /// The current value of every option, for the JSON report.
+  /// The current value of every option, in the order they were added: integers
+  /// as integers, numbers as numbers, texts and paths as texts, switches as yes/no.
   Fields fields() const;
 
  private:
@@ -93,16 +98,16 @@ class Options {
     std::string name;
     Kind kind;
     void* value;
-    double min, max;          // ranges (integers are stored exactly in int64 bounds below)
-    std::int64_t imin, imax;  // integer range
+    double min, max;          // range of a real option
+    std::int64_t imin, imax;  // range of an integer option
     std::string help;
     std::string placeholder;
     std::string default_text;
   };
 
   Entry& declare(const std::string& name, Kind kind, void* value, const std::string& help);
-  Entry* find(const std::string& name);
-  void assign(Entry& entry, const std::string& text);
+  const Entry* find(const std::string& name) const;
+  void assign(const Entry& entry, const std::string& text) const;
 
   std::string program_;
   std::string description_;

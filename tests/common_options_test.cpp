@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -107,8 +108,8 @@ TEST_CASE("unknown options, missing values and stray arguments") {
 }
 
 TEST_CASE("an output file must be writable where it is named") {
-  CHECK(usage_error({"--json", "/no/such/folder/x.json"}).find("does not exist or is not writable") !=
-        std::string::npos);
+  CHECK(usage_error({"--json", "/no/such/folder/x.json"}) ==
+        "--json: cannot write '/no/such/folder/x.json': folder '/no/such/folder' does not exist");
   CHECK(usage_error({"--json", "/"}).find("names a folder") != std::string::npos);
   CHECK(usage_error({"--json", "results.json"}).empty());  // the current folder
 }
@@ -128,19 +129,24 @@ TEST_CASE("--help is generated from the table and stops parsing") {
   CHECK(help.find("77 no usable CUDA device") != std::string::npos);
 }
 
-TEST_CASE("option values go to JSON with their types") {
+TEST_CASE("option values as fields, in table order, with their types") {
   Settings s;
   lab::Options table = make_table(s);
   parse(table, {"--n", "3Ki", "--verbose"});
   const lab::Fields fields = table.fields();
   REQUIRE(fields.size() == 5);
-  CHECK(fields[0].value.integer() == 3072);
-  CHECK(fields[1].value.number() == 0.5);
-  CHECK(fields[2].value.text() == "default");
-  CHECK(fields[4].value.boolean());
   std::vector<std::string> keys;
   for (const auto& f : fields) keys.push_back(f.key);
   CHECK(keys == std::vector<std::string>{"n", "ratio", "name", "json", "verbose"});
+  CHECK(fields[0].value.type() == lab::Value::Type::integer);
+  CHECK(fields[0].value.integer() == 3072);
+  CHECK(fields[1].value.type() == lab::Value::Type::number);
+  CHECK(fields[1].value.number() == 0.5);
+  CHECK(fields[2].value.type() == lab::Value::Type::text);
+  CHECK(fields[2].value.text() == "default");
+  CHECK(fields[3].value.text() == "");  // no --json given
+  CHECK(fields[4].value.type() == lab::Value::Type::boolean);
+  CHECK(fields[4].value.boolean());
 }
 
 TEST_CASE("declaring an option twice is a programming error") {
@@ -156,4 +162,126 @@ TEST_CASE("rules see the parsed values and turn a message into a usage error") {
   table.add_rule([&s] { return s.n % 2 == 0 ? std::string() : "--n must be even"; });
   CHECK(parse(table, {"--n", "4"}) == lab::Options::Parsed::run);
   CHECK_THROWS_WITH_AS(parse(table, {"--n", "5"}), "--n must be even", lab::UsageError);
+}
+
+// What a fuzz of bad command lines found, each now a usage error naming the option.
+
+TEST_CASE("a value never starts with --: an option followed by another option has no value") {
+  CHECK(usage_error({"--json", "--n", "64"}) == "option '--json' needs a value");
+  CHECK(usage_error({"--name", "--verbose"}) == "option '--name' needs a value");
+  CHECK(usage_error({"--n", "--ratio", "0.5"}) == "option '--n' needs a value");
+  // what CLI11 alone would still take as a value, refused here
+  CHECK(usage_error({"--json", "---n"}) == "option '--json' needs a value; '---n' looks like an option");
+  CHECK(usage_error({"--name=--n"}) == "option '--name' needs a value; '--n' looks like an option");
+  // the missing value is reported before an unknown option that follows it
+  CHECK(usage_error({"--json", "--no-such"}) == "option '--json' needs a value");
+  // a negative number is a value (here out of range, so the message shows it was read)
+  CHECK(usage_error({"--n", "-1"}) == "--n must be in 1..1Gi (got -1)");
+  CHECK(usage_error({"--ratio", "-0.5"}) == "--ratio must be in 0..1 (got -0.5)");
+  // a value may hold '=' or start with a single '-' followed by a digit
+  Settings s;
+  lab::Options table = make_table(s);
+  CHECK(parse(table, {"--name=a=b"}) == lab::Options::Parsed::run);
+  CHECK(s.name == "a=b");
+}
+
+TEST_CASE("an option given twice is an error, whatever the values") {
+  CHECK(usage_error({"--n", "5", "--n", "6"}) == "option '--n' is given twice ('5', then '6')");
+  CHECK(usage_error({"--n=5", "--n", "5"}) == "option '--n' is given twice ('5', then '5')");
+  CHECK(usage_error({"--json", "a.json", "--json", "b.json"}) ==
+        "option '--json' is given twice ('a.json', then 'b.json')");
+  CHECK(usage_error({"--verbose", "--verbose=false"}) == "option '--verbose' is given twice");
+  // the first occurrence is checked first
+  CHECK(usage_error({"--n", "0", "--n", "6"}) == "--n must be in 1..1Gi (got 0)");
+}
+
+TEST_CASE("--help takes no value; --help alone prints the help, whatever else is on the line") {
+  CHECK(usage_error({"--help=0"}) == "--help takes no value (got '--help=0')");
+  CHECK(usage_error({"--help=true"}) == "--help takes no value (got '--help=true')");
+  CHECK(usage_error({"--help="}) == "--help takes no value (got '--help=')");
+  CHECK(usage_error({"--n", "5", "--help=1"}) == "--help takes no value (got '--help=1')");
+  Settings s;
+  lab::Options table = make_table(s);
+  CHECK(parse(table, {"--help"}) == lab::Options::Parsed::help);
+  CHECK(parse(table, {"--bogus", "--help"}) == lab::Options::Parsed::help);
+  CHECK(parse(table, {"--json", "--help"}) == lab::Options::Parsed::help);  // --help is not a value either
+}
+
+TEST_CASE("an empty value after '=' is an error, never a reason to read the next argument") {
+  CHECK(usage_error({"--json="}) == "--json needs a file name");
+  CHECK(usage_error({"--json=", "out.json"}) == "--json needs a file name");
+  CHECK(usage_error({"--n=", "5"}) == "invalid value '' for --n: expected an integer");
+  CHECK(usage_error({"--ratio="}) == "invalid value '' for --ratio: expected a number");
+  CHECK(usage_error({"--verbose="}) == "invalid value '' for --verbose: expected true or false");
+  CHECK(usage_error({"--json", ""}) == "--json needs a file name");
+  CHECK(usage_error({"--bogus="}) == "unknown option '--bogus'");
+}
+
+TEST_CASE("output files are checked at parse time, for root too") {
+  CHECK(usage_error({"--json", "/proc/x.json"}).find("--json: cannot write '/proc/x.json': no file can be created") ==
+        0);
+  CHECK(usage_error({"--json=/dev/full"}) ==
+        "--json: cannot write '/dev/full': it is not a regular file (a device, a "
+        "pipe or a socket)");
+  CHECK(usage_error({"--json", "/tmp"}).find("names a folder") != std::string::npos);
+  CHECK(usage_error({"--json", "/dev/null/x.json"}).find("is not a folder") != std::string::npos);
+}
+
+TEST_CASE("unknown options and stray arguments, after the values before them") {
+  CHECK(usage_error({"--n", "5", "--bogus=3"}) == "unknown option '--bogus'");
+  CHECK(usage_error({"--verbose", "on"}) == "unexpected argument 'on'");  // a switch takes no separate value
+  CHECK(usage_error({"--n", "5", "6"}) == "unexpected argument '6'");
+  CHECK(usage_error({"---n", "5"}) == "unknown option '---n'");
+  CHECK(usage_error({"--N", "5"}) == "unknown option '--N'");  // names are exact
+}
+
+TEST_CASE("ranges print readably: a suffix only when exact and short, else 2^k or the digits") {
+  CHECK(lab::format_count(std::int64_t{1} << 40) == "1Ti");
+  CHECK(lab::format_count(std::int64_t{1} << 62) == "2^62");  // not 4194304Ti
+  CHECK(lab::format_count(std::int64_t{1} << 50) == "1024Ti");
+  CHECK(lab::format_count(std::int64_t{1} << 54) == "2^54");
+  CHECK(lab::format_count(1536LL << 20) == "1536Mi");
+  CHECK(lab::format_count(10000LL << 10) == "10240000");  // 10000Ki: five digits, and no M or G fits
+  CHECK(lab::format_count(100000000) == "100M");
+  CHECK(lab::format_count(2000000000) == "2G");
+  CHECK(lab::format_count(1000000) == "1M");
+  CHECK(lab::format_count(100000) == "100000");
+  CHECK(lab::format_count(4294967295LL) == "4294967295");
+  CHECK(lab::format_count(-2048) == "-2Ki");
+  CHECK(lab::format_count(std::numeric_limits<std::int64_t>::max()) == "9223372036854775807");
+  CHECK(lab::format_count(std::numeric_limits<std::int64_t>::min()) == "-9223372036854775808");
+  // every form it writes reads back
+  for (std::int64_t v : {std::int64_t{1} << 62, std::int64_t{1536} << 20, std::int64_t{100000000}, std::int64_t{-2048},
+                         std::int64_t{4294967295LL}, std::int64_t{1} << 10}) {
+    CHECK(lab::parse_integer(lab::format_count(v), "--n") == v);
+  }
+  CHECK(lab::parse_integer("2^0", "--n") == 1);
+  CHECK(lab::parse_integer("-2^10", "--n") == -1024);
+  CHECK_THROWS_WITH_AS(lab::parse_integer("2^63", "--n"), "value '2^63' for --n is too large", lab::UsageError);
+  CHECK_THROWS_AS(lab::parse_integer("3^2", "--n"), lab::UsageError);
+  CHECK_THROWS_AS(lab::parse_integer("2^", "--n"), lab::UsageError);
+  CHECK_THROWS_AS(lab::parse_integer("^", "--n"), lab::UsageError);
+  CHECK_THROWS_AS(lab::parse_integer("2^x", "--n"), lab::UsageError);
+  CHECK_THROWS_AS(lab::parse_integer("2^-1", "--n"), lab::UsageError);
+}
+
+TEST_CASE("ranges in help and messages use the readable form") {
+  std::int64_t seed = 1;
+  lab::Options table("prog", "A test program.");
+  table.add("seed", &seed, 0, std::int64_t{1} << 62, "random input seed");
+  CHECK(table.help().find("(default: 1, range 0..2^62)") != std::string::npos);
+  std::vector<const char*> args{"prog", "--seed", "-1"};
+  CHECK_THROWS_WITH_AS(table.parse(3, args.data()), "--seed must be in 0..2^62 (got -1)", lab::UsageError);
+  args[2] = "2^62";
+  CHECK(table.parse(3, args.data()) == lab::Options::Parsed::run);
+  CHECK(seed == std::int64_t{1} << 62);
+}
+
+TEST_CASE("option names are what a learner can type") {
+  Settings s;
+  lab::Options table = make_table(s);
+  CHECK_THROWS_AS(table.add("two words", &s.n, 0, 1, "x"), std::logic_error);
+  CHECK_THROWS_AS(table.add("-n", &s.n, 0, 1, "x"), std::logic_error);
+  CHECK_THROWS_AS(table.add("n=1", &s.n, 0, 1, "x"), std::logic_error);
+  CHECK_NOTHROW(table.add("large-factor_2", &s.n, 0, 1, "x"));
 }

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "memory_fit.hpp"
 #include "program.hpp"
 
 namespace ch01 {

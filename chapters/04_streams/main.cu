@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "chapter.cuh"
+#include "memory_fit.hpp"
 #include "normalize.cuh"
 #include "program.hpp"
 #include "statistics.hpp"

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "chapter.cuh"
+#include "memory_fit.hpp"
 #include "overlap.cuh"
 #include "overlap_model.hpp"
 #include "program.hpp"

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "chapter.cuh"
+#include "memory_fit.hpp"
 #include "nvml.cuh"
 #include "pinned.cuh"
 #include "program.hpp"

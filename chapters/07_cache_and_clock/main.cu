@@ -32,6 +32,7 @@
 #include "chapter.cuh"
 #include "nvml.cuh"
 #include "clock.cuh"
+#include "memory_fit.hpp"
 #include "program.hpp"
 #include "sample_statistics.hpp"
 #include "statistics.hpp"

@@ -4,36 +4,52 @@
 #   2. every test except the exercises; on a GPU machine none may be skipped
 #   3. every untouched exercise must FAIL its check (the tree checks itself)
 #   4. every chapter once with small sizes and --json (read back by scripts/results_table.py)
-#   5. compute-sanitizer --tool memcheck over every chapter, if installed
+#   5. if compute-sanitizer is installed, every chapter's small run under each of its four
+#      tools (memcheck, racecheck, synccheck, initcheck), with --instrumented: timing checks
+#      are printed as not judged, correctness checks still count. A step fails when the tool
+#      reports an error, the chapter exits non-zero, or it runs past SANITIZER_TIMEOUT;
+#      then every tool's log must hold a zero summary ("ERROR SUMMARY: 0 errors",
+#      racecheck's "RACECHECK SUMMARY: 0 hazards")
 #   6. the tour: every chapter with its default options, output and JSON kept
 #   7. chapter 05 again with CUDA_DEVICE_MAX_CONNECTIONS=1 (its page shows both)
 #   8. chapters 02, 04, 05, 06 with --timeline --trace (CUPTI), the traces read back
 #   9. a build without CUPTI: --timeline says there is none and the chapter carries on
-# Ends with one summary line; exits non-zero if any step failed.
+# Every step's output goes to <results>/<step>.log. Ends with each step's wall time
+# (also in <results>/steps.tsv) and one summary line; exits non-zero if any step failed.
 #
 # Usage: scripts/gpu-check.sh [results-folder]   (default: build/gpu-check/results)
-# Environment: BUILD_DIR (default build/gpu-check), JOBS (default: all cores).
+# Environment: BUILD_DIR (default build/gpu-check), JOBS (default: all cores),
+#              SANITIZER_TIMEOUT (seconds per sanitizer run, default 300).
+# shellcheck disable=SC2317  # the step functions are called through step(), which shellcheck cannot follow
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 build=${BUILD_DIR:-build/gpu-check}
 results=${1:-$build/results}
 jobs=${JOBS:-$(nproc)}
+sanitizer_timeout=${SANITIZER_TIMEOUT:-300}
 mkdir -p "$results"
 failed=()
 steps=0
+printf 'step\tresult\tseconds\n' >"$results/steps.tsv"
 
-step() {  # step <name> <command...>: run, log, remember failures
-  local name=$1
+step() {  # step <name> <command...>: run, log, time, remember failures
+  local name=$1 rc=0 start=$SECONDS result=ok
   shift
   steps=$((steps + 1))
   echo "==> $name"
-  if "$@" >"$results/$name.log" 2>&1; then
-    echo "    ok"
+  # </dev/null: nothing a step runs may read the chapter list the loop below reads on stdin.
+  "$@" >"$results/$name.log" 2>&1 </dev/null || rc=$?
+  local seconds=$((SECONDS - start))
+  if ((rc == 0)); then
+    echo "    ok (${seconds} s)"
   else
-    echo "    FAILED (exit $?), last lines of $results/$name.log:"
+    result="FAILED (exit $rc)"
+    ((rc == 124 || rc == 137)) && result="FAILED (timed out, exit $rc)"
+    echo "    $result after ${seconds} s, last lines of $results/$name.log:"
     tail -n 25 "$results/$name.log" | sed 's/^/    | /'
     failed+=("$name")
   fi
+  printf '%s\t%s\t%s\n' "$name" "$result" "$seconds" >>"$results/steps.tsv"
 }
 
 # Read-only facts about the GPU and its current clocks (never changes anything).
@@ -68,25 +84,95 @@ exercises_fail_untouched() {
 }
 step exercises-fail-untouched exercises_fail_untouched
 
+# compute-sanitizer, one tool per run. Flags, and why:
+#   all tools  --error-exitcode 99: a reported error fails the run even when the chapter exits 0;
+#              --print-limit 50: a broken chapter prints 50 reports with backtraces, not thousands
+#              (the summary still counts them all), so a failing run stays short too;
+#              --report-api-errors no: chapters provoke API errors on purpose (chapter 01's
+#              bad launch) and check every call themselves; the tools are here for what the
+#              GPU does with memory and barriers, and a failed call fails the chapter anyway.
+#   memcheck   --leak-check full: device memory never freed is an error;
+#              --track-stream-ordered-races all (where this compute-sanitizer has it): a use of
+#              cudaMallocAsync memory before its allocation or after its cudaFreeAsync, in
+#              stream order (chapter 04 teaches those).
+#   racecheck  --racecheck-report analysis: one report per pair of racing source lines, not one per
+#              hazard. The summary must say 0 hazards, so warnings fail as well as errors.
+#   synccheck  the defaults: __syncthreads / __syncwarp used where not all threads reach it.
+#   initcheck  its defaults: reading device memory nothing wrote, by a kernel or by a copy
+#              (a device-to-host cudaMemcpy of uninitialised bytes counts). --track-unused-memory
+#              is left off (its default): memory allocated and never used is waste, not a wrong
+#              result, and the L2 flusher's sink is never written by design.
+sanitizer_logs=()
+sanitizer_flags() {  # sanitizer_flags <tool>: prints the flags for that tool, one a line
+  printf '%s\n' --error-exitcode 99 --print-limit 50 --report-api-errors no
+  case $1 in
+    memcheck)
+      printf '%s\n' --leak-check full
+      if grep -q -- "--track-stream-ordered-races" <<<"$sanitizer_help"; then
+        printf '%s\n' --track-stream-ordered-races all
+      fi
+      ;;
+    racecheck) printf '%s\n' --racecheck-report analysis ;;
+  esac
+}
+
+# sanitize <tool> <executable> <args...>: the chapter's run under one tool, stopped after
+# SANITIZER_TIMEOUT seconds (exit 124). timeout signals the whole process group, so the
+# chapter that compute-sanitizer started ends with it.
+sanitize() {
+  local tool=$1
+  shift
+  local flags
+  mapfile -t flags < <(sanitizer_flags "$tool")
+  echo "compute-sanitizer --tool $tool ${flags[*]} $* --instrumented"
+  timeout --kill-after=15 "$sanitizer_timeout" compute-sanitizer --tool "$tool" "${flags[@]}" "$@" --instrumented
+}
+
 if [[ -f $build/chapters.tsv ]]; then
+  sanitizer_help=""
+  if command -v compute-sanitizer >/dev/null; then
+    sanitizer_help=$(compute-sanitizer --help 2>&1 || true)
+    compute-sanitizer --version 2>&1 | tail -n 1
+  fi
   while IFS=$'\t' read -r name executable smoke; do
     # shellcheck disable=SC2086  # smoke holds several arguments
     step "$name.smoke" "$executable" $smoke --json "$results/$name.smoke.json"
     if command -v python3 >/dev/null; then  # the JSON reads back in the shared shape
       step "$name.json" python3 scripts/results_table.py "$results/$name.smoke.json"
     fi
-    if command -v compute-sanitizer >/dev/null; then
-      # shellcheck disable=SC2086
-      # --report-api-errors no: chapters provoke API errors on purpose (chapter 01's
-      # bad launch) and check every call themselves; memcheck is here for memory errors.
-      step "$name.memcheck" compute-sanitizer --tool memcheck --error-exitcode 99 --leak-check full \
-        --report-api-errors no \
-        "$executable" $smoke
-    else
-      echo "==> $name.memcheck: compute-sanitizer not installed, not run"
+    if [[ -z $sanitizer_help ]]; then
+      echo "==> $name: compute-sanitizer not installed, not run"
+      continue
     fi
+    # memcheck first: an out-of-bounds access makes the other tools' reports meaningless.
+    # initcheck last: it is the slowest (it follows every byte of device memory).
+    for tool in memcheck racecheck synccheck initcheck; do
+      # shellcheck disable=SC2086
+      step "$name.$tool" sanitize "$tool" "$executable" $smoke
+      sanitizer_logs+=("$results/$name.$tool.log")
+    done
   done <"$build/chapters.tsv"
 fi
+
+# A tool that reported errors must not pass because an exit code got lost: every
+# sanitizer log must hold its tool's zero summary, and none may count an error.
+sanitizer_summaries() {
+  local log bad=0
+  for log in "${sanitizer_logs[@]}"; do
+    if grep -Eq "(ERROR SUMMARY|RACECHECK SUMMARY): [1-9]" "$log"; then
+      echo "$log: errors reported:"
+      grep -E "(ERROR SUMMARY|RACECHECK SUMMARY):" "$log"
+      bad=1
+    elif ! grep -Eq "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" "$log"; then
+      echo "$log: no zero summary line (did the run time out or crash?)"
+      bad=1
+    else
+      echo "$log: $(grep -E "(ERROR|RACECHECK) SUMMARY:" "$log" | tail -n 1)"
+    fi
+  done
+  return "$bad"
+}
+((${#sanitizer_logs[@]} > 0)) && step sanitizer-summaries sanitizer_summaries
 
 tour() {
   cmake --build "$build" --target tour || return 1
@@ -132,6 +218,10 @@ without_cupti() {
 }
 step without-cupti without_cupti
 
+echo
+echo "gpu-check: wall time of each step (also in $results/steps.tsv), slowest first:"
+tail -n +2 "$results/steps.tsv" | sort -t $'\t' -k3,3nr | awk -F '\t' '{ printf "  %5d s  %-32s %s\n", $3, $1, $2 }'
+echo "  total: ${SECONDS} s"
 if ((${#failed[@]} == 0)); then
   echo "gpu-check: PASS: $steps steps passed on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)"
   exit 0

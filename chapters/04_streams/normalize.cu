@@ -125,6 +125,10 @@ NormalizeProblem::NormalizeProblem(std::size_t n, std::uint64_t seed)
   std::copy(values.begin(), values.end(), input_.begin());
   expected_ = normalize_on_cpu(values);
   poison_output();
+  // The device copy starts as the input, so a normalisation queued before any copy in
+  // (time_temporaries() runs calls on an idle stream first) reads defined values, not
+  // whatever cudaMalloc left there (compute-sanitizer's initcheck reports such reads).
+  LAB_CHECK(cudaMemcpy(data_.data(), input_.data(), bytes(), cudaMemcpyHostToDevice));
 }
 
 void NormalizeProblem::poison_output() { std::memset(output_.data(), 0xFF, output_.bytes()); }

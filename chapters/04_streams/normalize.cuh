@@ -77,7 +77,8 @@ NormalizeCheck check_normalized(const float* result, const std::vector<float>& e
 /// into a second pinned array (so every run starts from the same input).
 class NormalizeProblem {
  public:
-  /// @p n random floats in [0.25, 1) seeded by @p seed, their reference, and the device buffers.
+  /// @p n random floats in [0.25, 1) seeded by @p seed, their reference, and the device buffers
+  /// (the device copy starts as the input).
   NormalizeProblem(std::size_t n, std::uint64_t seed);
 
   /// Fills the pinned output with NaNs, so a copy that never happened fails the check.

@@ -44,7 +44,7 @@ const char* schedule_name(Schedule schedule);
 /// second device array used only to measure both copy directions at once.
 class OverlapProblem {
  public:
-  /// @p n random floats in [-1, 1) seeded by @p seed.
+  /// @p n random floats in [-1, 1) seeded by @p seed; the device array starts as a copy of them.
   OverlapProblem(std::size_t n, std::uint64_t seed);
 
   std::size_t size() const { return n_; }                   ///< floats

@@ -27,6 +27,15 @@ cudaMemcpyKind memcpy_kind(Direction direction) {
   return direction == Direction::host_to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
 }
 
+// Gives device memory that is about to be copied out defined contents, on
+// `stream`, outside any timed sample. cudaMalloc leaves memory unwritten: a
+// copy of it to the host moves whatever was there (and compute-sanitizer's
+// initcheck reports every such copy), so the bandwidth sweep fills the source
+// of its device-to-host copies first.
+void fill_before_copying_out(unsigned char* device, std::size_t bytes, cudaStream_t stream) {
+  LAB_CHECK(cudaMemsetAsync(device, 0xA5, bytes, stream));
+}
+
 }  // namespace
 
 const char* host_kind_name(HostKind kind) {
@@ -81,6 +90,7 @@ CopyCheck compare_bytes(const unsigned char* actual, const unsigned char* expect
 std::vector<double> time_copy_ms(Direction direction, unsigned char* host, unsigned char* device, std::size_t bytes,
                                  cudaStream_t stream, int reps) {
   const bool in = direction == Direction::host_to_device;
+  if (!in) fill_before_copying_out(device, bytes, stream);
   auto copy = [&](cudaStream_t s) {
     LAB_CHECK(cudaMemcpyAsync(in ? static_cast<void*>(device) : host, in ? static_cast<void*>(host) : device, bytes,
                               memcpy_kind(direction), s));
@@ -89,8 +99,9 @@ std::vector<double> time_copy_ms(Direction direction, unsigned char* host, unsig
 }
 
 std::vector<double> time_both_directions_ms(unsigned char* host_in, unsigned char* device_in,
-                                            const unsigned char* device_out, unsigned char* host_out,
+                                            unsigned char* device_out, unsigned char* host_out,
                                             std::size_t bytes, cudaStream_t stream, int reps) {
+  fill_before_copying_out(device_out, bytes, stream);
   lab::Stream other;
   lab::Event fork(cudaEventDisableTiming), join(cudaEventDisableTiming);
   auto both = [&](cudaStream_t s) {

@@ -79,7 +79,9 @@ enum class Direction {
 /// @p direction: `cudaMemcpyAsync` on @p stream between two events, the host
 /// waiting after each copy (isolated samples, after one warm-up copy). From
 /// pageable memory the call itself stages the data, so the events see the
-/// whole copy either way. Returns the samples in ms.
+/// whole copy either way. Device-to-host: @p device is first filled with a
+/// pattern (untimed), so the copy never reads memory nothing wrote.
+/// Returns the samples in ms.
 std::vector<double> time_copy_ms(Direction direction, unsigned char* host, unsigned char* device, std::size_t bytes,
                                  cudaStream_t stream, int reps);
 
@@ -87,8 +89,9 @@ std::vector<double> time_copy_ms(Direction direction, unsigned char* host, unsig
 /// @p device_in on @p stream and from @p device_out to @p host_out on a second
 /// stream, forked from and joined back to @p stream. Use pinned memory: from
 /// pageable memory the two calls would run one after the other on the host.
+/// @p device_out is first filled with a pattern (untimed), as in time_copy_ms().
 std::vector<double> time_both_directions_ms(unsigned char* host_in, unsigned char* device_in,
-                                            const unsigned char* device_out, unsigned char* host_out,
+                                            unsigned char* device_out, unsigned char* host_out,
                                             std::size_t bytes, cudaStream_t stream, int reps);
 
 /// Copies random bytes from @p source to @p device and back into @p destination

@@ -88,11 +88,8 @@ CaseRun run_case(SyncCase sync_case, const TimedKernel& kernel, const HostTimerS
 }
 
 // --- Section 3: which calls wait for queued work --------------------------------
-
-CallProbe probe_host_call(HostCall call, WorkSetup setup, ch01::AddProblem& problem, cudaStream_t work_stream,
-                          double queued_ms) {
-  return probe_call(call, setup, problem, work_stream, queued_ms);  // implicit_sync.cuh, stream 0 = legacy
-}
+// The probe is probe_call() in implicit_sync.cuh, included above: in this file
+// its stream 0 is the legacy default stream.
 
 // --- Section 4: where the CPU work goes ----------------------------------------
 
@@ -174,7 +171,8 @@ ImplicitSyncRun probe_host_calls(ch01::AddProblem& problem, double queued_ms, la
     const cudaStream_t work_stream = setup == WorkSetup::non_blocking_stream        ? non_blocking.get()
                                      : setup == WorkSetup::per_thread_legacy_stream ? cudaStreamLegacy
                                                                                     : blocking.get();
-    auto probe = built_per_thread(setup) ? probe_host_call_per_thread : probe_host_call;
+    // The probe as compiled in this file (stream 0 = legacy) or in the per-thread file.
+    auto probe = built_per_thread(setup) ? probe_host_call_per_thread : probe_call;
     for (HostCall call : kAllHostCalls) run.probes.push_back(probe(call, setup, problem, work_stream, queued_ms));
     // --timeline / --trace: one more cudaMemcpy in this setup, as CUPTI saw it.
     if (timeline.wanted()) {

@@ -75,23 +75,20 @@ HostTimerRun compare_host_timers(const TimedKernel& kernel, const HostTimerSetti
 
 // --- Section 3: which calls wait for queued work, and on what condition -------
 
-/// Queues @p queued_ms of spinning and then @p problem's c = a + b on
-/// @p work_stream, makes @p call and times how long it takes to return, asks
-/// whether the work had finished by then, and (after synchronising) checks
-/// what the call read of c against the CPU. Built without
-/// `--default-stream per-thread`: stream 0 here is the legacy default stream.
-/// The body is in implicit_sync.cuh.
-CallProbe probe_host_call(HostCall call, WorkSetup setup, ch01::AddProblem& problem, cudaStream_t work_stream,
-                          double queued_ms);
-
-/// The same probe, from implicit_sync_per_thread.cu, built with
-/// `--default-stream per-thread`: there stream 0 (and cudaMemcpy's implicit
-/// stream) is the calling thread's own default stream.
+/// Section 3's probe (implicit_sync.cuh) as built in implicit_sync_per_thread.cu,
+/// with `--default-stream per-thread`: there stream 0 (and cudaMemcpy's
+/// implicit stream) is the calling thread's own default stream. It queues
+/// @p queued_ms of spinning and then @p problem's c = a + b on @p work_stream,
+/// makes @p call and times how long it takes to return, asks whether the work
+/// had finished by then, and (after synchronising) checks what the call read
+/// of c against the CPU. sync_pitfalls.cu calls the same probe, built the
+/// default way (stream 0 = the legacy default stream), for setups (a) and (b).
 CallProbe probe_host_call_per_thread(HostCall call, WorkSetup setup, ch01::AddProblem& problem,
                                      cudaStream_t work_stream, double queued_ms);
 
-/// Section 3: every HostCall in every WorkSetup. With `--timeline` or
-/// `--trace`, @p timeline records one more cudaMemcpy probe in each setup.
+/// Section 3: every HostCall in every WorkSetup, each with the probe built the
+/// way the setup says. With `--timeline` or `--trace`, @p timeline records one
+/// more cudaMemcpy probe in each setup.
 ImplicitSyncRun probe_host_calls(ch01::AddProblem& problem, double queued_ms, lab::TimelineSession& timeline);
 
 // --- Section 4: where the CPU work goes ---------------------------------------

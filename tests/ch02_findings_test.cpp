@@ -90,6 +90,7 @@ ch02::CallProbe probe(ch02::HostCall call, ch02::WorkSetup setup, bool waited, l
   p.work_ms = 20.0;
   p.returned_after_ms = waited ? 20.1 : 0.01;
   p.work_done_at_return = waited;
+  p.alone_ms = 0.01;
   p.data = data;
   return p;
 }
@@ -315,6 +316,25 @@ TEST_CASE("the documentation's answers keep their condition") {
   CHECK(contains(ch02::setup_title(WorkSetup::per_thread_legacy_stream), "still waits for the legacy"));
 }
 
+TEST_CASE("waited_for_work: the work was done at return, and the call took half the work longer than alone") {
+  ch02::CallProbe p = probe(ch02::HostCall::memcpy_blocking, ch02::WorkSetup::blocking_stream, true);
+  CHECK(ch02::waited_for_work(p));
+  SUBCASE("the work was still running when it returned") {
+    p.work_done_at_return = false;
+    CHECK_FALSE(ch02::waited_for_work(p));
+  }
+  SUBCASE("a call slower than the work by itself (a large pageable copy) merely outlasted it") {
+    p.alone_ms = 40.0;
+    p.returned_after_ms = 40.5;
+    CHECK_FALSE(ch02::waited_for_work(p));
+  }
+  SUBCASE("the same slow call, ordered after the work") {
+    p.alone_ms = 40.0;
+    p.returned_after_ms = 60.2;
+    CHECK(ch02::waited_for_work(p));
+  }
+}
+
 TEST_CASE("implicit_sync_table: one setup's calls, the documentation beside what happened") {
   const ch02::ImplicitSyncRun run = documented_run(ch02::WorkSetup::non_blocking_stream);
   const lab::ResultTable table = ch02::implicit_sync_table(run, ch02::WorkSetup::non_blocking_stream);
@@ -325,7 +345,10 @@ TEST_CASE("implicit_sync_table: one setup's calls, the documentation beside what
   CHECK(memcpy.get("after_the_work").text() == "no");
   CHECK(memcpy.get("documented_wait").text() == "no");
   CHECK(memcpy.get("returned_after_ms").number() == doctest::Approx(0.01));
+  CHECK(memcpy.get("alone_ms").number() == doctest::Approx(0.01));
   CHECK_FALSE(memcpy.get("work_done_at_return").boolean());
+  CHECK_FALSE(memcpy.get("waited").boolean());
+  CHECK(table.row("cudaFree 1 MiB").get("waited").boolean());
   CHECK(memcpy.get("values_read").integer() == 1024);
   CHECK(memcpy.get("values_wrong").integer() == 1024);
   CHECK(table.row("cudaFree 1 MiB").get("values_read").is_none());
@@ -345,7 +368,7 @@ TEST_CASE("implicit_sync_findings: everything as documented") {
     CHECK(timing->kind == lab::Finding::Kind::timing);
     CHECK(timing->passed);
     CHECK(contains(timing->text, "waited: cudaMemcpy to pageable, c[n-1] on the work's stream + sync"));
-    CHECK(contains(timing->text, "returned while the work ran: kernel<<<..., 0>>> copying c, cudaMemcpyAsync to pinned, 0"));
+    CHECK(contains(timing->text, "did not wait: kernel<<<..., 0>>> copying c, cudaMemcpyAsync to pinned, 0"));
     const std::optional<lab::Finding> data = find(findings, "what runs after the work reads its result");
     REQUIRE(data);
     CHECK(data->kind == lab::Finding::Kind::correctness);
@@ -356,7 +379,7 @@ TEST_CASE("implicit_sync_findings: everything as documented") {
     REQUIRE(open);
     CHECK(open->kind == lab::Finding::Kind::observation);
     CHECK(contains(open->text, "cudaMemcpyAsync to pageable, 0 (may wait for its copy) waited for it"));
-    CHECK(contains(open->text, "cudaMalloc 1 MiB (not said) returned while it ran"));
+    CHECK(contains(open->text, "cudaMalloc 1 MiB (not said) did not wait for it"));
     CHECK(contains(open->text, "cudaFree 1 MiB (may synchronise) waited for it"));
   }
   SUBCASE("(b) stream 0 does not wait for the non-blocking stream: the copies read stale values") {
@@ -388,11 +411,12 @@ TEST_CASE("implicit_sync_findings: what the documentation does not promise, and 
     const std::optional<lab::Finding> f = find(ch02::implicit_sync_findings(run, WorkSetup::blocking_stream), "where documented");
     REQUIRE(f);
     CHECK_FALSE(f->passed);
-    CHECK(contains(f->text, "not as documented: cudaMemcpy to pageable returned while it ran (documented: waits)"));
+    CHECK(contains(f->text, "not as documented: cudaMemcpy to pageable did not wait for it (documented: waits)"));
   }
   SUBCASE("a call documented not to wait did") {
     ch02::ImplicitSyncRun run = documented_run(WorkSetup::per_thread_blocking_stream);
     probe_of(run, HostCall::memcpy_blocking).work_done_at_return = true;
+    probe_of(run, HostCall::memcpy_blocking).returned_after_ms = 20.1;
     const std::optional<lab::Finding> f =
         find(ch02::implicit_sync_findings(run, WorkSetup::per_thread_blocking_stream), "where documented");
     REQUIRE(f);

@@ -154,8 +154,15 @@ struct CallProbe {
   double work_ms = 0;                ///< GPU time of the queued work (events around it on its stream)
   double returned_after_ms = 0;      ///< host time from just before the call until it returned
   bool work_done_at_return = false;  ///< had the work finished when the call returned (cudaEventQuery)?
+  double alone_ms = 0;               ///< the same call with no spinning queued before it: what it costs itself
   lab::Comparison data;              ///< what the call read of c, against the CPU (count 0: it reads nothing)
 };
+
+/// Did the call wait for the queued work? Yes when the work had finished when
+/// it returned *and* it took at least half the work's time longer than the
+/// same call alone. The second condition keeps a call that is slow by itself
+/// (a large pageable copy) from counting as waiting when it merely outlasted the work.
+bool waited_for_work(const CallProbe& probe);
 
 /// Every call in every setup.
 struct ImplicitSyncRun {

@@ -173,7 +173,12 @@ ImplicitSyncRun probe_host_calls(ch01::AddProblem& problem, double queued_ms, la
                                                                                     : blocking.get();
     // The probe as compiled in this file (stream 0 = legacy) or in the per-thread file.
     auto probe = built_per_thread(setup) ? probe_host_call_per_thread : probe_call;
-    for (HostCall call : kAllHostCalls) run.probes.push_back(probe(call, setup, problem, work_stream, queued_ms));
+    for (HostCall call : kAllHostCalls) {
+      CallProbe with_work = probe(call, setup, problem, work_stream, queued_ms);
+      // The same call with no spin kernel before it: what the call costs by itself.
+      with_work.alone_ms = probe(call, setup, problem, work_stream, 0.0).returned_after_ms;
+      run.probes.push_back(with_work);
+    }
     // --timeline / --trace: one more cudaMemcpy in this setup, as CUPTI saw it.
     if (timeline.wanted()) {
       timeline.begin(std::string(setup_label(setup)) + " " + host_call_name(HostCall::memcpy_blocking) +

@@ -87,8 +87,9 @@ CallProbe probe_host_call_per_thread(HostCall call, WorkSetup setup, ch01::AddPr
                                      cudaStream_t work_stream, double queued_ms);
 
 /// Section 3: every HostCall in every WorkSetup, each with the probe built the
-/// way the setup says. With `--timeline` or `--trace`, @p timeline records one
-/// more cudaMemcpy probe in each setup.
+/// way the setup says, once with @p queued_ms of spinning queued before the
+/// call and once with none (CallProbe::alone_ms). With `--timeline` or
+/// `--trace`, @p timeline records one more cudaMemcpy probe in each setup.
 ImplicitSyncRun probe_host_calls(ch01::AddProblem& problem, double queued_ms, lab::TimelineSession& timeline);
 
 // --- Section 4: where the CPU work goes ---------------------------------------

@@ -182,7 +182,7 @@ ImplicitSyncRun probe_host_calls(ch01::AddProblem& problem, double queued_ms, la
     // --timeline / --trace: one more cudaMemcpy in this setup, as CUPTI saw it.
     if (timeline.wanted()) {
       timeline.begin(std::string(setup_label(setup)) + " " + host_call_name(HostCall::memcpy_blocking) +
-                     " (K: the spin kernel, then c = a + b; D: the copy)");
+                     " (K: each kernel once, then the spin kernel and c = a + b; D: the copy)");
       if (work_stream != cudaStreamLegacy) timeline.name_stream(work_stream, "the work's stream");
       probe(HostCall::memcpy_blocking, setup, problem, work_stream, queued_ms);
       timeline.end();

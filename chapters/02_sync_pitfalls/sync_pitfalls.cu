@@ -1,148 +1,27 @@
+// Chapter 02's lesson, in the page's order: the CPU work, the kernels a host
+// timer is put around, the four timers (sections 1 and 2), the host calls of
+// section 3 (their probe is implicit_sync.cuh), CPU-work placement (section 4),
+// then the code that runs each section's variants side by side.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "check.cuh"
 #include "clock.cuh"
+#include "implicit_sync.cuh"
+#include "measure.cuh"
 #include "memory.cuh"
 #include "stream.cuh"
 #include "sync_pitfalls.cuh"
 #include "timers.cuh"
 
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#error "sync_pitfalls.cu must be built without --default-stream per-thread (stream 0 = the legacy default stream)"
+#endif
+
 namespace ch02 {
 
-const char* case_name(SyncCase sync_case) {
-  switch (sync_case) {
-    case SyncCase::before_and_after: return "sync before and after";
-    case SyncCase::before_only: return "sync before only";
-    case SyncCase::after_only: return "sync after only";
-    case SyncCase::never: return "no sync";
-  }
-  return "?";
-}
-
-const char* case_contents(SyncCase sync_case, bool first_run) {
-  switch (sync_case) {
-    case SyncCase::before_and_after: return "launch + kernel + sync";
-    case SyncCase::before_only: return "launch only";
-    case SyncCase::after_only: return first_run ? "backlog + launch + kernel + sync" : "launch + kernel + sync";
-    case SyncCase::never: return "launch only (kernels pile up)";
-  }
-  return "?";
-}
-
-bool syncs_before(SyncCase sync_case) {
-  return sync_case == SyncCase::before_and_after || sync_case == SyncCase::before_only;
-}
-
-bool syncs_after(SyncCase sync_case) {
-  return sync_case == SyncCase::before_and_after || sync_case == SyncCase::after_only;
-}
-
-std::vector<double> time_with_host_timer(SyncCase sync_case, const GpuWork& work, cudaStream_t stream, int runs,
-                                         const std::function<void(bool started)>& on_timer) {
-  std::vector<double> samples;
-  samples.reserve(static_cast<std::size_t>(runs));
-  for (int i = 0; i < runs; ++i) {
-    if (syncs_before(sync_case)) LAB_CHECK(cudaStreamSynchronize(stream));
-    lab::HostTimer timer;
-    if (on_timer) on_timer(true);
-    work(stream);
-    if (syncs_after(sync_case)) LAB_CHECK(cudaStreamSynchronize(stream));
-    samples.push_back(timer.elapsed_ms());
-    if (on_timer) on_timer(false);
-  }
-  return samples;
-}
-
-CaseRun run_case(SyncCase sync_case, const GpuWork& work, cudaStream_t stream, int warmup, double backlog_ms,
-                 int runs, const std::function<void(bool started)>& on_timer) {
-  // Start idle, so that every case sees the same backlog and nothing else.
-  LAB_CHECK(cudaStreamSynchronize(stream));
-  lab::Event backlog_begin, backlog_end;
-  backlog_begin.record(stream);
-  if (backlog_ms > 0) lab::launch_spin(stream, backlog_ms);
-  for (int i = 0; i < warmup; ++i) work(stream);
-  backlog_end.record(stream);
-  // No synchronisation here: the warm-up is still running when the timer starts.
-  CaseRun run;
-  run.samples_ms = time_with_host_timer(sync_case, work, stream, runs, on_timer);
-  LAB_CHECK(cudaStreamSynchronize(stream));
-  run.backlog_ms = lab::Event::elapsed_ms(backlog_begin, backlog_end);
-  return run;
-}
-
-const char* host_call_name(HostCall call) {
-  switch (call) {
-    case HostCall::kernel_launch: return "kernel launch";
-    case HostCall::memcpy_async_to_pinned: return "cudaMemcpyAsync D2H into pinned memory";
-    case HostCall::memcpy_async_to_pageable: return "cudaMemcpyAsync D2H into pageable memory";
-    case HostCall::blocking_memcpy: return "cudaMemcpy D2H";
-    case HostCall::malloc_and_free: return "cudaMalloc + cudaFree";
-    case HostCall::read_one_value: return "read one result on the host";
-  }
-  return "?";
-}
-
-bool documented_to_wait(HostCall call) {
-  return call != HostCall::kernel_launch && call != HostCall::memcpy_async_to_pinned;
-}
-
-ImplicitSync probe_implicit_sync(HostCall call, ch01::AddProblem& problem, double queued_ms, cudaStream_t stream) {
-  const auto n = static_cast<std::size_t>(problem.n());
-  // Everything the call needs is allocated before the GPU work is queued, so
-  // that only the call itself is timed.
-  lab::PinnedBuffer<float> pinned(n);
-  std::vector<float> pageable(n);
-
-  problem.poison(stream);
-  LAB_CHECK(cudaStreamSynchronize(stream));
-  lab::launch_spin(stream, queued_ms);  // the work queued before the call
-  problem.launch(stream);
-
-  ImplicitSync probe;
-  probe.queued_ms = queued_ms;
-  lab::HostTimer timer;
-  switch (call) {
-    case HostCall::kernel_launch: problem.launch(stream); break;
-    case HostCall::memcpy_async_to_pinned:
-      LAB_CHECK(cudaMemcpyAsync(pinned.data(), problem.c(), problem.c_bytes(), cudaMemcpyDeviceToHost, stream));
-      break;
-    case HostCall::memcpy_async_to_pageable:
-      LAB_CHECK(cudaMemcpyAsync(pageable.data(), problem.c(), problem.c_bytes(), cudaMemcpyDeviceToHost, stream));
-      break;
-    case HostCall::blocking_memcpy:
-      LAB_CHECK(cudaMemcpy(pageable.data(), problem.c(), problem.c_bytes(), cudaMemcpyDeviceToHost));
-      break;
-    case HostCall::malloc_and_free: {
-      void* scratch = nullptr;
-      LAB_CHECK(cudaMalloc(&scratch, 1 << 20));
-      LAB_CHECK(cudaFree(scratch));
-      break;
-    }
-    case HostCall::read_one_value:
-      // What `.item()` does: copy one value, wait for it, use it.
-      LAB_CHECK(cudaMemcpyAsync(pinned.data() + n - 1, problem.c() + n - 1, sizeof(float), cudaMemcpyDeviceToHost,
-                                stream));
-      LAB_CHECK(cudaStreamSynchronize(stream));
-      break;
-  }
-  probe.returned_after_ms = timer.elapsed_ms();
-  probe.waited = probe.returned_after_ms > 0.5 * queued_ms;
-  LAB_CHECK(cudaStreamSynchronize(stream));
-
-  switch (call) {
-    case HostCall::memcpy_async_to_pinned: probe.result = problem.check({pinned.begin(), pinned.end()}); break;
-    case HostCall::memcpy_async_to_pageable:
-    case HostCall::blocking_memcpy: probe.result = problem.check(pageable); break;
-    case HostCall::read_one_value:
-      probe.result = lab::compare({pinned[n - 1]}, {problem.expected()[n - 1]});
-      break;
-    case HostCall::kernel_launch:
-    case HostCall::malloc_and_free: probe.result = problem.check(); break;
-  }
-  return probe;
-}
+// --- The CPU side ------------------------------------------------------------
 
 std::uint64_t cpu_work_slice() {
   // Dependent multiply-adds: real work for the core that the compiler cannot
@@ -162,56 +41,154 @@ std::uint64_t do_cpu_work(double ms) {
   return iterations;
 }
 
+// --- The kernels a host timer is put around ------------------------------------
+
+void queue_timed_kernel(const TimedKernel& kernel, cudaStream_t stream) {
+  if (kernel.add != nullptr) {
+    kernel.add->launch(stream);  // chapter 01's grid-stride c = a + b: add_grid_stride<<<grid, 256, 0, stream>>>
+  } else {
+    lab::launch_spin(stream, kernel.spin_ms);  // spin_kernel<<<1, 1, 0, stream>>>: busy for spin_ms of GPU time
+  }
+}
+
+// --- Sections 1 and 2: a host timer around a kernel, four ways ----------------
+
+std::vector<double> time_with_host_timer(SyncCase sync_case, const TimedKernel& kernel, cudaStream_t stream,
+                                         int runs) {
+  std::vector<double> samples;
+  samples.reserve(static_cast<std::size_t>(runs));
+  for (int i = 0; i < runs; ++i) {
+    if (syncs_before(sync_case)) LAB_CHECK(cudaStreamSynchronize(stream));  // whatever was queued is done
+    lab::HostTimer timer;
+    queue_timed_kernel(kernel, stream);  // returns as soon as the launch is queued
+    if (syncs_after(sync_case)) LAB_CHECK(cudaStreamSynchronize(stream));   // the kernel is done
+    samples.push_back(timer.elapsed_ms());
+  }
+  return samples;
+}
+
+CaseRun run_case(SyncCase sync_case, const TimedKernel& kernel, const HostTimerSettings& settings,
+                 cudaStream_t stream) {
+  CaseRun run;
+  run.sync_case = sync_case;
+  if (kernel.add != nullptr) kernel.add->poison(stream);  // a case that never ran the kernel leaves NaN
+  // Start idle, so that every case sees the same backlog and nothing else.
+  LAB_CHECK(cudaStreamSynchronize(stream));
+  lab::Event backlog_begin, backlog_end;
+  backlog_begin.record(stream);
+  if (settings.backlog_ms > 0) lab::launch_spin(stream, settings.backlog_ms);
+  for (int i = 0; i < settings.warmup; ++i) queue_timed_kernel(kernel, stream);
+  backlog_end.record(stream);
+  // No synchronisation here: the warm-up is still running when the first timer starts.
+  run.samples_ms = time_with_host_timer(sync_case, kernel, stream, settings.runs);
+  LAB_CHECK(cudaStreamSynchronize(stream));
+  run.backlog_ms = lab::Event::elapsed_ms(backlog_begin, backlog_end);
+  if (kernel.add != nullptr) run.result = kernel.add->check();
+  return run;
+}
+
+// --- Section 3: which calls wait for queued work --------------------------------
+// The probe is probe_call() in implicit_sync.cuh, included above: in this file
+// its stream 0 is the legacy default stream.
+
+// --- Section 4: where the CPU work goes ----------------------------------------
+
 Placement compare_cpu_work_placement(ch01::AddProblem& problem, double gpu_ms, double cpu_ms, cudaStream_t stream) {
   Placement placement;
-  placement.cpu_ms = cpu_ms;
   std::vector<float> result(static_cast<std::size_t>(problem.n()));
-  auto queue_gpu_work = [&] {
-    lab::launch_spin(stream, gpu_ms);
-    problem.launch(stream);
-  };
-  // cudaMemcpy on the legacy default stream waits for the (blocking) stream
-  // the kernel is on: reading the result is the synchronisation.
-  auto read_result = [&] {
-    std::fill(result.begin(), result.end(), std::numeric_limits<float>::quiet_NaN());
-    LAB_CHECK(cudaMemcpy(result.data(), problem.c(), problem.c_bytes(), cudaMemcpyDeviceToHost));
-  };
 
-  // The GPU work alone, for reference.
+  // The GPU work alone, with events around it.
   problem.poison(stream);
+  lab::EventTimer events(stream);
+  events.start();
+  lab::launch_spin(stream, gpu_ms);
+  problem.launch(stream);
+  events.stop();
+  placement.gpu_ms = events.elapsed_ms();
+
+  // The CPU work alone.
   {
-    lab::EventTimer events(stream);
-    {
-      auto scope = events.scope();
-      queue_gpu_work();
-    }
-    placement.gpu_ms = events.elapsed_ms();
+    lab::HostTimer cpu;
+    do_cpu_work(cpu_ms);
+    placement.cpu_ms = cpu.elapsed_ms();
   }
 
   // Queue the GPU work, do the CPU work while it runs, then read the result.
+  std::fill(result.begin(), result.end(), std::numeric_limits<float>::quiet_NaN());
   problem.poison(stream);
   LAB_CHECK(cudaStreamSynchronize(stream));
   {
     lab::HostTimer wall;
-    queue_gpu_work();
+    lab::launch_spin(stream, gpu_ms);
+    problem.launch(stream);
     do_cpu_work(cpu_ms);
-    read_result();
-    placement.work_then_sync_ms = wall.elapsed_ms();
+    LAB_CHECK(cudaMemcpyAsync(result.data(), problem.c(), problem.c_bytes(), cudaMemcpyDeviceToHost, stream));
+    LAB_CHECK(cudaStreamSynchronize(stream));
+    placement.work_then_read_ms = wall.elapsed_ms();
   }
-  placement.work_then_sync = problem.check(result);
+  placement.work_then_read = problem.check(result);
 
-  // Read the result too early (the implicit synchronisation), then do the CPU work.
+  // Read the result first (the host waits for the GPU there), then do the CPU work.
+  std::fill(result.begin(), result.end(), std::numeric_limits<float>::quiet_NaN());
   problem.poison(stream);
   LAB_CHECK(cudaStreamSynchronize(stream));
   {
     lab::HostTimer wall;
-    queue_gpu_work();
-    read_result();
+    lab::launch_spin(stream, gpu_ms);
+    problem.launch(stream);
+    LAB_CHECK(cudaMemcpyAsync(result.data(), problem.c(), problem.c_bytes(), cudaMemcpyDeviceToHost, stream));
+    LAB_CHECK(cudaStreamSynchronize(stream));
     do_cpu_work(cpu_ms);
-    placement.sync_then_work_ms = wall.elapsed_ms();
+    placement.read_then_work_ms = wall.elapsed_ms();
   }
-  placement.sync_then_work = problem.check(result);
+  placement.read_then_work = problem.check(result);
   return placement;
+}
+
+// --- The code that runs each section's variants ---------------------------------
+
+HostTimerRun compare_host_timers(const TimedKernel& kernel, const HostTimerSettings& settings, cudaStream_t stream) {
+  HostTimerRun run;
+  run.kernel = kernel.add != nullptr ? "c = a + b (" + std::to_string(kernel.add->n()) + " floats)"
+                                     : "a kernel spinning " + lab::fixed(kernel.spin_ms, 1) + " ms";
+  run.runs = settings.runs;
+  run.warmup = settings.warmup;
+  run.backlog_kernel_ms = settings.backlog_ms;
+  // The kernel alone: events on a held stream, so no launch gap (chapter 03).
+  lab::MeasureConfig gpu_only;
+  gpu_only.mode = lab::SampleMode::blocked_stream;
+  run.kernel_ms = lab::measure_ms([&](cudaStream_t s) { queue_timed_kernel(kernel, s); }, stream, gpu_only);
+  for (SyncCase sync_case : kAllCases) run.cases.push_back(run_case(sync_case, kernel, settings, stream));
+  return run;
+}
+
+ImplicitSyncRun probe_host_calls(ch01::AddProblem& problem, double queued_ms, lab::TimelineSession& timeline) {
+  ImplicitSyncRun run;
+  run.queued_ms = queued_ms;
+  lab::Stream blocking(cudaStreamDefault);         // what cudaStreamCreate makes
+  lab::Stream non_blocking(cudaStreamNonBlocking);
+  for (WorkSetup setup : kAllSetups) {
+    const cudaStream_t work_stream = setup == WorkSetup::non_blocking_stream        ? non_blocking.get()
+                                     : setup == WorkSetup::per_thread_legacy_stream ? cudaStreamLegacy
+                                                                                    : blocking.get();
+    // The probe as compiled in this file (stream 0 = legacy) or in the per-thread file.
+    auto probe = built_per_thread(setup) ? probe_host_call_per_thread : probe_call;
+    for (HostCall call : kAllHostCalls) {
+      CallProbe with_work = probe(call, setup, problem, work_stream, queued_ms);
+      // The same call with no spin kernel before it: what the call costs by itself.
+      with_work.alone_ms = probe(call, setup, problem, work_stream, 0.0).returned_after_ms;
+      run.probes.push_back(with_work);
+    }
+    // --timeline / --trace: one more cudaMemcpy in this setup, as CUPTI saw it.
+    if (timeline.wanted()) {
+      timeline.begin(std::string(setup_label(setup)) + " " + host_call_name(HostCall::memcpy_blocking) +
+                     " (K: each kernel once, then the spin kernel and c = a + b; D: the copy)");
+      if (work_stream != cudaStreamLegacy) timeline.name_stream(work_stream, "the work's stream");
+      probe(HostCall::memcpy_blocking, setup, problem, work_stream, queued_ms);
+      timeline.end();
+    }
+  }
+  return run;
 }
 
 }  // namespace ch02

@@ -170,7 +170,10 @@ TEST_CASE("waiting: a default event spins under cudaDeviceScheduleAuto, blocking
   const lab::Finding& blocking = finding(findings, "a cudaEventBlockingSync event lets the waiting thread sleep");
   CHECK(blocking.kind == lab::Finding::Kind::timing);
   CHECK(blocking.passed);
-  CHECK(contains(finding(findings, "cudaDeviceScheduleBlockingSync, set before").text, "slept too"));
+  CHECK(contains(finding(findings, "cudaDeviceScheduleBlockingSync, set before").text,
+                 "slept: 0.04 ms of CPU time in 20.20 ms of waiting (0 %)"));
+  CHECK(contains(finding(findings, "cudaDeviceScheduleBlockingSync, set before").text,
+                 "the spinning came from the device's scheduling flag, not from the event"));
   CHECK(contains(finding(findings, "cudaDeviceScheduleBlockingSync, set after").text, "The new flag took effect"));
   CHECK(contains(finding(findings, "the price of sleeping").text, "200 us later"));
 }
@@ -181,6 +184,15 @@ TEST_CASE("waiting: a spinning default event under another flag does not quote t
   const lab::Finding plain = finding(ch03::wait_findings(run), "a default event");
   CHECK(contains(plain.text, "under cudaDeviceScheduleSpin the waiting thread spun"));
   CHECK_FALSE(contains(plain.text, "logical cores"));
+}
+
+TEST_CASE("waiting: the device flag's sleep is not credited when the default event did not spin either") {
+  ch03::WaitRun run = expected_waits();
+  run.default_event.cost = {20.0, 1.0};
+  const auto findings = ch03::wait_findings(run);
+  const lab::Finding& before = finding(findings, "cudaDeviceScheduleBlockingSync, set before");
+  CHECK(contains(before.text, "slept"));
+  CHECK_FALSE(contains(before.text, "came from"));
 }
 
 TEST_CASE("waiting: what did not happen as expected is said so") {

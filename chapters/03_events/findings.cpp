@@ -27,6 +27,11 @@ double median_of(const std::vector<double>& samples) {
   return samples.empty() ? std::numeric_limits<double>::quiet_NaN() : lab::median(samples);
 }
 
+// An observation is printed as its text alone ("  -> ..."), so the text opens with its name.
+lab::Finding observe(const std::string& name, const std::string& text) {
+  return lab::observation(name, name + ": " + text);
+}
+
 std::string count_text(std::size_t count, const char* one, const char* many) {
   return std::to_string(count) + " " + (count == 1 ? one : many);
 }
@@ -71,15 +76,15 @@ std::vector<lab::Finding> stopwatch_findings(const StopwatchRun& run) {
                : " (per sample " + signed_percent(*lowest, 2) + " to " + signed_percent(*highest, 2) + ")")));
   const double excess_us = median_of(per_sample_us);
   if (excess_us > 0) {
-    findings.push_back(lab::observation(
-        "what the host timer adds",
-        "per sample the host timer read a median of " + fixed(excess_us, 1) +
-            " us more than the events: the launch before the start event reaches the GPU, and the return from "
-            "cudaEventSynchronize after the stop event. The events contain neither."));
+    findings.push_back(
+        observe("what the host timer adds",
+                "per sample the host timer read a median of " + fixed(excess_us, 1) +
+                    " us more than the events: the launch before the start event reaches the GPU, and the return from "
+                    "cudaEventSynchronize after the stop event. The events contain neither."));
   } else {
-    findings.push_back(lab::observation("what the host timer adds",
-                                        "the host timer did not read more than the events in this run (median " +
-                                            fixed(excess_us, 1) + " us per sample)"));
+    findings.push_back(
+        observe("what the host timer adds", "the host timer did not read more than the events in this run (median " +
+                                                fixed(excess_us, 1) + " us per sample)"));
   }
   return findings;
 }
@@ -115,13 +120,13 @@ std::vector<lab::Finding> event_cost_findings(const EventCostRun& run) {
                                 " us (" + fixed(pair.min, 2) + " to " + fixed(pair.max, 2) + ", " +
                                 count_text(pair.count, "pair", "pairs") + ")";
   if (pair.median > kDocumentedResolutionUs) {
-    findings.push_back(lab::observation(
+    findings.push_back(observe(
         "the floor of an event pair",
         pair_text + ": " + fixed(pair.median / kDocumentedResolutionUs, 1) +
             "x the documented resolution of about 0.5 us. Every event pair on this GPU includes this fixed cost; "
             "section 6 subtracts it."));
   } else {
-    findings.push_back(lab::observation(
+    findings.push_back(observe(
         "the floor of an event pair",
         pair_text +
             ": within the documented resolution of about 0.5 us, so an event pair adds no cost beyond it here"));
@@ -130,14 +135,14 @@ std::vector<lab::Finding> event_cost_findings(const EventCostRun& run) {
   const double plain = median_of(run.record_disable_timing_us);
   if (plain < timing) {
     findings.push_back(
-        lab::observation("cudaEventDisableTiming",
-                         "recording an event made with cudaEventDisableTiming cost the host " + fixed(plain, 2) +
-                             " us against " + fixed(timing, 2) + " us for a timing event (" + fixed(timing / plain, 1) +
-                             "x less): use it where only the order matters (cudaStreamWaitEvent, cudaEventQuery)"));
+        observe("cudaEventDisableTiming",
+                "recording an event made with cudaEventDisableTiming cost the host " + fixed(plain, 2) +
+                    " us against " + fixed(timing, 2) + " us for a timing event (" + fixed(timing / plain, 1) +
+                    "x less): use it where only the order matters (cudaStreamWaitEvent, cudaEventQuery)"));
   } else {
-    findings.push_back(lab::observation(
-        "cudaEventDisableTiming", "recording an event made with cudaEventDisableTiming was not cheaper here: " +
-                                      fixed(plain, 2) + " us against " + fixed(timing, 2) + " us for a timing event"));
+    findings.push_back(observe("cudaEventDisableTiming",
+                               "recording an event made with cudaEventDisableTiming was not cheaper here: " +
+                                   fixed(plain, 2) + " us against " + fixed(timing, 2) + " us for a timing event"));
   }
   return findings;
 }
@@ -212,7 +217,7 @@ std::vector<lab::Finding> wait_findings(const WaitRun& run) {
   std::vector<lab::Finding> findings;
   const WaitCase& plain = run.default_event;
   if (!plain.measured) {
-    findings.push_back(lab::observation("a default event", "not measured: " + plain.why_not));
+    findings.push_back(observe("a default event", "not measured: " + plain.why_not));
   } else if (spun(plain)) {
     const std::string rule =
         plain.device_flag == kScheduleAuto
@@ -220,11 +225,11 @@ std::vector<lab::Finding> wait_findings(const WaitRun& run) {
               "than the logical cores (here " +
                   std::to_string(run.logical_cores) + ")"
             : "";
-    findings.push_back(lab::observation(
-        "a default event", "under " + plain.device_flag + " the waiting thread spun: " + cost_text(plain) + rule));
+    findings.push_back(observe("a default event",
+                               "under " + plain.device_flag + " the waiting thread spun: " + cost_text(plain) + rule));
   } else {
-    findings.push_back(lab::observation(
-        "a default event", "under " + plain.device_flag + " the waiting thread did not spin: " + cost_text(plain)));
+    findings.push_back(observe("a default event",
+                               "under " + plain.device_flag + " the waiting thread did not spin: " + cost_text(plain)));
   }
 
   const WaitCase& blocking = run.blocking_event;
@@ -235,14 +240,17 @@ std::vector<lab::Finding> wait_findings(const WaitRun& run) {
   const WaitCase& before = run.flag_before_context;
   if (!before.measured) {
     findings.push_back(
-        lab::observation("cudaDeviceScheduleBlockingSync, set before the context", "not measured: " + before.why_not));
+        observe("cudaDeviceScheduleBlockingSync, set before the context", "not measured: " + before.why_not));
   } else if (!spun(before)) {
-    findings.push_back(lab::observation(
+    findings.push_back(observe(
         "cudaDeviceScheduleBlockingSync, set before the context",
-        "a default event's wait slept too: " + cost_text(before) + " (flag read back: " + before.device_flag +
-            "). The spinning of the first row came from the device's scheduling flag, not from the event."));
+        "a default event's wait slept: " + cost_text(before) + " (flag read back: " + before.device_flag + ")." +
+            (plain.measured && spun(plain)
+                 ? " The same event spun in the first row: the spinning came from the device's scheduling "
+                   "flag, not from the event."
+                 : std::string())));
   } else {
-    findings.push_back(lab::observation(
+    findings.push_back(observe(
         "cudaDeviceScheduleBlockingSync, set before the context",
         "a default event's wait still spun: " + cost_text(before) + " (flag read back: " + before.device_flag +
             "). In this run the device flag did not change how cudaEventSynchronize waits on a default event."));
@@ -251,29 +259,27 @@ std::vector<lab::Finding> wait_findings(const WaitRun& run) {
   const WaitCase& after = run.flag_after_context;
   const std::string after_name = "cudaDeviceScheduleBlockingSync, set after the context";
   if (!after.measured) {
-    findings.push_back(lab::observation(after_name, "not measured: " + after.why_not));
+    findings.push_back(observe(after_name, "not measured: " + after.why_not));
   } else if (after.set_flags_result != "cudaSuccess") {
-    findings.push_back(lab::observation(
-        after_name, "cudaSetDeviceFlags on a device whose context already existed returned " + after.set_flags_result +
-                        "; the wait, under " + after.device_flag + ": " + cost_text(after)));
+    findings.push_back(observe(after_name, "cudaSetDeviceFlags on a device whose context already existed returned " +
+                                               after.set_flags_result + "; the wait, under " + after.device_flag +
+                                               ": " + cost_text(after)));
   } else if (!spun(after)) {
-    findings.push_back(lab::observation(
-        after_name,
-        "cudaSetDeviceFlags returned cudaSuccess on a device whose context already existed, and the wait "
-        "then slept: " +
-            cost_text(after) + " (flag read back: " + after.device_flag + "). The new flag took effect."));
-  } else {
     findings.push_back(
-        lab::observation(after_name, "cudaSetDeviceFlags returned cudaSuccess and the flag reads back as " +
-                                         after.device_flag + ", yet the waiting thread spun: " + cost_text(after) +
-                                         ". The existing context kept its way of waiting."));
+        observe(after_name,
+                "cudaSetDeviceFlags returned cudaSuccess on a device whose context already existed, and the wait "
+                "then slept: " +
+                    cost_text(after) + " (flag read back: " + after.device_flag + "). The new flag took effect."));
+  } else {
+    findings.push_back(observe(after_name, "cudaSetDeviceFlags returned cudaSuccess and the flag reads back as " +
+                                               after.device_flag + ", yet the waiting thread spun: " +
+                                               cost_text(after) + ". The existing context kept its way of waiting."));
   }
 
   if (plain.measured && blocking.measured) {
     const double later_ms = blocking.cost.wall_ms - plain.cost.wall_ms;
-    findings.push_back(lab::observation("the price of sleeping",
-                                        later_ms > 0
-                                            ? "the sleeping thread returned " + fixed(later_ms * 1e3, 0) +
+    findings.push_back(observe("the price of sleeping",
+                               later_ms > 0 ? "the sleeping thread returned " + fixed(later_ms * 1e3, 0) +
                                                   " us later than the spinning one: the time to wake it up"
                                             : "the sleeping thread did not return later than the spinning one here (" +
                                                   fixed(later_ms * 1e3, 0) + " us)"));
@@ -392,11 +398,11 @@ std::vector<lab::Finding> bracketing_findings(const BracketingRun& run) {
       lab::correctness_check("c = a + b correct after the bracketing loop", run.result.passed(), run.result.detail()));
   findings.push_back(lab::timing_check("a pair started before the copy reads more than the kernel", both > kernel,
                                        fixed(both, 1) + " us against " + fixed(kernel, 1) + " us"));
-  findings.push_back(lab::observation(
-      "what the pair contained", "start; copy; kernel; stop read " + fixed(both, 1) + " us; the kernel alone " +
-                                     fixed(kernel, 1) + " us and the copy alone " + fixed(copy, 1) + " us add up to " +
-                                     fixed(kernel + copy, 1) + " us: " + fixed(100 * copy / both, 0) +
-                                     " % of that pair was the copy"));
+  findings.push_back(
+      observe("what the pair contained", "start; copy; kernel; stop read " + fixed(both, 1) + " us; the kernel alone " +
+                                             fixed(kernel, 1) + " us and the copy alone " + fixed(copy, 1) +
+                                             " us add up to " + fixed(kernel + copy, 1) +
+                                             " us: " + fixed(100 * copy / both, 0) + " % of that pair was the copy"));
   return findings;
 }
 
@@ -530,41 +536,39 @@ std::vector<lab::Finding> launch_gap_findings(const LaunchGapRun& run) {
       findings.push_back(lab::timing_check("at " + size + " the blocked stream reads less than a lone launch",
                                            blocked < isolated && blocked > 0, gap));
     } else {
-      findings.push_back(lab::observation("the launch gap at " + size, gap));
+      findings.push_back(observe("the launch gap at " + size, gap));
     }
 
     const std::vector<Estimate> all = estimates(s);
     const Estimate* best = closest_warm(all);
     if (best == nullptr) {
-      findings.push_back(lab::observation("events against CUPTI at " + size,
-                                          "CUPTI did not record (" + cupti_missing(s) + "): no comparison"));
+      findings.push_back(
+          observe("events against CUPTI at " + size, "CUPTI did not record (" + cupti_missing(s) + "): no comparison"));
     } else {
       std::string each;
       for (const Estimate& e : all) {
         if (!e.warm || std::isnan(e.cupti_us)) continue;
         each += (each.empty() ? "" : ", ") + e.name + " " + signed_percent(percent_above(e.events_us, e.cupti_us));
       }
-      findings.push_back(
-          lab::observation("events against CUPTI at " + size,
-                           "CUPTI's kernel duration, median of the same launches: " + fixed(best->cupti_us, 2) +
-                               " us (" + each + "). Closest: " + best->name + ", " + fixed(best->events_us, 2) +
-                               " us (" + signed_percent(percent_above(best->events_us, best->cupti_us)) + ")."));
+      findings.push_back(observe("events against CUPTI at " + size,
+                                 "CUPTI's kernel duration, median of the same launches: " + fixed(best->cupti_us, 2) +
+                                     " us (" + each + "). Closest: " + best->name + ", " + fixed(best->events_us, 2) +
+                                     " us (" + signed_percent(percent_above(best->events_us, best->cupti_us)) + ")."));
     }
 
     const Estimate& cold = all[4];
     const Estimate& warm = all[2];
     if (!std::isnan(cold.cupti_us) && !std::isnan(warm.cupti_us)) {
-      findings.push_back(lab::observation(
-          "the flushed L2 at " + size, "after the flush the kernel itself took " + fixed(cold.cupti_us, 2) +
-                                           " us by CUPTI, " + fixed(cold.cupti_us / warm.cupti_us, 2) + "x its warm " +
-                                           fixed(warm.cupti_us, 2) + " us; the events read " +
-                                           fixed(cold.events_us, 2) + " us (" +
-                                           signed_percent(percent_above(cold.events_us, cold.cupti_us)) + ")"));
+      findings.push_back(observe("the flushed L2 at " + size,
+                                 "after the flush the kernel itself took " + fixed(cold.cupti_us, 2) +
+                                     " us by CUPTI, " + fixed(cold.cupti_us / warm.cupti_us, 2) + "x its warm " +
+                                     fixed(warm.cupti_us, 2) + " us; the events read " + fixed(cold.events_us, 2) +
+                                     " us (" + signed_percent(percent_above(cold.events_us, cold.cupti_us)) + ")"));
     } else {
-      findings.push_back(lab::observation("the flushed L2 at " + size,
-                                          "the events read " + fixed(cold.events_us, 2) + " us after the flush, " +
-                                              fixed(cold.events_us / warm.events_us, 2) + "x the warm " +
-                                              fixed(warm.events_us, 2) + " us (no CUPTI figure)"));
+      findings.push_back(
+          observe("the flushed L2 at " + size, "the events read " + fixed(cold.events_us, 2) + " us after the flush, " +
+                                                   fixed(cold.events_us / warm.events_us, 2) + "x the warm " +
+                                                   fixed(warm.events_us, 2) + " us (no CUPTI figure)"));
     }
   }
 
@@ -575,13 +579,13 @@ std::vector<lab::Finding> launch_gap_findings(const LaunchGapRun& run) {
     const std::vector<Estimate> all = estimates(first);
     const Estimate* best = closest_warm(all);
     if (best == nullptr) {
-      findings.push_back(lab::observation(name, "not measured: CUPTI did not record (" + cupti_missing(first) + ")"));
+      findings.push_back(observe(name, "not measured: CUPTI did not record (" + cupti_missing(first) + ")"));
     } else {
       const double off = percent_above(best->events_us, best->cupti_us);
-      findings.push_back(
-          lab::observation(name, std::string(std::fabs(off) <= 100 * kBenchmarkTolerance ? "met" : "NOT met") + ": " +
-                                     best->name + " read " + fixed(best->events_us, 2) + " us against CUPTI's " +
-                                     fixed(best->cupti_us, 2) + " us (" + signed_percent(off) + ")"));
+      findings.push_back(observe(name, std::string(std::fabs(off) <= 100 * kBenchmarkTolerance ? "met" : "NOT met") +
+                                           ": " + best->name + " read " + fixed(best->events_us, 2) +
+                                           " us against CUPTI's " + fixed(best->cupti_us, 2) + " us (" +
+                                           signed_percent(off) + ")"));
     }
   }
   return findings;
@@ -638,21 +642,21 @@ std::vector<lab::Finding> many_streams_findings(const ManyStreamsRun& run) {
   const double longest =
       run.per_stream_ms.empty() ? 0 : *std::max_element(run.per_stream_ms.begin(), run.per_stream_ms.end());
   if (longest > 1.5 * one) {
-    findings.push_back(lab::observation(
+    findings.push_back(observe(
         "each stream's own pair",
         "the longest pair read " + fixed(longest / one, 1) +
             "x one kernel's time: a stream's begin event was timestamped when the GPU reached it, then its kernel "
             "waited for the GPU the other streams held. Time work on several streams from the first begin event to "
             "the latest end event, not as a sum of pairs."));
   } else {
-    findings.push_back(lab::observation("each stream's own pair",
-                                        "the longest pair read " + fixed(longest / one, 1) +
-                                            "x one kernel's time: the kernels did not wait for each other here"));
+    findings.push_back(
+        observe("each stream's own pair", "the longest pair read " + fixed(longest / one, 1) +
+                                              "x one kernel's time: the kernels did not wait for each other here"));
   }
 
   const double sum = one * static_cast<double>(run.per_stream_ms.size());
   const double share = run.first_begin_to_last_end_ms / sum;
-  findings.push_back(lab::observation(
+  findings.push_back(observe(
       "the whole", share >= 0.75
                        ? "first begin to latest end read " + fixed(run.first_begin_to_last_end_ms, 3) + " ms, " +
                              fixed(100 * share, 0) + " % of " + std::to_string(run.per_stream_ms.size()) +

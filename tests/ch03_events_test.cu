@@ -1,39 +1,52 @@
-// Chapter 03 on the GPU: the lesson's own functions (events.cuh) and the
-// blocked-stream measuring mode, checked with large effects measured in the same run.
+// Chapter 03 on the GPU: the lesson's own functions (events.cuh), checked with
+// results against the CPU and with large effects measured in the same run.
 #include <doctest/doctest.h>
 
 #include <cmath>
 
+#include "check.cuh"
 #include "clock.cuh"
 #include "device.cuh"
 #include "events.cuh"
 #include "statistics.hpp"
 #include "stream.cuh"
-#include "measure.cuh"
 
 TEST_CASE("the event time of a 5 ms kernel is within 5 % of a synchronised host timer") {
   lab::require_device();
   lab::Stream stream;
-  auto kernel = [](cudaStream_t s) { lab::launch_spin(s, 5.0); };
-  kernel(stream);  // load the module
-  const ch03::EventVsHost t = ch03::time_events_and_host(kernel, stream);
-  CAPTURE(t.event_ms);
-  CAPTURE(t.host_ms);
-  CHECK(t.event_ms >= 4.9);
-  CHECK(std::fabs(t.event_ms - t.host_ms) < 0.05 * t.host_ms);
-  const float raw = ch03::time_with_raw_events(kernel, stream);
-  CHECK(std::fabs(raw - t.event_ms) < 0.05 * t.event_ms);
+  const ch03::StopwatchRun run = ch03::time_long_kernel(5.0, 3, stream);
+  REQUIRE(run.event_ms.size() == 3);
+  REQUIRE(run.host_ms.size() == 3);
+  const double events = lab::median(run.event_ms);
+  const double host = lab::median(run.host_ms);
+  CAPTURE(events);
+  CAPTURE(host);
+  CHECK(events >= 4.9);
+  CHECK(std::fabs(events - host) < 0.05 * host);
+}
+
+TEST_CASE("an empty event pair reads a small time, and a record costs the host something") {
+  lab::require_device();
+  lab::Stream stream;
+  const ch03::EventCostRun run = ch03::measure_event_costs(10, 50, stream);
+  REQUIRE(run.empty_pair_us.size() == 10);
+  CHECK(run.record_default_us.size() == 50);
+  CHECK(run.record_disable_timing_us.size() == 50);
+  const double pair = lab::median(run.empty_pair_us);
+  CAPTURE(pair);
+  CHECK(pair >= 0);
+  CHECK(pair < 50);  // a pair with nothing between, queued together: microseconds, not the host's pace
+  CHECK(lab::median(run.record_default_us) > 0);
 }
 
 TEST_CASE("an event pair around copy + kernel reads more than around the kernel alone") {
   const lab::DeviceInfo device = lab::require_device();
-  ch01::AddProblem add(1 << 22, 9, device);  // 16 MiB copy: hundreds of microseconds over PCIe
   lab::Stream stream;
-  const ch03::Bracketing b = ch03::time_copy_and_kernel(add, 5, stream);
+  const ch03::BracketingRun b = ch03::time_copy_and_kernel(1 << 22, 9, device, 5, stream);  // 16 MiB copy
   CHECK_MESSAGE(b.result.passed(), b.result.detail());
-  const double with_copy = lab::summarize(b.copy_and_kernel_ms).median;
-  const double kernel = lab::summarize(b.kernel_only_ms).median;
-  const double copy = lab::summarize(b.copy_only_ms).median;
+  const double with_copy = lab::median(b.copy_and_kernel_us);
+  const double kernel = lab::median(b.kernel_only_us);
+  const double copy = lab::median(b.copy_only_us);
   CAPTURE(with_copy);
   CAPTURE(kernel);
   CAPTURE(copy);
@@ -41,24 +54,35 @@ TEST_CASE("an event pair around copy + kernel reads more than around the kernel 
   CHECK(with_copy > 0.9 * (kernel + copy));
 }
 
-TEST_CASE("with the blocked stream a small kernel reads less than as a lone launch, and more than zero") {
+TEST_CASE("launch gap: every loop correct, blocked reads less than isolated, CUPTI's kernels lie inside their events") {
   const lab::DeviceInfo device = lab::require_device();
-  ch01::AddProblem add(1 << 16, 13, device);  // a few microseconds: smaller than the launch gap
   lab::Stream stream;
-  lab::MeasureConfig config;
-  config.samples = 50;
-  config.mode = lab::SampleMode::isolated;
-  const double isolated =
-      lab::summarize(lab::measure_ms([&](cudaStream_t s) { add.launch(s); }, stream, config)).median;
-  config.mode = lab::SampleMode::blocked_stream;
-  const double blocked =
-      lab::summarize(lab::measure_ms([&](cudaStream_t s) { add.launch(s); }, stream, config)).median;
+  const int samples = 30;
+  const ch03::LaunchGapSize s = ch03::time_launch_gap(1 << 16, 13, device, samples, 1.0, stream);  // a few us
+  for (const ch03::GapMethod* m : {&s.back_to_back, &s.isolated, &s.blocked, &s.blocked_flushed}) {
+    CHECK_MESSAGE(m->result.passed(), m->result.detail());
+    CHECK(m->events_us.size() == static_cast<std::size_t>(samples));
+  }
+  const double isolated = lab::median(s.isolated.events_us);
+  const double blocked = lab::median(s.blocked.events_us);
   CAPTURE(isolated);
   CAPTURE(blocked);
   CHECK(blocked < isolated);
   CHECK(blocked > 0);
-  const lab::Comparison result = add.check();
-  CHECK_MESSAGE(result.passed(), result.detail());
+  for (const ch03::GapMethod* m : {&s.back_to_back, &s.isolated, &s.blocked, &s.blocked_flushed}) {
+    if (m->cupti_us.empty()) {
+      MESSAGE("no CUPTI figures: " << m->cupti_missing);
+      continue;
+    }
+    REQUIRE(m->cupti_us.size() == m->events_us.size());
+    // The kernel runs between its two events: its duration cannot exceed the
+    // pair's reading by more than the events' resolution (about 0.5 us).
+    for (std::size_t i = 0; i < m->cupti_us.size(); ++i) {
+      CAPTURE(i);
+      CHECK(m->cupti_us[i] > 0);
+      CHECK(m->cupti_us[i] <= m->events_us[i] + 1.0);
+    }
+  }
 }
 
 TEST_CASE("a blocking-sync event lets the waiting thread sleep") {
@@ -71,10 +95,33 @@ TEST_CASE("a blocking-sync event lets the waiting thread sleep") {
   CHECK(sleeping.cpu_ms < 0.5 * sleeping.wall_ms);
 }
 
+TEST_CASE("the device flag is set in a child process, which reports it, and this process's flags stay as they were") {
+  lab::require_device();
+  lab::Stream stream;
+  unsigned before = 0;
+  LAB_CHECK(cudaGetDeviceFlags(&before));
+  const ch03::WaitRun run = ch03::compare_waits(10.0, stream, CH03_WAIT_CHILD);
+  unsigned after = 0;
+  LAB_CHECK(cudaGetDeviceFlags(&after));
+  CHECK(after == before);
+  CHECK(run.default_event.device_flag == ch03::scheduling_flag_name(before));
+  for (const ch03::WaitCase* c : {&run.flag_before_context, &run.flag_after_context}) {
+    REQUIRE_MESSAGE(c->measured, c->why_not);
+    CHECK(c->process == "child");
+    CHECK(c->cost.wall_ms >= 9.0);
+  }
+  CHECK(run.flag_before_context.set_flags_result == "cudaSuccess");
+  CHECK(run.flag_before_context.device_flag == "cudaDeviceScheduleBlockingSync");
+  MESSAGE("set after the context: " << run.flag_after_context.set_flags_result << ", flag read back "
+                                    << run.flag_after_context.device_flag << ", CPU "
+                                    << run.flag_after_context.cost.cpu_ms << " of "
+                                    << run.flag_after_context.cost.wall_ms << " ms");
+}
+
 TEST_CASE("the host does CPU work while polling a running kernel") {
   lab::require_device();
   lab::Stream stream;
-  const ch03::FreeHost f = ch03::poll_while_kernel_runs(10.0, stream);
+  const ch03::FreeHostRun f = ch03::poll_while_kernel_runs(10.0, stream);
   CHECK(f.kernel_ms >= 9.9);
   CHECK(f.polls > 0);
   CHECK(f.work_iterations > 0);
@@ -82,7 +129,7 @@ TEST_CASE("the host does CPU work while polling a running kernel") {
 
 TEST_CASE("many streams: every result correct, and the whole spans every stream's pair") {
   const lab::DeviceInfo device = lab::require_device();
-  const ch03::ManyStreams m = ch03::time_many_streams(3, 1 << 22, 21, device);
+  const ch03::ManyStreamsRun m = ch03::time_many_streams(3, 1 << 22, 21, device);
   REQUIRE(m.results.size() == 3);
   for (const lab::Comparison& r : m.results) CHECK_MESSAGE(r.passed(), r.detail());
   REQUIRE(m.per_stream_ms.size() == 3);

@@ -1,18 +1,38 @@
+// Chapter 03's lesson, one function per section of the chapter page.
+//
+// The CPU reference and the kernel are chapter 01's: ch01::AddProblem holds
+// random a and b, the CPU's c (ch01::add_on_cpu) and launches
+// add<<<grid, block, 0, stream>>>(a, b, c, n) on the stream it is given. The
+// long kernel is lab::launch_spin: one thread that spins for a set time.
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstring>
 #include <stdexcept>
+#include <thread>
+#include <vector>
 
 #include "check.cuh"
 #include "clock.cuh"
+#include "cupti_timeline.cuh"
 #include "events.cuh"
+#include "l2_flush.cuh"
 #include "memory.cuh"
 #include "statistics.hpp"
 #include "stream.cuh"
-#include "sync_pitfalls.cuh"
-#include "measure.cuh"
 #include "stream_blocker.cuh"
 #include "timers.cuh"
+#include "vector_add.cuh"
+
+extern char** environ;  // the environment the child process inherits
 
 namespace ch03 {
 
@@ -25,194 +45,513 @@ double thread_cpu_ms() {
   return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
 }
 
-// Loads the spin kernel's module, so no one-off cost lands in a timed region.
+// Loads the spin kernel's module and leaves the stream idle, so no one-off cost lands in a timed region.
 void warm_up_spin(cudaStream_t stream) {
-  lab::launch_spin(stream, 0.001);
+  lab::launch_spin(stream, 0.01);
   LAB_CHECK(cudaStreamSynchronize(stream));
 }
 
+// Waits for the stop event, then reads the pair in microseconds.
+double elapsed_us(const lab::Event& start, const lab::Event& stop) {
+  LAB_CHECK(cudaEventSynchronize(stop.get()));
+  float ms = 0.0f;
+  LAB_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+  return static_cast<double>(ms) * 1e3;
+}
+
+// A slice of real work for the core (dependent multiply-adds the compiler
+// cannot fold away: the result goes where it cannot see the reader).
+std::uint64_t cpu_work_slice() {
+  static volatile double sink = 1.0;
+  double x = sink;
+  constexpr int kIterations = 4096;
+  for (int i = 0; i < kIterations; ++i) x = std::fma(x, 1.0000001, 1e-9);
+  sink = x;
+  return kIterations;
+}
+
+constexpr char kHeldTooLong[] =
+    "the held stream timed out before its sample was queued (is a profiler serialising kernels?)";
+
 }  // namespace
 
-float time_with_raw_events(const GpuWork& work, cudaStream_t stream) {
+// --- 1. Events as a stopwatch --------------------------------------------------
+
+StopwatchRun time_long_kernel(double kernel_ms, int samples, cudaStream_t stream) {
+  StopwatchRun run;
+  run.kernel_ms = kernel_ms;
+  warm_up_spin(stream);
   cudaEvent_t start = nullptr;
   cudaEvent_t stop = nullptr;
   LAB_CHECK(cudaEventCreate(&start));
   LAB_CHECK(cudaEventCreate(&stop));
-  float ms = 0.0f;
   try {
-    LAB_CHECK(cudaEventRecord(start, stream));  // a marker in the stream: timestamped when the GPU reaches it
-    work(stream);
-    LAB_CHECK(cudaEventRecord(stop, stream));
-    LAB_CHECK(cudaEventSynchronize(stop));  // the host waits until the GPU has passed the stop marker
-    LAB_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    for (int i = 0; i < samples; ++i) {
+      lab::HostTimer host;                        // the stream is idle: nothing earlier can count
+      LAB_CHECK(cudaEventRecord(start, stream));  // a marker in the stream, timestamped when the GPU reaches it
+      lab::launch_spin(stream, kernel_ms);        // spin_kernel<<<1, 1, 0, stream>>>
+      LAB_CHECK(cudaEventRecord(stop, stream));
+      LAB_CHECK(cudaEventSynchronize(stop));  // the host waits until the GPU has passed the stop marker
+      run.host_ms.push_back(host.elapsed_ms());
+      float ms = 0.0f;
+      LAB_CHECK(cudaEventElapsedTime(&ms, start, stop));
+      run.event_ms.push_back(ms);
+    }
   } catch (...) {
-    cudaEventDestroy(start);
+    cudaEventDestroy(start);  // already failing: the first error is the one reported
     cudaEventDestroy(stop);
     throw;
   }
   LAB_CHECK(cudaEventDestroy(start));
   LAB_CHECK(cudaEventDestroy(stop));
-  return ms;
+  return run;
 }
 
-EventVsHost time_events_and_host(const GpuWork& work, cudaStream_t stream) {
-  LAB_CHECK(cudaStreamSynchronize(stream));
-  EventVsHost t;
-  lab::EventTimer events(stream);
-  lab::HostTimer host;
-  {
-    auto scope = events.scope();
-    work(stream);
-  }
-  LAB_CHECK(cudaStreamSynchronize(stream));
-  t.host_ms = host.elapsed_ms();
-  t.event_ms = events.elapsed_ms();
-  return t;
-}
+// --- 2. What an event costs ----------------------------------------------------
 
-std::vector<double> back_to_back_events_ms(cudaStream_t stream, int samples) {
-  // Both events are queued behind a blocked stream, so the GPU meets them one
+EventCostRun measure_event_costs(int pairs, int records, cudaStream_t stream) {
+  EventCostRun run;
+  // Both events are queued behind a held stream, so the GPU meets them one
   // right after the other: the reading is the pair's own floor, not the time
   // the host took between the two cudaEventRecord calls.
-  std::vector<double> readings;
-  lab::Event first, second;
   lab::StreamBlocker blocker;
-  for (int i = 0; i < samples; ++i) {
+  lab::Event first, second;
+  for (int i = 0; i < pairs; ++i) {
     blocker.block(stream);
-    first.record(stream);
-    second.record(stream);
+    LAB_CHECK(cudaEventRecord(first.get(), stream));
+    LAB_CHECK(cudaEventRecord(second.get(), stream));
     blocker.release();
-    second.synchronize();
-    if (blocker.timed_out()) throw std::runtime_error("back_to_back_events_ms: the blocked stream timed out");
-    readings.push_back(lab::Event::elapsed_ms(first, second));
+    run.empty_pair_us.push_back(elapsed_us(first, second));
+    if (blocker.timed_out()) throw std::runtime_error(kHeldTooLong);
   }
-  return readings;
+  // One cudaEventRecord, timed on the host, for each kind of event.
+  for (unsigned flags : {cudaEventDefault, cudaEventDisableTiming}) {
+    lab::Event event(flags);  // cudaEventCreateWithFlags(&event, flags)
+    std::vector<double>& costs = flags == cudaEventDefault ? run.record_default_us : run.record_disable_timing_us;
+    for (int i = 0; i < records; ++i) {
+      lab::HostTimer host;
+      LAB_CHECK(cudaEventRecord(event.get(), stream));
+      costs.push_back(host.elapsed_ms() * 1e3);
+    }
+    LAB_CHECK(cudaStreamSynchronize(stream));
+  }
+  return run;
 }
 
-double record_cost_us(unsigned flags, cudaStream_t stream, int count) {
-  lab::Event event(flags);
-  std::vector<double> costs;
-  costs.reserve(static_cast<std::size_t>(count));
-  for (int i = 0; i < count; ++i) {
-    lab::HostTimer timer;
-    event.record(stream);
-    costs.push_back(timer.elapsed_ms() * 1e3);
-  }
-  LAB_CHECK(cudaStreamSynchronize(stream));
-  return lab::summarize(costs).median;
-}
+// --- 3. Waiting: spin or sleep -------------------------------------------------
 
 WaitCost wait_for_kernel(unsigned event_flags, double kernel_ms, cudaStream_t stream) {
   warm_up_spin(stream);
-  lab::Event done(event_flags);
-  lab::launch_spin(stream, kernel_ms);
-  done.record(stream);
   WaitCost cost;
-  const double cpu_before = thread_cpu_ms();
-  lab::HostTimer wall;
-  done.synchronize();
-  cost.wall_ms = wall.elapsed_ms();
-  cost.cpu_ms = thread_cpu_ms() - cpu_before;
+  cudaEvent_t done = nullptr;
+  LAB_CHECK(cudaEventCreateWithFlags(&done, event_flags));
+  try {
+    lab::launch_spin(stream, kernel_ms);
+    LAB_CHECK(cudaEventRecord(done, stream));
+    const double cpu_before = thread_cpu_ms();
+    lab::HostTimer wall;
+    // Spin, yield or sleep: the event's flag and the device's scheduling flag decide.
+    LAB_CHECK(cudaEventSynchronize(done));
+    cost.wall_ms = wall.elapsed_ms();
+    cost.cpu_ms = thread_cpu_ms() - cpu_before;
+  } catch (...) {
+    cudaEventDestroy(done);
+    throw;
+  }
+  LAB_CHECK(cudaEventDestroy(done));
   return cost;
 }
 
-FreeHost poll_while_kernel_runs(double kernel_ms, cudaStream_t stream) {
+std::string scheduling_flag_name(unsigned device_flags) {
+  switch (device_flags & cudaDeviceScheduleMask) {
+    case cudaDeviceScheduleAuto: return "cudaDeviceScheduleAuto";
+    case cudaDeviceScheduleSpin: return "cudaDeviceScheduleSpin";
+    case cudaDeviceScheduleYield: return "cudaDeviceScheduleYield";
+    case cudaDeviceScheduleBlockingSync: return "cudaDeviceScheduleBlockingSync";
+    default: return "scheduling flags " + std::to_string(device_flags & cudaDeviceScheduleMask);
+  }
+}
+
+WaitCase wait_with_blocking_sync_flag(bool before_context, double kernel_ms) {
+  WaitCase c;
+  c.event = "default";
+  c.process = "child";
+  // cudaFree(nullptr) makes the runtime create this process's context, with the default flags.
+  if (!before_context) LAB_CHECK(cudaFree(nullptr));
+  // The device's scheduling flag: how every thread of this process waits for this device.
+  const cudaError_t set = cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync);
+  c.set_flags_result = cudaGetErrorName(set);
+  if (set != cudaSuccess) (void)cudaGetLastError();  // the refusal is the result: report it, and go on
+  unsigned flags = 0;
+  LAB_CHECK(cudaGetDeviceFlags(&flags));
+  c.device_flag = scheduling_flag_name(flags);
+  lab::Stream stream;
+  c.cost = wait_for_kernel(cudaEventDefault, kernel_ms, stream);
+  c.measured = true;
+  return c;
+}
+
+namespace {
+
+// What a child process printed (stdout and stderr), and how it ended.
+struct ChildOutput {
+  int exit_code = -1;  // -1: killed by a signal or never started
+  std::string text;
+  std::string error;  // why it could not run or finish ("" when it did)
+};
+
+// Runs @p program with @p arguments and collects what it prints, for at most
+// @p timeout_s seconds (then it is killed, by its id).
+ChildOutput run_child(const std::string& program, const std::vector<std::string>& arguments, double timeout_s) {
+  ChildOutput out;
+  if (access(program.c_str(), X_OK) != 0) {
+    out.error = "no executable at " + program + " (build the target ch03_wait_child)";
+    return out;
+  }
+  int fds[2];
+  if (pipe(fds) != 0) {
+    out.error = std::string("pipe failed: ") + std::strerror(errno);
+    return out;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  posix_spawn_file_actions_addclose(&actions, fds[1]);
+  std::vector<std::string> words{program};
+  words.insert(words.end(), arguments.begin(), arguments.end());
+  std::vector<char*> argv;
+  for (std::string& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  if (spawned != 0) {
+    close(fds[0]);
+    out.error = std::string("posix_spawn failed: ") + std::strerror(spawned);
+    return out;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  bool timed_out = false;
+  char buffer[4096];
+  for (;;) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd readable{fds[0], POLLIN, 0};
+    const int ready = poll(&readable, 1, static_cast<int>(left.count()));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) {
+      timed_out = ready == 0;
+      break;
+    }
+    const ssize_t got = read(fds[0], buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;  // end of output: the child closed its side
+    out.text.append(buffer, static_cast<std::size_t>(got));
+  }
+  close(fds[0]);
+  if (timed_out) kill(pid, SIGKILL);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (timed_out) out.error = "ch03_wait_child did not finish within " + lab::fixed(timeout_s, 0) + " s";
+  return out;
+}
+
+WaitCase wait_in_child(const std::string& program, bool before_context, double kernel_ms) {
+  WaitCase c;
+  c.event = "default";
+  c.process = "child";
+  const ChildOutput out = run_child(program, {before_context ? "before" : "after", lab::fixed(kernel_ms, 3)}, 60.0);
+  if (!out.error.empty()) {
+    c.why_not = out.error;
+  } else if (out.exit_code != 0 || !read_wait_case_line(out.text, c)) {
+    std::string said = out.text;
+    while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
+    c.why_not = "ch03_wait_child exited with code " + std::to_string(out.exit_code) +
+                (said.empty() ? "" : ": " + said.substr(said.size() > 200 ? said.size() - 200 : 0));
+  }
+  return c;
+}
+
+}  // namespace
+
+std::string wait_child_program() {
+  char path[4096];
+  const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
+  if (length <= 0) return "ch03_wait_child";
+  const std::string self(path, static_cast<std::size_t>(length));
+  return self.substr(0, self.rfind('/') + 1) + "ch03_wait_child";
+}
+
+WaitRun compare_waits(double kernel_ms, cudaStream_t stream, const std::string& child_program) {
+  WaitRun run;
+  run.kernel_ms = kernel_ms;
+  run.logical_cores = std::thread::hardware_concurrency();
+  unsigned flags = 0;
+  LAB_CHECK(cudaGetDeviceFlags(&flags));  // this process's flags, never changed here
+
+  run.default_event.event = "default";
+  run.default_event.cost = wait_for_kernel(cudaEventDefault, kernel_ms, stream);
+  run.blocking_event.event = "cudaEventBlockingSync";
+  run.blocking_event.cost = wait_for_kernel(cudaEventBlockingSync, kernel_ms, stream);
+  for (WaitCase* c : {&run.default_event, &run.blocking_event}) {
+    c->device_flag = scheduling_flag_name(flags);
+    c->process = "this";
+    c->measured = true;
+  }
+  // The device flag is the process's: set in a fresh process, so this one's stays as it is.
+  run.flag_before_context = wait_in_child(child_program, true, kernel_ms);
+  run.flag_after_context = wait_in_child(child_program, false, kernel_ms);
+  return run;
+}
+
+// --- 4. The host stays free ----------------------------------------------------
+
+FreeHostRun poll_while_kernel_runs(double kernel_ms, cudaStream_t stream) {
   warm_up_spin(stream);
-  FreeHost free_host;
+  FreeHostRun run;
   lab::Event start, done;
-  start.record(stream);
+  LAB_CHECK(cudaEventRecord(start.get(), stream));
   lab::launch_spin(stream, kernel_ms);
-  done.record(stream);
+  LAB_CHECK(cudaEventRecord(done.get(), stream));
   lab::HostTimer host;
-  // cudaEventQuery never blocks: it answers "done" or cudaErrorNotReady.
-  while (!done.query()) {
-    ++free_host.polls;
-    free_host.work_iterations += ch02::cpu_work_slice();
+  for (;;) {
+    const cudaError_t status = cudaEventQuery(done.get());  // answers at once: done, or cudaErrorNotReady
+    if (status == cudaSuccess) break;
+    if (status != cudaErrorNotReady) LAB_CHECK(status);
+    ++run.polls;
+    run.work_iterations += cpu_work_slice();
   }
-  free_host.host_ms = host.elapsed_ms();
-  free_host.kernel_ms = lab::Event::elapsed_ms(start, done);
-  return free_host;
+  run.host_ms = host.elapsed_ms();
+  run.kernel_ms = elapsed_us(start, done) * 1e-3;
+  return run;
 }
 
-Bracketing time_copy_and_kernel(ch01::AddProblem& add, int samples, cudaStream_t stream) {
-  // The copy's source must be pinned: from pageable memory cudaMemcpyAsync
-  // makes the host wait (chapter 02), and this lesson is about the GPU side.
-  lab::PinnedBuffer<float> a_pinned(add.a_host().size());
-  std::copy(add.a_host().begin(), add.a_host().end(), a_pinned.begin());
-  auto copy_in = [&] {
-    LAB_CHECK(cudaMemcpyAsync(add.a(), a_pinned.data(), a_pinned.bytes(), cudaMemcpyHostToDevice, stream));
-  };
-  // Warm up both, so module loading and first-touch costs stay out.
-  copy_in();
+// --- 5. Pitfall 1: what the events bracket ------------------------------------
+
+BracketingRun time_copy_and_kernel(std::int64_t n, std::uint64_t seed, const lab::DeviceInfo& device, int samples,
+                                   cudaStream_t stream) {
+  ch01::AddProblem add(n, seed, device);
+  // The copy's source is pinned: from pageable memory cudaMemcpyAsync makes
+  // the host wait (chapter 02), and this pitfall is about the GPU's side.
+  lab::PinnedBuffer<float> source(static_cast<std::size_t>(n));
+  std::fill(source.begin(), source.end(), 1.0f);
+  lab::DeviceBuffer<float> destination(static_cast<std::size_t>(n));
+  const std::size_t bytes = source.bytes();
+  BracketingRun run;
+  run.copy_mib = static_cast<double>(bytes) / (1 << 20);
+  lab::Event start, stop;
+
+  // Warm-up, so module loading and first-touch costs stay out of the samples.
+  LAB_CHECK(cudaMemcpyAsync(destination.data(), source.data(), bytes, cudaMemcpyHostToDevice, stream));
   add.launch(stream);
-  LAB_CHECK(cudaStreamSynchronize(stream));
-
-  Bracketing b;
-  lab::EventTimer timer(stream);
-  for (int i = 0; i < samples; ++i) {
-    {
-      auto scope = timer.scope();  // the events bracket the copy too
-      copy_in();
-      add.launch(stream);
-    }
-    b.copy_and_kernel_ms.push_back(timer.elapsed_ms());
-
-    copy_in();
-    {
-      auto scope = timer.scope();  // the copy is queued before the start event
-      add.launch(stream);
-    }
-    b.kernel_only_ms.push_back(timer.elapsed_ms());
-
-    {
-      auto scope = timer.scope();
-      copy_in();
-    }
-    b.copy_only_ms.push_back(timer.elapsed_ms());
-  }
   add.poison(stream);
-  copy_in();
-  add.launch(stream);
-  b.result = add.check();
-  return b;
+  LAB_CHECK(cudaStreamSynchronize(stream));
+  for (int i = 0; i < samples; ++i) {
+    // The pitfall: the start event goes in before the copy, so the pair times the copy too.
+    LAB_CHECK(cudaEventRecord(start.get(), stream));
+    LAB_CHECK(cudaMemcpyAsync(destination.data(), source.data(), bytes, cudaMemcpyHostToDevice, stream));
+    add.launch(stream);
+    LAB_CHECK(cudaEventRecord(stop.get(), stream));
+    run.copy_and_kernel_us.push_back(elapsed_us(start, stop));
+
+    // The fix: queue the copy first, then the start event.
+    LAB_CHECK(cudaMemcpyAsync(destination.data(), source.data(), bytes, cudaMemcpyHostToDevice, stream));
+    LAB_CHECK(cudaEventRecord(start.get(), stream));
+    add.launch(stream);
+    LAB_CHECK(cudaEventRecord(stop.get(), stream));
+    run.kernel_only_us.push_back(elapsed_us(start, stop));
+
+    // The copy alone.
+    LAB_CHECK(cudaEventRecord(start.get(), stream));
+    LAB_CHECK(cudaMemcpyAsync(destination.data(), source.data(), bytes, cudaMemcpyHostToDevice, stream));
+    LAB_CHECK(cudaEventRecord(stop.get(), stream));
+    run.copy_only_us.push_back(elapsed_us(start, stop));
+  }
+  run.result = add.check();  // c was poisoned before the loop
+  return run;
 }
 
-ManyStreams time_many_streams(int streams, std::int64_t n, std::uint64_t seed, const lab::DeviceInfo& device) {
+// --- 6. Pitfall 2: the launch gap, against CUPTI -------------------------------
+
+namespace {
+
+// Before each method's loop: CUPTI recording (while it can); one untimed launch
+// of the timed kernel and of the holding kernel, so that nothing the recording
+// sets up at a first launch waits behind a held stream; then c poisoned, the stream idle.
+void begin_loop(ch01::AddProblem& add, lab::StreamBlocker& blocker, lab::TimelineRecorder& recorder, bool& cupti,
+                std::string& why, cudaStream_t stream) {
+  if (cupti) cupti = recorder.start(&why);
+  add.launch(stream);  // the recording's first kernel: end_loop takes the timed kernel's name from it
+  blocker.block(stream);
+  blocker.release();
+  add.poison(stream);
+  LAB_CHECK(cudaStreamSynchronize(stream));
+}
+
+// After it: the events read, CUPTI's kernels of the same launches, c checked.
+void end_loop(GapMethod& method, const std::vector<lab::Event>& start, const std::vector<lab::Event>& stop,
+              ch01::AddProblem& add, lab::TimelineRecorder& recorder, bool cupti, const std::string& why) {
+  for (std::size_t i = 0; i < start.size(); ++i) method.events_us.push_back(elapsed_us(start[i], stop[i]));
+  if (!cupti) {
+    method.cupti_missing = why;
+  } else {
+    std::vector<lab::Interval> kernels;
+    for (const lab::Interval& work : recorder.stop()) {  // waits for the device first
+      if (work.kind == lab::Interval::Kind::kernel) kernels.push_back(work);
+    }
+    std::sort(kernels.begin(), kernels.end(),
+              [](const lab::Interval& x, const lab::Interval& y) { return x.start_ns < y.start_ns; });
+    // The first is begin_loop's untimed launch; the loop's launches are the
+    // later kernels of the same name (not the holding kernel, nor anything else).
+    std::vector<double> durations;
+    for (std::size_t i = 1; i < kernels.size(); ++i) {
+      if (kernels[i].name == kernels.front().name)
+        durations.push_back((kernels[i].end_ns - kernels[i].start_ns) * 1e-3);
+    }
+    if (durations.size() != start.size() || recorder.dropped() > 0) {
+      method.cupti_missing = "CUPTI recorded " + std::to_string(durations.size()) + " timed kernels for " +
+                             std::to_string(start.size()) + " launches (" + std::to_string(recorder.dropped()) +
+                             " records dropped)";
+    } else {
+      method.cupti_us = durations;
+    }
+  }
+  method.result = add.check();
+}
+
+}  // namespace
+
+LaunchGapSize time_launch_gap(std::int64_t n, std::uint64_t seed, const lab::DeviceInfo& device, int samples,
+                              double empty_pair_us, cudaStream_t stream) {
+  ch01::AddProblem add(n, seed, device);
+  LaunchGapSize size;
+  size.n = n;
+  size.empty_pair_us = empty_pair_us;
+  lab::StreamBlocker blocker;
+  lab::L2Flusher flusher(lab::L2Flusher::Method::write);
+  size.l2_flush_bytes = flusher.bytes();
+  lab::TimelineRecorder recorder;  // CUPTI: records every kernel's start and end, from outside the loops
+  bool cupti = true;
+  std::string why;
+  std::vector<lab::Event> start(static_cast<std::size_t>(samples));
+  std::vector<lab::Event> stop(static_cast<std::size_t>(samples));
+
+  // Warm-up: every kernel is loaded before a stream is held (a module loaded
+  // lazily behind a held stream would wait for it: nvbench issue #136).
+  add.launch(stream);
+  blocker.block(stream);
+  blocker.release();
+  flusher.flush(stream);
+  LAB_CHECK(cudaStreamSynchronize(stream));
+  // In each loop below, begin_loop poisons c and starts CUPTI; end_loop reads
+  // the events and CUPTI's kernel durations, and checks c.
+
+  // Back to back: every sample queued, one wait at the end. Once the host is
+  // ahead of the GPU the kernels run without gaps; the first may still wait.
+  begin_loop(add, blocker, recorder, cupti, why, stream);
+  for (int i = 0; i < samples; ++i) {
+    LAB_CHECK(cudaEventRecord(start[i].get(), stream));
+    add.launch(stream);
+    LAB_CHECK(cudaEventRecord(stop[i].get(), stream));
+  }
+  end_loop(size.back_to_back, start, stop, add, recorder, cupti, why);
+
+  // Isolated: the host waits after every sample, so each launch meets an idle
+  // GPU, which timestamps the start event before the kernel has arrived.
+  begin_loop(add, blocker, recorder, cupti, why, stream);
+  for (int i = 0; i < samples; ++i) {
+    LAB_CHECK(cudaEventRecord(start[i].get(), stream));
+    add.launch(stream);
+    LAB_CHECK(cudaEventRecord(stop[i].get(), stream));
+    LAB_CHECK(cudaEventSynchronize(stop[i].get()));
+  }
+  end_loop(size.isolated, start, stop, add, recorder, cupti, why);
+
+  // Blocked stream (nvbench): a kernel holds the stream while the sample is
+  // queued; once released, the GPU meets start, kernel and stop back to back.
+  begin_loop(add, blocker, recorder, cupti, why, stream);
+  for (int i = 0; i < samples; ++i) {
+    blocker.block(stream);
+    LAB_CHECK(cudaEventRecord(start[i].get(), stream));
+    add.launch(stream);
+    LAB_CHECK(cudaEventRecord(stop[i].get(), stream));
+    blocker.release();
+    LAB_CHECK(cudaEventSynchronize(stop[i].get()));
+    if (blocker.timed_out()) throw std::runtime_error(kHeldTooLong);
+  }
+  end_loop(size.blocked, start, stop, add, recorder, cupti, why);
+
+  // The same with a cold L2, in nvbench's order: flush, wait, hold, queue, release.
+  begin_loop(add, blocker, recorder, cupti, why, stream);
+  for (int i = 0; i < samples; ++i) {
+    flusher.flush(stream);
+    LAB_CHECK(cudaStreamSynchronize(stream));
+    blocker.block(stream);
+    LAB_CHECK(cudaEventRecord(start[i].get(), stream));
+    add.launch(stream);
+    LAB_CHECK(cudaEventRecord(stop[i].get(), stream));
+    blocker.release();
+    LAB_CHECK(cudaEventSynchronize(stop[i].get()));
+    if (blocker.timed_out()) throw std::runtime_error(kHeldTooLong);
+  }
+  end_loop(size.blocked_flushed, start, stop, add, recorder, cupti, why);
+  return size;
+}
+
+// --- 7. Timing many streams ----------------------------------------------------
+
+ManyStreamsRun time_many_streams(int streams, std::int64_t n, std::uint64_t seed, const lab::DeviceInfo& device) {
   std::vector<ch01::AddProblem> problems;
   std::vector<lab::Stream> stream_list;
-  std::vector<lab::Event> begins, ends;
   for (int i = 0; i < streams; ++i) {
     problems.emplace_back(n, seed + 2 * static_cast<std::uint64_t>(i), device);
     stream_list.emplace_back();
-    begins.emplace_back();
-    ends.emplace_back();
   }
-  ManyStreams m;
-  lab::MeasureConfig config;
-  config.samples = 10;
-  m.one_kernel_ms =
-      lab::summarize(lab::measure_ms([&](cudaStream_t s) { problems[0].launch(s); }, stream_list[0], config)).median;
+  std::vector<lab::Event> begin(static_cast<std::size_t>(streams));
+  std::vector<lab::Event> end(static_cast<std::size_t>(streams));
+  ManyStreamsRun run;
+
+  // One kernel with the GPU to itself: ten back to back on stream 0, after a warm-up.
+  constexpr int kAlone = 10;
+  std::vector<lab::Event> alone_start(kAlone), alone_stop(kAlone);
+  problems[0].launch(stream_list[0]);
+  for (int i = 0; i < kAlone; ++i) {
+    LAB_CHECK(cudaEventRecord(alone_start[i].get(), stream_list[0]));
+    problems[0].launch(stream_list[0]);
+    LAB_CHECK(cudaEventRecord(alone_stop[i].get(), stream_list[0]));
+  }
+  std::vector<double> alone_ms;
+  for (int i = 0; i < kAlone; ++i) alone_ms.push_back(elapsed_us(alone_start[i], alone_stop[i]) * 1e-3);
+  run.one_kernel_ms = lab::median(alone_ms);
 
   for (int i = 0; i < streams; ++i) problems[i].poison(stream_list[i]);
   LAB_CHECK(cudaDeviceSynchronize());
   lab::HostTimer host;
   for (int i = 0; i < streams; ++i) {
-    begins[i].record(stream_list[i]);
+    LAB_CHECK(cudaEventRecord(begin[i].get(), stream_list[i]));
     problems[i].launch(stream_list[i]);
-    ends[i].record(stream_list[i]);
+    LAB_CHECK(cudaEventRecord(end[i].get(), stream_list[i]));
   }
   LAB_CHECK(cudaDeviceSynchronize());
-  m.host_ms = host.elapsed_ms();
+  run.host_ms = host.elapsed_ms();
 
   // The first begin event is the one recorded first (stream 0); the whole
   // ends at the latest end event, whichever stream it is on.
   for (int i = 0; i < streams; ++i) {
-    m.per_stream_ms.push_back(lab::Event::elapsed_ms(begins[i], ends[i]));
-    m.first_begin_to_last_end_ms =
-        std::max(m.first_begin_to_last_end_ms, static_cast<double>(lab::Event::elapsed_ms(begins[0], ends[i])));
+    run.per_stream_ms.push_back(elapsed_us(begin[i], end[i]) * 1e-3);
+    run.first_begin_to_last_end_ms = std::max(run.first_begin_to_last_end_ms, elapsed_us(begin[0], end[i]) * 1e-3);
   }
-  for (const ch01::AddProblem& p : problems) m.results.push_back(p.check());
-  return m;
+  for (const ch01::AddProblem& p : problems) run.results.push_back(p.check());
+  return run;
 }
 
 }  // namespace ch03

@@ -20,7 +20,7 @@
 #
 # Included: lab_keep_pristine_exercises(<source dir> <pristine dir>) refreshes
 # the copy and sets, in the caller's scope,
-#   LAB_PRISTINE_FOLDERS   the exercise folders, e.g. 01_kernel_launch
+#   LAB_PRISTINE_FOLDERS   the exercise folders, e.g. 01_kernel_launch (or 01b_name, a second one)
 #   LAB_PRISTINE_FILES_<folder>  the learner's files of that folder, e.g. grid_stride_add.cu
 #   LAB_PRISTINE_NOTES     sentences about files whose pristine text is not HEAD's
 #   LAB_PRISTINE_PROBLEMS  sentences about a committed exercise that is its own solution
@@ -53,7 +53,9 @@ endfunction()
 
 function(lab_keep_pristine_exercises source_dir pristine_dir)
   find_program(LAB_GIT_EXECUTABLE git)
-  file(GLOB folders LIST_DIRECTORIES true RELATIVE "${source_dir}/exercises" "${source_dir}/exercises/[0-9][0-9]_*")
+  # NN_name, or NNx_name for a further exercise of chapter NN (01b_name).
+  file(GLOB folders LIST_DIRECTORIES true RELATIVE "${source_dir}/exercises" "${source_dir}/exercises/[0-9][0-9]*_*")
+  list(FILTER folders INCLUDE REGEX "^[0-9][0-9][a-z]?_")
   list(SORT folders)
   set(kept_folders "")
   set(notes "")

@@ -4,7 +4,8 @@
 #   lab_add_chapter   one executable per chapter, plus its command-line tests
 #   lab_add_cpu_test  a doctest executable that runs anywhere          (label cpu)
 #   lab_add_gpu_test  a doctest executable that needs a GPU; it exits 77 without
-#                     one and ctest shows it as skipped, never as passed (label gpu)
+#                     one and ctest shows it as skipped, never as passed (label gpu);
+#                     the exercise checks (exercises/CMakeLists.txt) are built with it
 #   lab_add_tour_target  the `tour` target: build and run every chapter in order
 
 set(LAB_SOURCE_DIR "${CMAKE_CURRENT_LIST_DIR}/..")
@@ -120,18 +121,29 @@ function(lab_add_cpu_test target)
   set_tests_properties(${target} PROPERTIES LABELS "cpu;${ARG_LABELS}")
 endfunction()
 
-# lab_add_gpu_test(<target> SOURCES <files> LIBRARIES <libs> LABELS <labels>)
+# lab_add_gpu_test(<target> [EXCLUDE_FROM_ALL] [TIMEOUT <seconds>] SOURCES <files> LIBRARIES <libs> LABELS <labels>)
 # The test's main() checks for a usable device first and exits 77 without one.
 # GPU tests run one at a time: their timing assertions compare ratios measured
 # in the same run, and a second test on the same GPU would distort them.
+# EXCLUDE_FROM_ALL: built only when asked for (the exercise checks: a learner's
+# half-written file must not break the build of everything else).
+# TIMEOUT: ctest stops the test after that many seconds (an endless loop in a
+# learner's kernel would otherwise hang the run).
 function(lab_add_gpu_test target)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES;LABELS" ${ARGN})
-  add_executable(${target} ${ARG_SOURCES})
+  cmake_parse_arguments(ARG "EXCLUDE_FROM_ALL" "TIMEOUT" "SOURCES;LIBRARIES;LABELS" ${ARGN})
+  if(ARG_EXCLUDE_FROM_ALL)
+    add_executable(${target} EXCLUDE_FROM_ALL ${ARG_SOURCES})
+  else()
+    add_executable(${target} ${ARG_SOURCES})
+  endif()
   target_link_libraries(${target} PRIVATE ${ARG_LIBRARIES} lab_gpu_test_main)
   lab_cuda_settings(${target})
   add_test(NAME ${target} COMMAND ${target})
   set_tests_properties(${target} PROPERTIES
     LABELS "gpu;${ARG_LABELS}" SKIP_RETURN_CODE ${LAB_SKIP_CODE} RUN_SERIAL TRUE)
+  if(ARG_TIMEOUT)
+    set_tests_properties(${target} PROPERTIES TIMEOUT ${ARG_TIMEOUT})
+  endif()
 endfunction()
 
 # The `tour` target and the chapter list (build/chapters.tsv) that the tour and

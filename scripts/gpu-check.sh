@@ -2,7 +2,9 @@
 # The whole GPU check, in one command, for a machine with an NVIDIA GPU:
 #   1. configure and build (Release, for the GPU that is present)
 #   2. every test except the exercises; on a GPU machine none may be skipped
-#   3. every untouched exercise must FAIL its check (the tree checks itself)
+#   3. every exercise as handed out (label pristine) must FAIL its check (the tree checks itself);
+#      a student copy: scripts/progress finds every exercise not started, then, with the
+#      solutions copied in, every one solved
 #   4. every chapter once with small sizes and --json (read back by scripts/results_table.py)
 #   5. if compute-sanitizer is installed, every chapter's small run under each of its four
 #      tools (memcheck, racecheck, synccheck, initcheck), with --instrumented: timing checks
@@ -62,7 +64,7 @@ step build cmake --build "$build" -j "$jobs"
 
 tests_without_skips() {
   local out rc
-  out=$(ctest --test-dir "$build" --output-on-failure -LE exercise --no-tests=error 2>&1)
+  out=$(ctest --test-dir "$build" --output-on-failure -LE 'exercise|pristine' --no-tests=error 2>&1)
   rc=$?
   echo "$out"
   ((rc == 0)) || return 1
@@ -74,13 +76,22 @@ tests_without_skips() {
 }
 step tests tests_without_skips
 
-exercises_fail_untouched() {
-  local out
-  out=$(ctest --test-dir "$build" -L exercise 2>&1)
+exercises_fail_untouched() {  # every exercise as handed out fails its check (WILL_FAIL: ctest passes then)
+  local out rc expected passed
+  out=$(ctest --test-dir "$build" -L pristine --output-on-failure --no-tests=error 2>&1)
+  rc=$?
   echo "$out"
-  # Every exercise check must fail: "0% tests passed, N tests failed out of N".
-  [[ $out =~ ([0-9]+)\ tests\ failed\ out\ of\ ([0-9]+) ]] && [[ ${BASH_REMATCH[1]} == "${BASH_REMATCH[2]}" ]] &&
-    [[ ${BASH_REMATCH[2]} -gt 0 ]]
+  ((rc == 0)) || return 1
+  if grep -q "(Skipped)" <<<"$out"; then
+    echo "gpu-check: a pristine check was skipped"
+    return 1
+  fi
+  expected=$(find solutions -mindepth 1 -maxdepth 1 -type d -name '[0-9][0-9]*_*' | wc -l)
+  passed=$(grep -cE "_pristine_check .*Passed" <<<"$out")
+  ((passed == expected)) || {
+    echo "gpu-check: $passed pristine checks failed as they should, expected $expected"
+    return 1
+  }
 }
 step exercises-fail-untouched exercises_fail_untouched
 
@@ -173,6 +184,21 @@ sanitizer_summaries() {
   return "$bad"
 }
 ((${#sanitizer_logs[@]} > 0)) && step sanitizer-summaries sanitizer_summaries
+
+# A learner's and an instructor's view of the exercises: a student copy (no
+# solutions/), where the progress command reports every exercise not started;
+# then the solutions copied in, where it reports every one solved.
+student_copy() {
+  local copy=$build-student
+  rm -rf "$copy"
+  scripts/make-student-copy "$copy" || return 1
+  (cd "$copy" && scripts/progress --json "$results/progress-student-untouched.json") || return 1
+  for folder in solutions/[0-9][0-9]*_*/; do
+    cp "$folder"* "$copy/exercises/$(basename "$folder")/"
+  done
+  (cd "$copy" && scripts/progress --require-solved --json "$results/progress-student-solved.json")
+}
+step student-copy student_copy
 
 tour() {
   cmake --build "$build" --target tour || return 1

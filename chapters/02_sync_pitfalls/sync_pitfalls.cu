@@ -21,25 +21,6 @@
 
 namespace ch02 {
 
-// --- The CPU side ------------------------------------------------------------
-
-std::uint64_t cpu_work_slice() {
-  // Dependent multiply-adds: real work for the core that the compiler cannot
-  // fold away, because the result is stored where it cannot see the reader.
-  static volatile double sink = 1.0;
-  double x = sink;
-  constexpr int kIterations = 4096;
-  for (int i = 0; i < kIterations; ++i) x = std::fma(x, 1.0000001, 1e-9);
-  sink = x;
-  return kIterations;
-}
-
-std::uint64_t do_cpu_work(double ms) {
-  lab::HostTimer timer;
-  std::uint64_t iterations = 0;
-  while (timer.elapsed_ms() < ms) iterations += cpu_work_slice();  // the clock is read every few microseconds
-  return iterations;
-}
 
 // --- The kernels a host timer is put around ------------------------------------
 
@@ -109,7 +90,7 @@ Placement compare_cpu_work_placement(ch01::AddProblem& problem, double gpu_ms, d
   // The CPU work alone.
   {
     lab::HostTimer cpu;
-    do_cpu_work(cpu_ms);
+    lab::do_cpu_work(cpu_ms);
     placement.cpu_ms = cpu.elapsed_ms();
   }
 
@@ -121,7 +102,7 @@ Placement compare_cpu_work_placement(ch01::AddProblem& problem, double gpu_ms, d
     lab::HostTimer wall;
     lab::launch_spin(stream, gpu_ms);
     problem.launch(stream);
-    do_cpu_work(cpu_ms);
+    lab::do_cpu_work(cpu_ms);
     LAB_CHECK(cudaMemcpyAsync(result.data(), problem.c(), problem.c_bytes(), cudaMemcpyDeviceToHost, stream));
     LAB_CHECK(cudaStreamSynchronize(stream));
     placement.work_then_read_ms = wall.elapsed_ms();
@@ -138,7 +119,7 @@ Placement compare_cpu_work_placement(ch01::AddProblem& problem, double gpu_ms, d
     problem.launch(stream);
     LAB_CHECK(cudaMemcpyAsync(result.data(), problem.c(), problem.c_bytes(), cudaMemcpyDeviceToHost, stream));
     LAB_CHECK(cudaStreamSynchronize(stream));
-    do_cpu_work(cpu_ms);
+    lab::do_cpu_work(cpu_ms);
     placement.read_then_work_ms = wall.elapsed_ms();
   }
   placement.read_then_work = problem.check(result);

@@ -15,21 +15,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "cpu_work.hpp"
 #include "cupti_timeline.cuh"
 #include "findings.hpp"
 #include "vector_add.cuh"
 
 namespace ch02 {
-
-// --- The CPU side ------------------------------------------------------------
-
-/// One slice of CPU work: a few thousand dependent multiply-adds (microseconds
-/// on one core). Returns the iterations done.
-std::uint64_t cpu_work_slice();
-
-/// Keeps one CPU core busy with arithmetic for about @p ms of host time and
-/// returns how many iterations it did (so the compiler cannot drop the loop).
-std::uint64_t do_cpu_work(double ms);
 
 // --- Sections 1 and 2: a host timer around a kernel, four ways ---------------
 

@@ -1,5 +1,4 @@
 #include <cuda_runtime.h>
-#include <unistd.h>  // sysconf
 
 #include <cstdio>
 #include <fstream>
@@ -143,18 +142,6 @@ int current_device_attribute(cudaDeviceAttr attribute) {
   return value;
 }
 
-std::size_t available_host_memory_bytes() noexcept {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  std::size_t kib = 0;
-  std::string unit;
-  while (meminfo >> key >> kib >> unit) {
-    if (key == "MemAvailable:") return kib * 1024;
-  }
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page_size > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page_size) : 0;
-}
 
 DeviceInfo require_device() {
   std::string reason;

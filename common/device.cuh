@@ -55,11 +55,6 @@ bool usable_device(std::string* reason = nullptr) noexcept;
 /// Reads the properties of device @p ordinal (throws lab::CudaError).
 DeviceInfo query_device(int ordinal = 0);
 
-/// Host memory available to this process now, in bytes: Linux's MemAvailable
-/// (free memory plus what the page cache can give back), else the physical
-/// memory. Chapters check large sizes against it before they allocate.
-std::size_t available_host_memory_bytes() noexcept;
-
 /// One attribute of the current device (cudaDeviceGetAttribute), e.g.
 /// cudaDevAttrMultiProcessorCount for sizing a grid. Throws lab::CudaError.
 int current_device_attribute(cudaDeviceAttr attribute);

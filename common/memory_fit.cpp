@@ -1,8 +1,25 @@
 #include "memory_fit.hpp"
 
+#include <unistd.h>  // sysconf
+
 #include <cstdio>
+#include <fstream>
+#include <string>
 
 namespace lab {
+
+std::size_t available_host_memory_bytes() noexcept {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::size_t kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit) {
+    if (key == "MemAvailable:") return kib * 1024;
+  }
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page_size > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page_size) : 0;
+}
 
 std::string check_memory_fits(const std::string& what, const MemoryNeed& need, std::size_t free_device_bytes,
                               std::size_t available_host_bytes) {

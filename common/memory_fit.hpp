@@ -12,6 +12,11 @@
 
 namespace lab {
 
+/// Host memory available to this process now, in bytes: Linux's MemAvailable
+/// (free memory plus what the page cache can give back), else the physical
+/// memory. Chapters check large sizes against it before they allocate.
+std::size_t available_host_memory_bytes() noexcept;
+
 /// Memory a size option asks for, and what it is made of (for the message).
 struct MemoryNeed {
   double device_bytes = 0;   ///< device memory the run allocates

@@ -22,6 +22,7 @@
 
 #include "chapter.cuh"
 #include "launch_options.hpp"
+#include "memory_fit.hpp"
 #include "program.hpp"
 #include "stream.cuh"
 #include "sync_pitfalls.cuh"

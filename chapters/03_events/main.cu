@@ -21,6 +21,7 @@
 #include "chapter.cuh"
 #include "event_options.hpp"
 #include "events.cuh"
+#include "memory_fit.hpp"
 #include "program.hpp"
 #include "stream.cuh"
 

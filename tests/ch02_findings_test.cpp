@@ -363,12 +363,15 @@ TEST_CASE("implicit_sync_findings: everything as documented") {
   SUBCASE("(a) stream 0 waits for the blocking stream") {
     const auto findings = ch02::implicit_sync_findings(documented_run(ch02::WorkSetup::blocking_stream),
                                                        ch02::WorkSetup::blocking_stream);
-    const std::optional<lab::Finding> timing = find(findings, "waited for the queued work where documented");
+    const std::optional<lab::Finding> timing = find(findings, "the calls documented to wait for the queued work did");
     REQUIRE(timing);
     CHECK(timing->kind == lab::Finding::Kind::timing);
     CHECK(timing->passed);
-    CHECK(contains(timing->text, "waited: cudaMemcpy to pageable, c[n-1] on the work's stream + sync"));
-    CHECK(contains(timing->text, "did not wait: kernel<<<..., 0>>> copying c, cudaMemcpyAsync to pinned, 0"));
+    CHECK(timing->text == "waited: cudaMemcpy to pageable, c[n-1] on the work's stream + sync");
+    const std::optional<lab::Finding> free = find(findings, "calls not required to wait");
+    REQUIRE(free);
+    CHECK(free->kind == lab::Finding::Kind::observation);
+    CHECK(free->text == "did not wait: kernel<<<..., 0>>> copying c, cudaMemcpyAsync to pinned, 0");
     const std::optional<lab::Finding> data = find(findings, "what runs after the work reads its result");
     REQUIRE(data);
     CHECK(data->kind == lab::Finding::Kind::correctness);
@@ -385,10 +388,14 @@ TEST_CASE("implicit_sync_findings: everything as documented") {
   SUBCASE("(b) stream 0 does not wait for the non-blocking stream: the copies read stale values") {
     const auto findings = ch02::implicit_sync_findings(documented_run(ch02::WorkSetup::non_blocking_stream),
                                                        ch02::WorkSetup::non_blocking_stream);
-    const std::optional<lab::Finding> timing = find(findings, "where documented");
+    const std::optional<lab::Finding> timing = find(findings, "documented to wait");
     REQUIRE(timing);
     CHECK(timing->passed);
-    CHECK(contains(timing->text, "waited: c[n-1] on the work's stream + sync;"));
+    CHECK(timing->text == "waited: c[n-1] on the work's stream + sync");
+    const std::optional<lab::Finding> free = find(findings, "not required to wait");
+    REQUIRE(free);
+    CHECK(contains(free->text, "did not wait: kernel<<<..., 0>>> copying c, cudaMemcpyAsync to pinned, 0, "
+                               "cudaMemcpyAsync to pageable, 0, cudaMemcpy to pageable"));
     const std::optional<lab::Finding> data = find(findings, "reads its result");
     REQUIRE(data);
     CHECK(data->passed);
@@ -408,20 +415,24 @@ TEST_CASE("implicit_sync_findings: what the documentation does not promise, and 
   SUBCASE("a call documented to wait did not") {
     ch02::ImplicitSyncRun run = documented_run(WorkSetup::blocking_stream);
     probe_of(run, HostCall::memcpy_blocking).work_done_at_return = false;
-    const std::optional<lab::Finding> f = find(ch02::implicit_sync_findings(run, WorkSetup::blocking_stream), "where documented");
+    const std::optional<lab::Finding> f =
+        find(ch02::implicit_sync_findings(run, WorkSetup::blocking_stream), "documented to wait");
     REQUIRE(f);
     CHECK_FALSE(f->passed);
-    CHECK(contains(f->text, "not as documented: cudaMemcpy to pageable did not wait for it (documented: waits)"));
+    CHECK(contains(f->text, "did not wait: cudaMemcpy to pageable; waited: c[n-1]"));
   }
-  SUBCASE("a call documented not to wait did") {
+  SUBCASE("a call not required to wait did: reported, allowed, not failed") {
     ch02::ImplicitSyncRun run = documented_run(WorkSetup::per_thread_blocking_stream);
     probe_of(run, HostCall::memcpy_blocking).work_done_at_return = true;
     probe_of(run, HostCall::memcpy_blocking).returned_after_ms = 20.1;
-    const std::optional<lab::Finding> f =
-        find(ch02::implicit_sync_findings(run, WorkSetup::per_thread_blocking_stream), "where documented");
+    const auto findings = ch02::implicit_sync_findings(run, WorkSetup::per_thread_blocking_stream);
+    const std::optional<lab::Finding> check = find(findings, "documented to wait");
+    REQUIRE(check);
+    CHECK(check->passed);
+    const std::optional<lab::Finding> f = find(findings, "not required to wait");
     REQUIRE(f);
-    CHECK_FALSE(f->passed);
-    CHECK(contains(f->text, "cudaMemcpy to pageable waited for it (documented: does not wait)"));
+    CHECK(f->kind == lab::Finding::Kind::observation);
+    CHECK(contains(f->text, "waited all the same: cudaMemcpy to pageable (allowed: any call may block"));
   }
   SUBCASE("an ordered call read wrong values") {
     ch02::ImplicitSyncRun run = documented_run(WorkSetup::per_thread_legacy_stream);
@@ -455,16 +466,27 @@ TEST_CASE("implicit_sync_findings: what the documentation does not promise, and 
     ch02::ImplicitSyncRun run;
     run.probes = {probe(HostCall::cuda_malloc, WorkSetup::blocking_stream, false)};
     const auto findings = ch02::implicit_sync_findings(run, WorkSetup::blocking_stream);
-    CHECK_FALSE(find(findings, "where documented"));
+    CHECK_FALSE(find(findings, "documented to wait"));
+    CHECK_FALSE(find(findings, "not required to wait"));
     CHECK_FALSE(find(findings, "reads its result"));
     CHECK(find(findings, "leaves open"));
   }
-  SUBCASE("only calls that did not wait") {
+  SUBCASE("only calls not required to wait, none of which waited") {
     ch02::ImplicitSyncRun run;
     run.probes = {probe(HostCall::kernel_launch, WorkSetup::blocking_stream, false, correct(8))};
-    const std::optional<lab::Finding> f = find(ch02::implicit_sync_findings(run, WorkSetup::blocking_stream), "where documented");
+    const auto findings = ch02::implicit_sync_findings(run, WorkSetup::blocking_stream);
+    CHECK_FALSE(find(findings, "documented to wait"));
+    const std::optional<lab::Finding> f = find(findings, "not required to wait");
     REQUIRE(f);
-    CHECK(contains(f->text, "waited: none;"));
+    CHECK(f->text == "did not wait: kernel<<<..., 0>>> copying c");
+  }
+  SUBCASE("a call documented to wait, and none that did") {
+    ch02::ImplicitSyncRun run;
+    run.probes = {probe(HostCall::read_one_value, WorkSetup::blocking_stream, false, correct(1))};
+    const std::optional<lab::Finding> f = find(ch02::implicit_sync_findings(run, WorkSetup::blocking_stream), "documented to wait");
+    REQUIRE(f);
+    CHECK_FALSE(f->passed);
+    CHECK(f->text == "did not wait: c[n-1] on the work's stream + sync; waited: none");
   }
   SUBCASE("no probes of that setup: no findings") {
     CHECK(ch02::implicit_sync_findings(documented_run(WorkSetup::blocking_stream), WorkSetup::non_blocking_stream)

@@ -93,9 +93,15 @@ std::vector<lab::Finding> variants_findings(const VariantsRun& run) {
         "working set", format("a, b and c (%.1f MiB) fit in the %.0f MiB L2: these are warm-cache figures, not DRAM "
                               "bandwidth; use --n 64Mi or more to measure memory",
                               working_set / kMiB, run.l2_bytes / kMiB)));
+  } else if (working_set < 4.0 * run.l2_bytes) {
+    findings.push_back(lab::observation(
+        "working set", format("a, b and c (%.0f MiB) are %.1f times the %.0f MiB L2: part of each sample may still "
+                              "come from the cache; use 4 times the L2 or more to measure memory",
+                              working_set / kMiB, working_set / run.l2_bytes, run.l2_bytes / kMiB)));
   } else {
     findings.push_back(lab::observation(
-        "working set", format("a, b and c (%.0f MiB) are %.1f times the %.0f MiB L2: every sample streams from DRAM",
+        "working set", format("a, b and c (%.0f MiB) are %.1f times the %.0f MiB L2: the samples measure DRAM, "
+                              "not the cache",
                               working_set / kMiB, working_set / run.l2_bytes, run.l2_bytes / kMiB)));
   }
   if (run.n == std::int64_t{64} << 20) {
@@ -119,8 +125,8 @@ std::vector<lab::Finding> launch_return_findings(const LaunchReturnTiming& t) {
   const bool early = t.launch_call_ms < t.kernel_ms / 10.0;
   const bool waited = t.until_sync_ms >= 0.9 * t.kernel_ms;
   return {lab::timing_check("the launch returns before the kernel ends (in under 1/10 of its time)", early,
-                            format("the launch returned after %.3f ms, the kernel ran %.3f ms (%.0f times longer)",
-                                   t.launch_call_ms, t.kernel_ms,
+                            format("the launch returned after %.1f us, the kernel ran %.3f ms (%.0f times longer)",
+                                   1000.0 * t.launch_call_ms, t.kernel_ms,
                                    t.launch_call_ms > 0 ? t.kernel_ms / t.launch_call_ms : 0.0)),
           lab::timing_check("cudaStreamSynchronize waits for the kernel", waited,
                             format("it returned %.3f ms after the launch began, for a %.3f ms kernel",

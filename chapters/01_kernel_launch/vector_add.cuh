@@ -6,7 +6,7 @@
 /// (`launch_add`: `kernel<<<grid, block, 0, stream>>>`), then the experiments,
 /// which return their data (findings.hpp) and print nothing.
 ///
-/// The kernels follow the PyTorch custom-operator tutorial's `add2` (a
+/// The kernels follow the `add2` of godweiyang's NN-CUDA-Example (a
 /// grid-stride loop launched as `<<<(n + 1023) / 1024, 1024>>>`). Here the three
 /// variants are compared in one run:
 ///   - one thread per element with a bounds check (the grid covers n);

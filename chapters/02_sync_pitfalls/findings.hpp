@@ -175,8 +175,10 @@ struct ImplicitSyncRun {
 lab::ResultTable implicit_sync_table(const ImplicitSyncRun& run, WorkSetup setup);
 
 /// The findings of one setup:
-/// - timing check: the host waited for the work exactly where documented
-///   (calls documented to wait or not to wait);
+/// - timing check: every call documented to wait for the work did (only a
+///   promised wait is judged: any call may block, so a call not required to
+///   wait that waited is an observation, not a failure);
+/// - observation: which calls not required to wait did or did not;
 /// - correctness check: every call ordered after the work read the kernel's result;
 /// - observation: which calls not ordered after the work read c before the
 ///   kernel had written it (expected: that is the lesson, not a failure);

@@ -34,8 +34,8 @@ constexpr char kSyncBehavior[] = "CUDA Runtime API, 3. Stream synchronization be
 
 struct Settings {
   std::int64_t n = std::int64_t{1} << 20;  // floats per vector: a ~5 us kernel on an H100
-  std::int64_t runs = 10;                  // host-timer readings per case (the seed's count)
-  std::int64_t warmup = 10;                // warm-up launches left in flight (the seed's count)
+  std::int64_t runs = 10;                  // host-timer readings per case (the article's count)
+  std::int64_t warmup = 10;                // warm-up launches left in flight (the article's count)
   double backlog_ms = 2.0;                 // spin kernel queued before the warm-up
   double long_kernel_ms = 10.0;            // section 2's kernel, and section 4's GPU work
   double queued_ms = 20.0;                 // GPU work queued before each call of section 3
@@ -90,8 +90,8 @@ int main(int argc, char** argv) {
     report.add(ch02::long_kernel_findings(long_kernel));
 
     report.section("3. Which calls wait for queued work, and on what condition");
-    report.background("the legacy default stream waits for all blocking streams, and they wait for it; streams "
-                      "made with cudaStreamNonBlocking do not synchronise with it",
+    report.background("the legacy default stream waits for all blocking streams of its device, and they wait for "
+                      "it; streams made with cudaStreamNonBlocking do not synchronise with it",
                       kSyncBehavior);
     report.background("with --default-stream per-thread (per file), stream 0 is the calling thread's own stream: "
                       "it does not synchronise with other streams, but still does with the legacy default stream",

@@ -3,8 +3,9 @@
 /// really measures, which host calls wait for queued work and on what
 /// condition, and where to put CPU work so that it overlaps the GPU's.
 ///
-/// The four timing cases follow the PyTorch custom-operator tutorial's timing
-/// section (synchronise before and after, only before, only after, never); the
+/// The four timing cases follow the timing section of godweiyang's
+/// NN-CUDA-Example article, the `add2` PyTorch custom operator (synchronise
+/// before and after, only before, only after, never); the
 /// CPU-work placement follows the pin_memory / non_blocking article. The data
 /// each experiment returns, and what the chapter concludes from it, are in
 /// findings.hpp. Section 3's probe is in implicit_sync.cuh, compiled twice.
@@ -25,7 +26,7 @@ namespace ch02 {
 // --- Sections 1 and 2: a host timer around a kernel, four ways ---------------
 
 /// The kernel the host timer is put around: chapter 01's `c = a + b` (section 1,
-/// the seed experiment), or a kernel that spins for a set time (section 2).
+/// the article's experiment), or a kernel that spins for a set time (section 2).
 struct TimedKernel {
   ch01::AddProblem* add = nullptr;  ///< c = a + b, when set
   double spin_ms = 0;               ///< otherwise: spin for this long
@@ -48,12 +49,12 @@ std::vector<double> time_with_host_timer(SyncCase sync_case, const TimedKernel& 
 
 /// How each case is set up.
 struct HostTimerSettings {
-  int runs = 10;           ///< host-timer readings per case (the seed's count)
-  int warmup = 10;         ///< launches of the kernel left in flight before each case (the seed's count)
+  int runs = 10;           ///< host-timer readings per case (the article's count)
+  int warmup = 10;         ///< launches of the kernel left in flight before each case (the article's count)
   double backlog_ms = 2;   ///< a spin kernel queued before them, so that the backlog outlasts the host's launches
 };
 
-/// One case of the seed experiment: c is poisoned, a kernel of
+/// One case of the article's experiment: c is poisoned, a kernel of
 /// settings.backlog_ms and settings.warmup launches of @p kernel are queued and
 /// left in flight (their GPU time measured with events), then
 /// time_with_host_timer(). Ends synchronised, with c checked when @p kernel is c = a + b.

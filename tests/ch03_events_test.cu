@@ -105,13 +105,31 @@ TEST_CASE("the device flag is set in a child process, which reports it, and this
   LAB_CHECK(cudaGetDeviceFlags(&after));
   CHECK(after == before);
   CHECK(run.default_event.device_flag == ch03::scheduling_flag_name(before));
-  for (const ch03::WaitCase* c : {&run.flag_before_context, &run.flag_after_context}) {
+  for (const ch03::WaitCase* c : {&run.default_event, &run.blocking_event, &run.stream_sync, &run.device_sync}) {
+    CHECK(c->process == "this");
+    CHECK(c->cost.wall_ms >= 9.0);
+  }
+  CHECK(run.stream_sync.call == ch03::WaitCall::stream_synchronize);
+  CHECK(run.device_sync.call == ch03::WaitCall::device_synchronize);
+  // Measured, not judged: whether the flag made each call sleep is the page's observation.
+  for (const ch03::WaitCase* c : {&run.flag_before_context, &run.flag_before_stream_sync, &run.flag_before_device_sync,
+                                  &run.flag_after_context}) {
     REQUIRE_MESSAGE(c->measured, c->why_not);
     CHECK(c->process == "child");
     CHECK(c->cost.wall_ms >= 9.0);
   }
-  CHECK(run.flag_before_context.set_flags_result == "cudaSuccess");
-  CHECK(run.flag_before_context.device_flag == "cudaDeviceScheduleBlockingSync");
+  CHECK(run.flag_before_stream_sync.call == ch03::WaitCall::stream_synchronize);
+  CHECK(run.flag_before_device_sync.call == ch03::WaitCall::device_synchronize);
+  for (const ch03::WaitCase* c :
+       {&run.flag_before_context, &run.flag_before_stream_sync, &run.flag_before_device_sync}) {
+    CHECK(c->set_flags_result == "cudaSuccess");
+    CHECK(c->device_flag == "cudaDeviceScheduleBlockingSync");
+  }
+  for (const ch03::WaitCase* c :
+       {&run.flag_before_context, &run.flag_before_stream_sync, &run.flag_before_device_sync}) {
+    MESSAGE("flag set before the context, " << ch03::wait_call_name(c->call) << ": CPU " << c->cost.cpu_ms << " of "
+                                            << c->cost.wall_ms << " ms");
+  }
   MESSAGE("set after the context: " << run.flag_after_context.set_flags_result << ", flag read back "
                                     << run.flag_after_context.device_flag << ", CPU "
                                     << run.flag_after_context.cost.cpu_ms << " of "

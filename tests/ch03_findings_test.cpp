@@ -147,6 +147,21 @@ ch03::WaitCase missing(const std::string& why) {
   return c;
 }
 
+// The same, for a wait that is not on an event.
+ch03::WaitCase measured_call(ch03::WaitCall call, const std::string& flag, double wall, double cpu,
+                             const std::string& set_flags = "") {
+  ch03::WaitCase c = measured("", flag, wall, cpu, set_flags);
+  c.call = call;
+  return c;
+}
+
+ch03::WaitCase missing_call(ch03::WaitCall call, const std::string& why) {
+  ch03::WaitCase c = missing(why);
+  c.call = call;
+  c.event = "";
+  return c;
+}
+
 // The run the documentation leads one to expect.
 ch03::WaitRun expected_waits() {
   ch03::WaitRun run;
@@ -156,6 +171,24 @@ ch03::WaitRun expected_waits() {
   run.blocking_event = measured("cudaEventBlockingSync", "cudaDeviceScheduleAuto", 20.2, 0.05);
   run.flag_before_context = measured("default", "cudaDeviceScheduleBlockingSync", 20.2, 0.04, "cudaSuccess");
   run.flag_after_context = measured("default", "cudaDeviceScheduleBlockingSync", 20.2, 0.04, "cudaSuccess");
+  run.stream_sync = measured_call(ch03::WaitCall::stream_synchronize, "cudaDeviceScheduleAuto", 20.0, 19.9);
+  run.device_sync = measured_call(ch03::WaitCall::device_synchronize, "cudaDeviceScheduleAuto", 20.0, 19.9);
+  run.flag_before_stream_sync =
+      measured_call(ch03::WaitCall::stream_synchronize, "cudaDeviceScheduleBlockingSync", 20.2, 0.05, "cudaSuccess");
+  run.flag_before_device_sync =
+      measured_call(ch03::WaitCall::device_synchronize, "cudaDeviceScheduleBlockingSync", 20.2, 0.06, "cudaSuccess");
+  return run;
+}
+
+// What the H100 printed on 2026-11-22 (driver 580, CUDA 13.0), with the two new
+// calls as their pages lead one to expect: the device flag put the stream and
+// device calls to sleep, not cudaEventSynchronize on a default event.
+ch03::WaitRun event_flag_decides() {
+  ch03::WaitRun run = expected_waits();
+  run.default_event.cost = {20.00, 20.01};
+  run.blocking_event.cost = {20.29, 0.06};
+  run.flag_before_context.cost = {20.00, 20.01};
+  run.flag_after_context.cost = {20.00, 20.01};
   return run;
 }
 
@@ -206,8 +239,30 @@ TEST_CASE("waiting: what did not happen as expected is said so") {
   CHECK(contains(finding(findings, "a default event").text, "did not spin"));
   CHECK_FALSE(finding(findings, "a cudaEventBlockingSync event").passed);
   CHECK(contains(finding(findings, "cudaDeviceScheduleBlockingSync, set before").text, "still spun"));
-  CHECK(contains(finding(findings, "cudaDeviceScheduleBlockingSync, set after").text, "kept its way of waiting"));
+  CHECK(contains(finding(findings, "cudaDeviceScheduleBlockingSync, set after").text,
+                 "as it did with the flag set before the context (18.00 ms CPU in 20.00 ms): this run cannot tell "
+                 "whether the new flag reached the existing context"));
+  CHECK_FALSE(contains(finding(findings, "cudaDeviceScheduleBlockingSync, set after").text, "kept its way"));
   CHECK(contains(finding(findings, "the price of sleeping").text, "did not return later"));
+}
+
+TEST_CASE("waiting: the flag set after the context is judged against the flag set before it") {
+  ch03::WaitRun run = expected_waits();
+  run.flag_after_context.cost = {20.0, 18.0};  // spun, where the flag set before the context slept
+  std::string after = finding(ch03::wait_findings(run), "cudaDeviceScheduleBlockingSync, set after").text;
+  CHECK(contains(after, "where it did not with the flag set before the context: the existing context kept its way"));
+
+  run.flag_before_context = missing("timed out");
+  after = finding(ch03::wait_findings(run), "cudaDeviceScheduleBlockingSync, set after").text;
+  CHECK(contains(after, "yet the waiting thread spun: 18.00 ms of CPU time in 20.00 ms of waiting (90 %)."));
+  CHECK_FALSE(contains(after, "kept its way"));
+  CHECK_FALSE(contains(after, "cannot tell"));
+
+  run = expected_waits();
+  run.default_event.cost = {20.0, 1.0};  // no spinning to begin with: the after-flag's sleep is not credited
+  after = finding(ch03::wait_findings(run), "cudaDeviceScheduleBlockingSync, set after").text;
+  CHECK(contains(after, "The default event did not spin without the flag either"));
+  CHECK_FALSE(contains(after, "took effect"));
 }
 
 TEST_CASE("waiting: a refused cudaSetDeviceFlags, and cases that could not be measured") {
@@ -240,26 +295,190 @@ TEST_CASE("waiting: the table shows the short flag, the cudaSetDeviceFlags resul
   CHECK(table.row("default event, flag set after the context").get("wall_ms").is_none());
   CHECK(table.row("default event, flag set after the context").get("why_not").text() == "timed out");
   CHECK(contains(table.render(), "16 logical cores"));
+  CHECK(table.row("default event").get("wait_call").text() == "cudaEventSynchronize");
+  CHECK(table.row("the stream").get("wait_call").text() == "cudaStreamSynchronize");
+  CHECK(table.row("the stream").get("event").is_none());
+  CHECK(table.row("the device, flag set before the context").get("wait_call").text() == "cudaDeviceSynchronize");
+  CHECK(table.row("the device, flag set before the context").get("schedule").text() == "BlockingSync");
+  CHECK(table.rows().size() == 8);
 }
 
 TEST_CASE("waiting: the child's line survives the trip, among other output, and garbage is refused") {
   const ch03::WaitCase sent = measured("default", "cudaDeviceScheduleBlockingSync", 20.25, 0.0375, "cudaSuccess");
   ch03::WaitCase got = missing("not yet");
-  REQUIRE(ch03::read_wait_case_line("a warning first\n" + ch03::wait_case_line(sent) + "\n", got));
+  REQUIRE(ch03::read_wait_case_line("a warning first\n" + ch03::wait_case_line(sent) + "\n",
+                                    ch03::WaitCall::event_synchronize, got));
   CHECK(got.measured);
   CHECK(got.why_not.empty());
+  CHECK(got.call == ch03::WaitCall::event_synchronize);
   CHECK(got.device_flag == "cudaDeviceScheduleBlockingSync");
   CHECK(got.set_flags_result == "cudaSuccess");
   CHECK(got.cost.wall_ms == doctest::Approx(20.25));
   CHECK(got.cost.cpu_ms == doctest::Approx(0.0375));
 
+  const auto event = ch03::WaitCall::event_synchronize;
   ch03::WaitCase untouched = missing("not yet");
-  CHECK_FALSE(ch03::read_wait_case_line("", untouched));
-  CHECK_FALSE(
-      ch03::read_wait_case_line("ch03_wait_child set_flags=cudaSuccess flag=x wall_ms=abc cpu_ms=1", untouched));
-  CHECK_FALSE(ch03::read_wait_case_line("ch03_wait_child set_flags=cudaSuccess wall_ms=1 cpu_ms=1", untouched));
+  CHECK_FALSE(ch03::read_wait_case_line("", event, untouched));
+  CHECK_FALSE(ch03::read_wait_case_line(
+      "ch03_wait_child wait=cudaEventSynchronize set_flags=cudaSuccess flag=x wall_ms=abc cpu_ms=1", event, untouched));
+  CHECK_FALSE(ch03::read_wait_case_line(
+      "ch03_wait_child wait=cudaEventSynchronize set_flags=cudaSuccess wall_ms=1 cpu_ms=1", event, untouched));
+  CHECK_FALSE(ch03::read_wait_case_line("ch03_wait_child set_flags=cudaSuccess flag=x wall_ms=1 cpu_ms=1", event,
+                                        untouched));  // no wait=
+  CHECK_FALSE(ch03::read_wait_case_line(
+      "ch03_wait_child wait=cudaWhatever set_flags=cudaSuccess flag=x wall_ms=1 cpu_ms=1", event, untouched));
   CHECK_FALSE(untouched.measured);
   CHECK(untouched.why_not == "not yet");
+}
+
+TEST_CASE("waiting: one child's lines, one per wait call, each read back for its own call") {
+  const ch03::WaitRun run = expected_waits();
+  const std::string text = ch03::wait_case_line(run.flag_before_context) + "\n" +
+                           ch03::wait_case_line(run.flag_before_stream_sync) + "\n" +
+                           ch03::wait_case_line(run.flag_before_device_sync) + "\n";
+  ch03::WaitCase stream = missing_call(ch03::WaitCall::stream_synchronize, "not yet");
+  REQUIRE(ch03::read_wait_case_line(text, ch03::WaitCall::stream_synchronize, stream));
+  CHECK(stream.cost.cpu_ms == doctest::Approx(0.05));
+  ch03::WaitCase device = missing_call(ch03::WaitCall::device_synchronize, "not yet");
+  REQUIRE(ch03::read_wait_case_line(text, ch03::WaitCall::device_synchronize, device));
+  CHECK(device.cost.cpu_ms == doctest::Approx(0.06));
+  ch03::WaitCase event = missing("not yet");
+  REQUIRE(ch03::read_wait_case_line(text, ch03::WaitCall::event_synchronize, event));
+  CHECK(event.cost.cpu_ms == doctest::Approx(0.04));
+
+  ch03::WaitCase absent = missing_call(ch03::WaitCall::device_synchronize, "not yet");
+  CHECK_FALSE(ch03::read_wait_case_line(ch03::wait_case_line(run.flag_after_context),
+                                        ch03::WaitCall::device_synchronize, absent));
+  CHECK_FALSE(absent.measured);
+}
+
+TEST_CASE("waiting: the wait calls' names go both ways, and nothing else reads as one") {
+  for (ch03::WaitCall call :
+       {ch03::WaitCall::event_synchronize, ch03::WaitCall::stream_synchronize, ch03::WaitCall::device_synchronize}) {
+    ch03::WaitCall back = ch03::WaitCall::event_synchronize;
+    REQUIRE(ch03::wait_call_from_name(ch03::wait_call_name(call), back));
+    CHECK(back == call);
+  }
+  CHECK(ch03::wait_call_name(ch03::WaitCall::stream_synchronize) == "cudaStreamSynchronize");
+  ch03::WaitCall untouched = ch03::WaitCall::device_synchronize;
+  CHECK_FALSE(ch03::wait_call_from_name("cudaThreadSynchronize", untouched));
+  CHECK(untouched == ch03::WaitCall::device_synchronize);
+}
+
+TEST_CASE("waiting: the device flag put cudaStreamSynchronize and cudaDeviceSynchronize to sleep, not the event") {
+  const auto findings = ch03::wait_findings(event_flag_decides());
+  const std::string stream = finding(findings, "cudaDeviceScheduleBlockingSync and cudaStreamSynchronize").text;
+  CHECK(contains(stream,
+                 "the flag made the waiting thread sleep: 0.05 ms of CPU time in 20.20 ms of waiting (0 %) "
+                 "with the flag (read back: cudaDeviceScheduleBlockingSync), against 19.90 ms of CPU time in "
+                 "20.00 ms of waiting"));
+  CHECK(contains(stream, "under cudaDeviceScheduleAuto in this process"));
+  CHECK(contains(finding(findings, "cudaDeviceScheduleBlockingSync and cudaDeviceSynchronize").text,
+                 "the flag made the waiting thread sleep"));
+  const std::string where = finding(findings, "where each flag applies").text;
+  CHECK(contains(where,
+                 "cudaDeviceScheduleBlockingSync, set before the context, made cudaStreamSynchronize (0.05 ms CPU in "
+                 "20.20 ms) and cudaDeviceSynchronize (0.06 ms CPU in 20.20 ms) sleep, but not cudaEventSynchronize on "
+                 "a default event (20.01 ms CPU in 20.00 ms)"));
+  CHECK(contains(where,
+                 "A cudaEventBlockingSync event slept in cudaEventSynchronize without the device flag (0.06 ms "
+                 "CPU in 20.29 ms): on this driver the event's own flag decides how cudaEventSynchronize waits"));
+  CHECK(contains(where, "the device flag decides how cudaStreamSynchronize and cudaDeviceSynchronize wait"));
+  // The existing finding for the event says the same from its own numbers.
+  CHECK(contains(finding(findings, "cudaDeviceScheduleBlockingSync, set before").text, "still spun"));
+}
+
+TEST_CASE("waiting: which calls the device flag reached, in the other outcomes") {
+  // All three slept: the flag reached the default event too, which its page does not say.
+  std::string where = finding(ch03::wait_findings(expected_waits()), "where each flag applies").text;
+  CHECK(contains(where,
+                 "made cudaStreamSynchronize (0.05 ms CPU in 20.20 ms), cudaDeviceSynchronize (0.06 ms CPU in "
+                 "20.20 ms) and cudaEventSynchronize on a default event (0.04 ms CPU in 20.20 ms) sleep"));
+  CHECK(contains(where, "the device flag reaches cudaEventSynchronize on a default event too"));
+  CHECK_FALSE(contains(where, "but not"));
+
+  // Only the stream slept, and the cudaEventBlockingSync event did not sleep either: no claim about who decides.
+  ch03::WaitRun run = event_flag_decides();
+  run.flag_before_device_sync.cost = {20.0, 19.0};
+  run.blocking_event.cost = {20.0, 19.0};
+  where = finding(ch03::wait_findings(run), "where each flag applies").text;
+  CHECK(contains(where,
+                 "made cudaStreamSynchronize (0.05 ms CPU in 20.20 ms) sleep, but not cudaDeviceSynchronize "
+                 "(19.00 ms CPU in 20.00 ms) and cudaEventSynchronize on a default event"));
+  CHECK(contains(where,
+                 "The cudaEventBlockingSync event did not sleep either (19.00 ms CPU in 20.00 ms): this run "
+                 "does not show what makes cudaEventSynchronize sleep"));
+  CHECK_FALSE(contains(where, "decides"));
+  run.blocking_event = missing("no GPU");
+  CHECK(contains(finding(ch03::wait_findings(run), "where each flag applies").text,
+                 "The cudaEventBlockingSync event was not measured: this run does not show"));
+
+  // Only the device call slept; the blocking event did: the claim names that call alone.
+  run = event_flag_decides();
+  run.flag_before_stream_sync.cost = {20.0, 19.0};
+  where = finding(ch03::wait_findings(run), "where each flag applies").text;
+  CHECK(contains(where, "the device flag decides how cudaDeviceSynchronize waits"));
+
+  // None slept.
+  run = event_flag_decides();
+  run.flag_before_stream_sync.cost = {20.0, 19.0};
+  run.flag_before_device_sync.cost = {20.0, 19.0};
+  where = finding(ch03::wait_findings(run), "where each flag applies").text;
+  CHECK(contains(where, "made none of cudaStreamSynchronize (19.00 ms CPU in 20.00 ms), cudaDeviceSynchronize"));
+  CHECK_FALSE(contains(where, "decides"));
+  CHECK_FALSE(contains(where, "reaches"));
+
+  // The event slept, the stream did not: the numbers alone, no conclusion.
+  run = expected_waits();
+  run.flag_before_stream_sync.cost = {20.0, 19.0};
+  where = finding(ch03::wait_findings(run), "where each flag applies").text;
+  CHECK(contains(where, "sleep, but not cudaStreamSynchronize (19.00 ms CPU in 20.00 ms)"));
+  CHECK_FALSE(contains(where, "decides"));
+  CHECK_FALSE(contains(where, "reaches"));
+
+  // A call the child did not report is named as not measured; nothing reported at all says why.
+  run = event_flag_decides();
+  run.flag_before_device_sync = missing_call(ch03::WaitCall::device_synchronize, "ch03_wait_child exited with code 1");
+  where = finding(ch03::wait_findings(run), "where each flag applies").text;
+  CHECK(contains(where, "(cudaDeviceSynchronize: not measured)"));
+  CHECK(contains(where, "the device flag decides how cudaStreamSynchronize waits"));
+  run.flag_before_stream_sync = missing_call(ch03::WaitCall::stream_synchronize, "timed out");
+  run.flag_before_context = missing("timed out");
+  where = finding(ch03::wait_findings(run), "where each flag applies").text;
+  CHECK(contains(where, "where each flag applies: not measured: timed out"));
+}
+
+TEST_CASE("waiting: the device flag and one call, in each outcome") {
+  const std::string name = "cudaDeviceScheduleBlockingSync and cudaStreamSynchronize";
+  ch03::WaitRun run = event_flag_decides();
+  run.stream_sync.cost = {20.0, 1.0};  // slept without the flag too
+  std::string text = finding(ch03::wait_findings(run), name).text;
+  CHECK(contains(text, "slept with the flag"));
+  CHECK(contains(text, "but it did not spin without it either: 1.00 ms of CPU time in 20.00 ms"));
+  CHECK(contains(text, "This run does not show what the flag changed"));
+
+  run = event_flag_decides();
+  run.flag_before_stream_sync.cost = {20.0, 19.0};  // spun with the flag
+  text = finding(ch03::wait_findings(run), name).text;
+  CHECK(contains(text, "still spun: 19.00 ms of CPU time in 20.00 ms of waiting (95 %) with the flag"));
+  CHECK(contains(text, "In this run the flag did not make cudaStreamSynchronize sleep"));
+
+  run = event_flag_decides();
+  run.flag_before_stream_sync.cost = {20.0, 6.0};  // 30 %: in between
+  text = finding(ch03::wait_findings(run), name).text;
+  CHECK(contains(text, "neither slept nor spun throughout: 6.00 ms of CPU time in 20.00 ms of waiting (30 %)"));
+  CHECK(contains(text, "(asleep below 20 %, spinning from 50 %)"));
+
+  run = event_flag_decides();
+  run.stream_sync = missing_call(ch03::WaitCall::stream_synchronize, "no GPU");
+  text = finding(ch03::wait_findings(run), name).text;
+  CHECK(contains(text, "slept with the flag"));
+  CHECK(contains(text, "the same call without the flag was not measured (no GPU)"));
+  CHECK_FALSE(contains(text, "did not spin without it"));
+
+  run.flag_before_stream_sync = missing_call(ch03::WaitCall::stream_synchronize, "ch03_wait_child exited with code 1");
+  text = finding(ch03::wait_findings(run), name).text;
+  CHECK(contains(text, name + ": not measured: ch03_wait_child exited with code 1"));
 }
 
 // --- 4 ------------------------------------------------------------------------

@@ -140,26 +140,43 @@ EventCostRun measure_event_costs(int pairs, int records, cudaStream_t stream) {
 
 // --- 3. Waiting: spin or sleep -------------------------------------------------
 
-WaitCost wait_for_kernel(unsigned event_flags, double kernel_ms, cudaStream_t stream) {
+WaitCost wait_for_kernel(WaitCall call, unsigned event_flags, double kernel_ms, cudaStream_t stream) {
   warm_up_spin(stream);
+  const bool on_event = call == WaitCall::event_synchronize;
   WaitCost cost;
   cudaEvent_t done = nullptr;
-  LAB_CHECK(cudaEventCreateWithFlags(&done, event_flags));
+  if (on_event) LAB_CHECK(cudaEventCreateWithFlags(&done, event_flags));
   try {
     lab::launch_spin(stream, kernel_ms);
-    LAB_CHECK(cudaEventRecord(done, stream));
+    if (on_event) LAB_CHECK(cudaEventRecord(done, stream));
     const double cpu_before = thread_cpu_ms();
     lab::HostTimer wall;
-    // Spin, yield or sleep: the event's flag and the device's scheduling flag decide.
-    LAB_CHECK(cudaEventSynchronize(done));
+    switch (call) {
+      case WaitCall::event_synchronize:
+        // Spin or sleep: its page says the event's flag (cudaEventBlockingSync) decides.
+        LAB_CHECK(cudaEventSynchronize(done));
+        break;
+      case WaitCall::stream_synchronize:
+        // Its page says the device's scheduling flag (cudaDeviceScheduleBlockingSync) decides.
+        LAB_CHECK(cudaStreamSynchronize(stream));
+        break;
+      case WaitCall::device_synchronize:
+        // The same, for all the device's work in this process.
+        LAB_CHECK(cudaDeviceSynchronize());
+        break;
+    }
     cost.wall_ms = wall.elapsed_ms();
     cost.cpu_ms = thread_cpu_ms() - cpu_before;
   } catch (...) {
-    cudaEventDestroy(done);
+    if (done != nullptr) cudaEventDestroy(done);
     throw;
   }
-  LAB_CHECK(cudaEventDestroy(done));
+  if (done != nullptr) LAB_CHECK(cudaEventDestroy(done));
   return cost;
+}
+
+WaitCost wait_for_kernel(unsigned event_flags, double kernel_ms, cudaStream_t stream) {
+  return wait_for_kernel(WaitCall::event_synchronize, event_flags, kernel_ms, stream);
 }
 
 std::string scheduling_flag_name(unsigned device_flags) {
@@ -172,23 +189,29 @@ std::string scheduling_flag_name(unsigned device_flags) {
   }
 }
 
-WaitCase wait_with_blocking_sync_flag(bool before_context, double kernel_ms) {
-  WaitCase c;
-  c.event = "default";
-  c.process = "child";
+std::vector<WaitCase> wait_with_blocking_sync_flag(bool before_context, double kernel_ms,
+                                                   const std::vector<WaitCall>& calls) {
   // cudaFree(nullptr) makes the runtime create this process's context, with the default flags.
   if (!before_context) LAB_CHECK(cudaFree(nullptr));
   // The device's scheduling flag: how every thread of this process waits for this device.
   const cudaError_t set = cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync);
-  c.set_flags_result = cudaGetErrorName(set);
   if (set != cudaSuccess) (void)cudaGetLastError();  // the refusal is the result: report it, and go on
   unsigned flags = 0;
   LAB_CHECK(cudaGetDeviceFlags(&flags));
-  c.device_flag = scheduling_flag_name(flags);
   lab::Stream stream;
-  c.cost = wait_for_kernel(cudaEventDefault, kernel_ms, stream);
-  c.measured = true;
-  return c;
+  std::vector<WaitCase> cases;
+  for (WaitCall call : calls) {
+    WaitCase c;
+    c.call = call;
+    c.event = call == WaitCall::event_synchronize ? "default" : "";
+    c.process = "child";
+    c.set_flags_result = cudaGetErrorName(set);
+    c.device_flag = scheduling_flag_name(flags);
+    c.cost = wait_for_kernel(call, cudaEventDefault, kernel_ms, stream);
+    c.measured = true;
+    cases.push_back(c);
+  }
+  return cases;
 }
 
 namespace {
@@ -265,20 +288,30 @@ ChildOutput run_child(const std::string& program, const std::vector<std::string>
   return out;
 }
 
-WaitCase wait_in_child(const std::string& program, bool before_context, double kernel_ms) {
-  WaitCase c;
-  c.event = "default";
-  c.process = "child";
-  const ChildOutput out = run_child(program, {before_context ? "before" : "after", lab::fixed(kernel_ms, 3)}, 60.0);
-  if (!out.error.empty()) {
-    c.why_not = out.error;
-  } else if (out.exit_code != 0 || !read_wait_case_line(out.text, c)) {
-    std::string said = out.text;
-    while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
-    c.why_not = "ch03_wait_child exited with code " + std::to_string(out.exit_code) +
-                (said.empty() ? "" : ": " + said.substr(said.size() > 200 ? said.size() - 200 : 0));
+// Runs ch03_wait_child for @p calls and reads back its line for each; a case
+// it could not measure says why.
+std::vector<WaitCase> wait_in_child(const std::string& program, bool before_context, double kernel_ms,
+                                    const std::vector<WaitCall>& calls) {
+  std::vector<std::string> arguments{before_context ? "before" : "after", lab::fixed(kernel_ms, 3)};
+  for (WaitCall call : calls) arguments.push_back(wait_call_name(call));
+  const ChildOutput out = run_child(program, arguments, 60.0);
+  std::vector<WaitCase> cases;
+  for (WaitCall call : calls) {
+    WaitCase c;
+    c.call = call;
+    c.event = call == WaitCall::event_synchronize ? "default" : "";
+    c.process = "child";
+    if (!out.error.empty()) {
+      c.why_not = out.error;
+    } else if (out.exit_code != 0 || !read_wait_case_line(out.text, call, c)) {
+      std::string said = out.text;
+      while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
+      c.why_not = "ch03_wait_child exited with code " + std::to_string(out.exit_code) +
+                  (said.empty() ? "" : ": " + said.substr(said.size() > 200 ? said.size() - 200 : 0));
+    }
+    cases.push_back(c);
   }
-  return c;
+  return cases;
 }
 
 }  // namespace
@@ -299,17 +332,26 @@ WaitRun compare_waits(double kernel_ms, cudaStream_t stream, const std::string& 
   LAB_CHECK(cudaGetDeviceFlags(&flags));  // this process's flags, never changed here
 
   run.default_event.event = "default";
-  run.default_event.cost = wait_for_kernel(cudaEventDefault, kernel_ms, stream);
+  run.default_event.cost = wait_for_kernel(WaitCall::event_synchronize, cudaEventDefault, kernel_ms, stream);
   run.blocking_event.event = "cudaEventBlockingSync";
-  run.blocking_event.cost = wait_for_kernel(cudaEventBlockingSync, kernel_ms, stream);
-  for (WaitCase* c : {&run.default_event, &run.blocking_event}) {
+  run.blocking_event.cost = wait_for_kernel(WaitCall::event_synchronize, cudaEventBlockingSync, kernel_ms, stream);
+  run.stream_sync.call = WaitCall::stream_synchronize;
+  run.stream_sync.cost = wait_for_kernel(WaitCall::stream_synchronize, cudaEventDefault, kernel_ms, stream);
+  run.device_sync.call = WaitCall::device_synchronize;
+  run.device_sync.cost = wait_for_kernel(WaitCall::device_synchronize, cudaEventDefault, kernel_ms, stream);
+  for (WaitCase* c : {&run.default_event, &run.blocking_event, &run.stream_sync, &run.device_sync}) {
     c->device_flag = scheduling_flag_name(flags);
     c->process = "this";
     c->measured = true;
   }
   // The device flag is the process's: set in a fresh process, so this one's stays as it is.
-  run.flag_before_context = wait_in_child(child_program, true, kernel_ms);
-  run.flag_after_context = wait_in_child(child_program, false, kernel_ms);
+  const std::vector<WaitCase> before =
+      wait_in_child(child_program, true, kernel_ms,
+                    {WaitCall::event_synchronize, WaitCall::stream_synchronize, WaitCall::device_synchronize});
+  run.flag_before_context = before[0];
+  run.flag_before_stream_sync = before[1];
+  run.flag_before_device_sync = before[2];
+  run.flag_after_context = wait_in_child(child_program, false, kernel_ms, {WaitCall::event_synchronize})[0];
   return run;
 }
 

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "device.cuh"
 #include "findings.hpp"
@@ -36,21 +37,31 @@ StopwatchRun time_long_kernel(double kernel_ms, int samples, cudaStream_t stream
 /// cudaEventRecord calls for a timing event and for a cudaEventDisableTiming one.
 EventCostRun measure_event_costs(int pairs, int records, cudaStream_t stream);
 
-/// 3a. Launches a @p kernel_ms kernel, records an event made with
-/// cudaEventCreateWithFlags(&done, @p event_flags) after it, and waits in
-/// cudaEventSynchronize: the wall time and this thread's CPU time of the wait.
+/// 3a. Launches a @p kernel_ms kernel and waits for it in @p call:
+/// cudaEventSynchronize on an event made with
+/// cudaEventCreateWithFlags(&done, @p event_flags) and recorded after the
+/// kernel, cudaStreamSynchronize(stream) or cudaDeviceSynchronize() (no event
+/// for these two; @p event_flags is unused). Returns the wall time and this
+/// thread's CPU time of the wait.
+WaitCost wait_for_kernel(WaitCall call, unsigned event_flags, double kernel_ms, cudaStream_t stream);
+
+/// 3a. The same in cudaEventSynchronize.
 WaitCost wait_for_kernel(unsigned event_flags, double kernel_ms, cudaStream_t stream);
 
 /// 3b. Run in a fresh process (ch03_wait_child): calls
 /// cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync) before this process has
 /// a context (@p before_context) or once it has one, reads the flags back with
-/// cudaGetDeviceFlags, then waits for a @p kernel_ms kernel on a default event.
-WaitCase wait_with_blocking_sync_flag(bool before_context, double kernel_ms);
+/// cudaGetDeviceFlags, then waits for a @p kernel_ms kernel in each of @p calls
+/// (on a default event for cudaEventSynchronize), one after the other.
+std::vector<WaitCase> wait_with_blocking_sync_flag(bool before_context, double kernel_ms,
+                                                   const std::vector<WaitCall>& calls);
 
-/// 3. The four ways of waiting: a default event and a cudaEventBlockingSync
-/// event in this process (flags untouched), then the two cases of
-/// wait_with_blocking_sync_flag(), each in a child process started from
-/// @p child_program, so this process's flags stay as they are.
+/// 3. The ways of waiting: cudaEventSynchronize on a default event and on a
+/// cudaEventBlockingSync event, cudaStreamSynchronize and cudaDeviceSynchronize
+/// in this process (flags untouched); then, each in a child process started
+/// from @p child_program so this process's flags stay as they are, the three
+/// wait calls with cudaDeviceScheduleBlockingSync set before the context, and
+/// cudaEventSynchronize with the flag set once the context exists.
 WaitRun compare_waits(double kernel_ms, cudaStream_t stream, const std::string& child_program);
 
 /// Where ch03_wait_child is: beside the running executable.

@@ -167,10 +167,32 @@ constexpr char kChildPrefix[] = "ch03_wait_child";
 
 double cpu_share(const WaitCase& c) { return c.cost.wall_ms > 0 ? c.cost.cpu_ms / c.cost.wall_ms : 0.0; }
 bool spun(const WaitCase& c) { return cpu_share(c) >= kSpinShare; }
+bool slept(const WaitCase& c) { return cpu_share(c) < kSleepShare; }
 
 std::string cost_text(const WaitCase& c) {
   return fixed(c.cost.cpu_ms, 2) + " ms of CPU time in " + fixed(c.cost.wall_ms, 2) + " ms of waiting (" +
          fixed(100 * cpu_share(c), 0) + " %)";
+}
+
+// "0.06 ms CPU in 20.01 ms": the short form, for sentences that name several waits.
+std::string brief_cost(const WaitCase& c) {
+  return fixed(c.cost.cpu_ms, 2) + " ms CPU in " + fixed(c.cost.wall_ms, 2) + " ms";
+}
+
+// What a wait is called in a sentence: "cudaEventSynchronize on a default event", "cudaStreamSynchronize".
+std::string wait_label(const WaitCase& c) {
+  const std::string name = wait_call_name(c.call);
+  return c.event.empty() ? name : name + " on a" + (c.event == "default" ? " default" : "n " + c.event) + " event";
+}
+
+// "a", "a and b", "a, b and c".
+std::string joined(const std::vector<std::string>& parts) {
+  std::string text;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) text += i + 1 == parts.size() ? " and " : ", ";
+    text += parts[i];
+  }
+  return text;
 }
 
 // "cudaDeviceScheduleBlockingSync" -> "BlockingSync": the table's short form.
@@ -181,7 +203,8 @@ std::string short_flag(const std::string& flag) {
 
 void add_wait_row(lab::ResultTable& table, const std::string& name, const WaitCase& c) {
   lab::ResultTable::Row& row = table.add_row(name);
-  row.set("event", c.event)
+  row.set("wait_call", wait_call_name(c.call))
+      .set("event", c.event.empty() ? lab::Value() : lab::Value(c.event))
       .set("device_flag", c.device_flag)
       .set("schedule", short_flag(c.device_flag))
       .set("process", c.process)
@@ -196,22 +219,111 @@ void add_wait_row(lab::ResultTable& table, const std::string& name, const WaitCa
 }  // namespace
 
 lab::ResultTable wait_table(const WaitRun& run) {
-  lab::ResultTable table("Waiting " + fixed(run.kernel_ms, 1) + " ms for a kernel in cudaEventSynchronize", "how",
-                         {{"schedule", "scheduling flag", "", 0},
-                          {"set_flags", "cudaSetDeviceFlags", "", 0},
-                          {"wall_ms", "wall", "ms", 2},
-                          {"cpu_ms", "CPU", "ms", 2},
-                          {"cpu_percent", "CPU / wall", "%", 0}});
+  lab::ResultTable table(
+      "Waiting " + fixed(run.kernel_ms, 1) + " ms for a kernel: three wait calls, two scheduling flags", "how",
+      {{"wait_call", "wait call", "", 0},
+       {"schedule", "scheduling flag", "", 0},
+       {"set_flags", "cudaSetDeviceFlags", "", 0},
+       {"wall_ms", "wall", "ms", 2},
+       {"cpu_ms", "CPU", "ms", 2},
+       {"cpu_percent", "CPU / wall", "%", 0}});
   add_wait_row(table, "default event", run.default_event);
   add_wait_row(table, "cudaEventBlockingSync event", run.blocking_event);
+  add_wait_row(table, "the stream", run.stream_sync);
+  add_wait_row(table, "the device", run.device_sync);
   add_wait_row(table, "default event, flag set before the context", run.flag_before_context);
+  add_wait_row(table, "the stream, flag set before the context", run.flag_before_stream_sync);
+  add_wait_row(table, "the device, flag set before the context", run.flag_before_device_sync);
   add_wait_row(table, "default event, flag set after the context", run.flag_after_context);
   table.note(
-      "scheduling flag: cudaDeviceSchedule..., read back with cudaGetDeviceFlags; the last two rows ran in a "
-      "child process (ch03_wait_child), which set cudaDeviceScheduleBlockingSync; " +
+      "scheduling flag: cudaDeviceSchedule..., read back with cudaGetDeviceFlags; the rows 'flag set ...' ran in "
+      "child processes (ch03_wait_child), which set cudaDeviceScheduleBlockingSync (the three 'before' rows in one "
+      "child, one after the other); " +
       std::to_string(run.logical_cores) + " logical cores");
   return table;
 }
+
+namespace {
+
+// Did cudaDeviceScheduleBlockingSync make @p call sleep? @p without: the same
+// call under this process's flags; @p with: in the child that set the flag
+// before its context.
+lab::Finding device_flag_effect(const WaitCase& without, const WaitCase& with) {
+  const std::string name = "cudaDeviceScheduleBlockingSync and " + wait_call_name(with.call);
+  if (!with.measured) return observe(name, "not measured: " + with.why_not);
+  const std::string with_text = cost_text(with) + " with the flag (read back: " + with.device_flag + ")";
+  const std::string without_text = without.measured
+                                       ? cost_text(without) + " under " + without.device_flag + " in this process"
+                                       : "the same call without the flag was not measured (" + without.why_not + ")";
+  if (slept(with)) {
+    if (without.measured && spun(without)) {
+      return observe(name, "the flag made the waiting thread sleep: " + with_text + ", against " + without_text);
+    }
+    return observe(name, "the waiting thread slept with the flag, " + with_text + ", but " +
+                             (without.measured ? "it did not spin without it either: " : "") + without_text +
+                             ". This run does not show what the flag changed.");
+  }
+  if (spun(with)) {
+    return observe(name, "the waiting thread still spun: " + with_text + ", against " + without_text +
+                             ". In this run the flag did not make " + wait_call_name(with.call) + " sleep.");
+  }
+  return observe(name, "the waiting thread neither slept nor spun throughout: " + with_text + ", against " +
+                           without_text + " (asleep below " + fixed(100 * kSleepShare, 0) + " %, spinning from " +
+                           fixed(100 * kSpinShare, 0) + " %)");
+}
+
+// Which wait calls cudaDeviceScheduleBlockingSync made sleep in the child, and
+// what that says about who decides how each call waits.
+lab::Finding where_each_flag_applies(const WaitRun& run) {
+  const std::string name = "where each flag applies";
+  std::vector<std::string> asleep, awake, missing;
+  for (const WaitCase* c : {&run.flag_before_stream_sync, &run.flag_before_device_sync, &run.flag_before_context}) {
+    const std::string label = wait_label(*c);
+    if (!c->measured) {
+      missing.push_back(label);
+    } else {
+      (slept(*c) ? asleep : awake).push_back(label + " (" + brief_cost(*c) + ")");
+    }
+  }
+  if (asleep.empty() && awake.empty()) return observe(name, "not measured: " + run.flag_before_context.why_not);
+  std::string text = "cudaDeviceScheduleBlockingSync, set before the context, ";
+  if (awake.empty()) {
+    text += "made " + joined(asleep) + " sleep";
+  } else if (asleep.empty()) {
+    text += "made none of " + joined(awake) + " sleep";
+  } else {
+    text += "made " + joined(asleep) + " sleep, but not " + joined(awake);
+  }
+  if (!missing.empty()) text += " (" + joined(missing) + ": not measured)";
+
+  const WaitCase& event = run.flag_before_context;
+  const WaitCase& blocking = run.blocking_event;
+  std::vector<std::string>
+      calls_asleep;  // cudaStreamSynchronize / cudaDeviceSynchronize, where the flag put them to sleep
+  for (const WaitCase* c : {&run.flag_before_stream_sync, &run.flag_before_device_sync}) {
+    if (c->measured && slept(*c)) calls_asleep.push_back(wait_call_name(c->call));
+  }
+  if (event.measured && !slept(event) && !calls_asleep.empty()) {
+    if (blocking.measured && slept(blocking)) {
+      text += ". A cudaEventBlockingSync event slept in cudaEventSynchronize without the device flag (" +
+              brief_cost(blocking) +
+              "): on this driver the event's own flag decides how cudaEventSynchronize waits, as its page says, and "
+              "the device flag decides how " +
+              joined(calls_asleep) + (calls_asleep.size() == 1 ? " waits" : " wait");
+    } else {
+      text += ". The cudaEventBlockingSync event " +
+              (blocking.measured ? "did not sleep either (" + brief_cost(blocking) + ")" : "was not measured") +
+              ": this run does not show what makes cudaEventSynchronize sleep";
+    }
+  } else if (event.measured && slept(event) && awake.empty()) {
+    text +=
+        ": on this driver the device flag reaches cudaEventSynchronize on a default event too, which its page "
+        "does not say (it says such a wait busy-waits)";
+  }
+  return observe(name, text);
+}
+
+}  // namespace
 
 std::vector<lab::Finding> wait_findings(const WaitRun& run) {
   std::vector<lab::Finding> findings;
@@ -269,12 +381,28 @@ std::vector<lab::Finding> wait_findings(const WaitRun& run) {
         observe(after_name,
                 "cudaSetDeviceFlags returned cudaSuccess on a device whose context already existed, and the wait "
                 "then slept: " +
-                    cost_text(after) + " (flag read back: " + after.device_flag + "). The new flag took effect."));
+                    cost_text(after) + " (flag read back: " + after.device_flag + ")." +
+                    (plain.measured && spun(plain) ? " The new flag took effect."
+                                                   : " The default event did not spin without the flag either.")));
   } else {
-    findings.push_back(observe(after_name, "cudaSetDeviceFlags returned cudaSuccess and the flag reads back as " +
-                                               after.device_flag + ", yet the waiting thread spun: " +
-                                               cost_text(after) + ". The existing context kept its way of waiting."));
+    const std::string spun_text = "cudaSetDeviceFlags returned cudaSuccess and the flag reads back as " +
+                                  after.device_flag + ", yet the waiting thread spun: " + cost_text(after);
+    if (before.measured && !spun(before)) {
+      findings.push_back(observe(after_name, spun_text + ", where it did not with the flag set before the context: the "
+                                                         "existing context kept its way of waiting."));
+    } else if (before.measured) {
+      findings.push_back(observe(after_name, spun_text + ", as it did with the flag set before the context (" +
+                                                 brief_cost(before) +
+                                                 "): this run cannot tell whether the new flag reached the existing "
+                                                 "context."));
+    } else {
+      findings.push_back(observe(after_name, spun_text + "."));
+    }
   }
+
+  findings.push_back(device_flag_effect(run.stream_sync, run.flag_before_stream_sync));
+  findings.push_back(device_flag_effect(run.device_sync, run.flag_before_device_sync));
+  findings.push_back(where_each_flag_applies(run));
 
   if (plain.measured && blocking.measured) {
     const double later_ms = blocking.cost.wall_ms - plain.cost.wall_ms;
@@ -288,41 +416,75 @@ std::vector<lab::Finding> wait_findings(const WaitRun& run) {
 }
 
 std::vector<Background> wait_background() {
-  return {{"a thread waiting in cudaEventSynchronize on an event made with cudaEventBlockingSync blocks until the "
-           "event completes; for an event without that flag the same page says the thread busy-waits",
-           "CUDA Runtime API, cudaEventSynchronize and cudaEventCreateWithFlags"},
-          {"cudaDeviceScheduleAuto, the default, uses a heuristic on the active CUDA contexts in the process C and the "
-           "logical processors P: if C > P the waiting thread yields to other OS threads, otherwise it actively "
-           "spins; cudaDeviceScheduleBlockingSync blocks it on a synchronization primitive",
-           "CUDA Runtime API, cudaSetDeviceFlags"},
-          {"cudaSetDeviceFlags on a device already initialised overwrites its previous flags (CUDA 12 and 13 wording; "
-           "the CUDA 4-era reference said the call failed with cudaErrorSetOnActiveProcess); on a device not yet "
-           "initialised it initialises it with the flags",
-           "CUDA Runtime API, cudaSetDeviceFlags"}};
+  return {
+      {"cudaEventSynchronize: \"Waiting for an event that was created with the cudaEventBlockingSync flag will cause "
+       "the calling CPU thread to block until the event has been completed by the device. If the "
+       "cudaEventBlockingSync flag has not been set, then the CPU thread will busy-wait until the event has been "
+       "completed by the device.\" The driver API's cuEventSynchronize says the same of CU_EVENT_BLOCKING_SYNC; "
+       "neither page mentions the device's scheduling flag",
+       "CUDA Runtime API, cudaEventSynchronize; CUDA Driver API, cuEventSynchronize; CUDA 13.0"},
+      {"cudaStreamSynchronize: \"If the cudaDeviceScheduleBlockingSync flag was set for this device, the host "
+       "thread will block until the stream is finished with all of its tasks.\" cudaDeviceSynchronize: \"If the "
+       "cudaDeviceScheduleBlockingSync flag was set for this device, the host thread will block until the device "
+       "has finished its work.\" The driver API says the same of a context created with "
+       "CU_CTX_SCHED_BLOCKING_SYNC (cuStreamSynchronize, cuCtxSynchronize)",
+       "CUDA Runtime API, cudaStreamSynchronize and cudaDeviceSynchronize; CUDA Driver API, cuStreamSynchronize "
+       "and cuCtxSynchronize; CUDA 13.0"},
+      {"cudaSetDeviceFlags: its scheduling flags \"control how the CPU thread interacts with the OS scheduler when "
+       "waiting for results from the device\". cudaDeviceScheduleAuto, the default, uses a heuristic on the active "
+       "CUDA contexts in the process C and the logical processors P: if C > P the waiting thread yields to other "
+       "OS threads, otherwise it actively spins; cudaDeviceScheduleBlockingSync blocks it on a synchronization "
+       "primitive \"when waiting for the device to finish work\"",
+       "CUDA Runtime API, cudaSetDeviceFlags; CUDA 13.0"},
+      {"cudaSetDeviceFlags on a device already initialised overwrites its previous flags (CUDA 12 and 13 wording; "
+       "the CUDA 4-era reference said the call failed with cudaErrorSetOnActiveProcess); on a device not yet "
+       "initialised it initialises it with the flags",
+       "CUDA Runtime API, cudaSetDeviceFlags"}};
+}
+
+std::string wait_call_name(WaitCall call) {
+  switch (call) {
+    case WaitCall::event_synchronize: return "cudaEventSynchronize";
+    case WaitCall::stream_synchronize: return "cudaStreamSynchronize";
+    case WaitCall::device_synchronize: return "cudaDeviceSynchronize";
+  }
+  return "unknown wait call";
+}
+
+bool wait_call_from_name(const std::string& name, WaitCall& into) {
+  for (WaitCall call : {WaitCall::event_synchronize, WaitCall::stream_synchronize, WaitCall::device_synchronize}) {
+    if (name == wait_call_name(call)) {
+      into = call;
+      return true;
+    }
+  }
+  return false;
 }
 
 std::string wait_case_line(const WaitCase& measured) {
   std::ostringstream line;
   line.precision(6);
-  line << std::fixed << kChildPrefix << " set_flags=" << measured.set_flags_result << " flag=" << measured.device_flag
+  line << std::fixed << kChildPrefix << " wait=" << wait_call_name(measured.call)
+       << " set_flags=" << measured.set_flags_result << " flag=" << measured.device_flag
        << " wall_ms=" << measured.cost.wall_ms << " cpu_ms=" << measured.cost.cpu_ms;
   return line.str();
 }
 
-bool read_wait_case_line(const std::string& text, WaitCase& into) {
+bool read_wait_case_line(const std::string& text, WaitCall call, WaitCase& into) {
   std::istringstream lines(text);
   std::string line;
   while (std::getline(lines, line)) {
     std::istringstream words(line);
     std::string word;
     if (!(words >> word) || word != kChildPrefix) continue;
-    std::string set_flags, flag;
+    std::string wait, set_flags, flag;
     double wall = -1, cpu = -1;
     while (words >> word) {
       const auto equals = word.find('=');
       if (equals == std::string::npos) continue;
       const std::string key = word.substr(0, equals), value = word.substr(equals + 1);
       try {
+        if (key == "wait") wait = value;
         if (key == "set_flags") set_flags = value;
         if (key == "flag") flag = value;
         if (key == "wall_ms") wall = std::stod(value);
@@ -331,7 +493,11 @@ bool read_wait_case_line(const std::string& text, WaitCase& into) {
         return false;
       }
     }
+    WaitCall said = WaitCall::event_synchronize;
+    if (!wait_call_from_name(wait, said)) return false;  // a child line must say which call it measured
+    if (said != call) continue;                          // another call's line
     if (set_flags.empty() || flag.empty() || wall < 0 || cpu < 0) return false;
+    into.call = call;
     into.set_flags_result = set_flags;
     into.device_flag = flag;
     into.cost = WaitCost{wall, cpu};

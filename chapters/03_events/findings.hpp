@@ -62,15 +62,28 @@ double empty_pair_median_us(const EventCostRun& run);
 
 // --- 3. Waiting: spin or sleep -------------------------------------------------
 
+/// The call a thread waits in.
+enum class WaitCall {
+  event_synchronize,   ///< cudaEventSynchronize(event): the event's own flag decides how it waits (its page)
+  stream_synchronize,  ///< cudaStreamSynchronize(stream): the device's scheduling flag decides (its page)
+  device_synchronize   ///< cudaDeviceSynchronize(): the device's scheduling flag decides (its page)
+};
+
+/// The CUDA function's name, e.g. "cudaStreamSynchronize".
+std::string wait_call_name(WaitCall call);
+/// Reads such a name into @p into; false, leaving it as it was, for any other text.
+bool wait_call_from_name(const std::string& name, WaitCall& into);
+
 /// What waiting for a kernel cost the waiting thread.
 struct WaitCost {
-  double wall_ms = 0;  ///< host wall time inside cudaEventSynchronize
+  double wall_ms = 0;  ///< host wall time inside the wait call
   double cpu_ms = 0;   ///< CPU time the waiting thread used meanwhile
 };
 
-/// One way of waiting: an event kind under a device scheduling flag.
+/// One way of waiting: a wait call (on an event of some kind) under a device scheduling flag.
 struct WaitCase {
-  std::string event;        ///< "default" or "cudaEventBlockingSync"
+  WaitCall call = WaitCall::event_synchronize;  ///< the call the thread waited in
+  std::string event;        ///< "default" or "cudaEventBlockingSync"; "" when the call waits on no event
   std::string device_flag;  ///< the scheduling flag cudaGetDeviceFlags read back, e.g. "cudaDeviceScheduleAuto"
   std::string process;      ///< "this" (the chapter's process) or "child" (a fresh process)
   std::string
@@ -80,33 +93,46 @@ struct WaitCase {
   WaitCost cost;          ///< when measured
 };
 
-/// The four ways of waiting for the same kernel, side by side.
+/// The ways of waiting for the same kernel, side by side: each wait call under
+/// the device's flags as they are, and under cudaDeviceScheduleBlockingSync.
 struct WaitRun {
   double kernel_ms = 0;        ///< the kernel waited for
   unsigned logical_cores = 0;  ///< std::thread::hardware_concurrency(): the P of cudaDeviceScheduleAuto's rule
-  WaitCase default_event;      ///< a default event, the device's flags as they are (this process)
-  WaitCase blocking_event;     ///< an event made with cudaEventBlockingSync (this process)
-  WaitCase
-      flag_before_context;  ///< a default event; cudaDeviceScheduleBlockingSync set before the context exists (child)
-  WaitCase flag_after_context;  ///< a default event; cudaDeviceScheduleBlockingSync set once the context exists (child)
+  WaitCase default_event;      ///< cudaEventSynchronize, a default event, the device's flags as they are (this process)
+  WaitCase blocking_event;     ///< cudaEventSynchronize, an event made with cudaEventBlockingSync (this process)
+  WaitCase stream_sync;        ///< cudaStreamSynchronize, the device's flags as they are (this process)
+  WaitCase device_sync;        ///< cudaDeviceSynchronize, the device's flags as they are (this process)
+  WaitCase flag_before_context;      ///< cudaEventSynchronize, a default event; cudaDeviceScheduleBlockingSync set
+                                     ///< before the context exists (child)
+  WaitCase flag_before_stream_sync;  ///< cudaStreamSynchronize, in the same child as flag_before_context
+  WaitCase flag_before_device_sync;  ///< cudaDeviceSynchronize, in the same child as flag_before_context
+  WaitCase flag_after_context;       ///< cudaEventSynchronize, a default event; cudaDeviceScheduleBlockingSync set once
+                                     ///< the context exists (another child)
 };
 
-/// Wall and CPU time of each way, with the flag in force.
+/// Wall and CPU time of each way, with its wait call and the flag in force.
 lab::ResultTable wait_table(const WaitRun& run);
-/// Whether each waiting thread spun or slept, computed from CPU / wall.
+/// Whether each waiting thread spun or slept, computed from CPU / wall; for
+/// cudaStreamSynchronize and cudaDeviceSynchronize, whether the device flag
+/// made it sleep; and which calls the device flag reached in this run.
 std::vector<lab::Finding> wait_findings(const WaitRun& run);
-/// cudaEventSynchronize, cudaEventCreateWithFlags and cudaSetDeviceFlags on waiting.
+/// cudaEventSynchronize, cudaStreamSynchronize, cudaDeviceSynchronize and cudaSetDeviceFlags on waiting.
 std::vector<Background> wait_background();
 
 /// A waiting thread "spun" when it used at least this share of the wall time as CPU time.
 constexpr double kSpinShare = 0.5;
+/// A waiting thread "slept" when it used less than this share of the wall time as CPU time.
+constexpr double kSleepShare = 0.2;
 
-/// The one line the child process (ch03_wait_child) prints for its case, e.g.
-/// "ch03_wait_child set_flags=cudaSuccess flag=cudaDeviceScheduleBlockingSync wall_ms=20.1 cpu_ms=0.04".
+/// One line the child process (ch03_wait_child) prints per wait call, e.g.
+/// "ch03_wait_child wait=cudaStreamSynchronize set_flags=cudaSuccess flag=cudaDeviceScheduleBlockingSync
+/// wall_ms=20.1 cpu_ms=0.04".
 std::string wait_case_line(const WaitCase& measured);
-/// Reads such a line into @p into (its flag, set_flags_result and cost; measured = true).
-/// Returns false, leaving @p into as it was, when @p text holds no complete line.
-bool read_wait_case_line(const std::string& text, WaitCase& into);
+/// Reads the line for @p call in @p text into @p into (its flag,
+/// set_flags_result and cost; measured = true), skipping the lines of other
+/// calls. Returns false, leaving @p into as it was, when @p text holds no
+/// complete line for @p call (or a child line that cannot be read).
+bool read_wait_case_line(const std::string& text, WaitCall call, WaitCase& into);
 
 // --- 4. The host stays free ----------------------------------------------------
 

@@ -4,8 +4,10 @@
 //   1. events as a stopwatch: cudaEventRecord / cudaEventSynchronize /
 //      cudaEventElapsedTime around a long kernel, beside a synchronised host timer;
 //   2. what an event costs: an empty event pair on the GPU, a cudaEventRecord on the host;
-//   3. waiting: a default event, a cudaEventBlockingSync event, and the device flag
-//      cudaDeviceScheduleBlockingSync (set in a child process, before or after its context);
+//   3. waiting: cudaEventSynchronize (a default and a cudaEventBlockingSync event),
+//      cudaStreamSynchronize and cudaDeviceSynchronize, under the default flags and under
+//      cudaDeviceScheduleBlockingSync (set in a child process, before or after its context):
+//      which flag decides how each call waits;
 //   4. the host stays free: poll cudaEventQuery and do CPU work meanwhile;
 //   5. pitfall 1: events recorded before a copy time the copy too;
 //   6. pitfall 2: the launch gap: back to back, isolated, blocked stream (nvbench), minus

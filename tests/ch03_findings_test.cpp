@@ -198,7 +198,7 @@ TEST_CASE("waiting: a default event spins under cudaDeviceScheduleAuto, blocking
   const auto findings = ch03::wait_findings(expected_waits());
   const lab::Finding& plain = finding(findings, "a default event");
   CHECK(contains(plain.text, "under cudaDeviceScheduleAuto the waiting thread spun"));
-  CHECK(contains(plain.text, "(here 1) are no more than the logical cores (here 16)"));
+  CHECK(contains(plain.text, "no more than the logical cores (this process made one context; 16 logical cores)"));
   CHECK(contains(plain.text, "(100 %)"));
   const lab::Finding& blocking = finding(findings, "a cudaEventBlockingSync event lets the waiting thread sleep");
   CHECK(blocking.kind == lab::Finding::Kind::timing);

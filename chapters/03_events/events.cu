@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "check.cuh"
+#include "cpu_work.hpp"
 #include "clock.cuh"
 #include "cupti_timeline.cuh"
 #include "events.cuh"
@@ -59,16 +60,6 @@ double elapsed_us(const lab::Event& start, const lab::Event& stop) {
   return static_cast<double>(ms) * 1e3;
 }
 
-// A slice of real work for the core (dependent multiply-adds the compiler
-// cannot fold away: the result goes where it cannot see the reader).
-std::uint64_t cpu_work_slice() {
-  static volatile double sink = 1.0;
-  double x = sink;
-  constexpr int kIterations = 4096;
-  for (int i = 0; i < kIterations; ++i) x = std::fma(x, 1.0000001, 1e-9);
-  sink = x;
-  return kIterations;
-}
 
 constexpr char kHeldTooLong[] =
     "the held stream timed out before its sample was queued (is a profiler serialising kernels?)";
@@ -370,7 +361,7 @@ FreeHostRun poll_while_kernel_runs(double kernel_ms, cudaStream_t stream) {
     if (status == cudaSuccess) break;
     if (status != cudaErrorNotReady) LAB_CHECK(status);
     ++run.polls;
-    run.work_iterations += cpu_work_slice();
+    run.work_iterations += lab::cpu_work_slice();
   }
   run.host_ms = host.elapsed_ms();
   run.kernel_ms = elapsed_us(start, done) * 1e-3;

@@ -123,13 +123,13 @@ std::vector<lab::Finding> event_cost_findings(const EventCostRun& run) {
     findings.push_back(observe(
         "the floor of an event pair",
         pair_text + ": " + fixed(pair.median / kDocumentedResolutionUs, 1) +
-            "x the documented resolution of about 0.5 us. Every event pair on this GPU includes this fixed cost; "
-            "section 6 subtracts it."));
+            "x the documented resolution of about 0.5 us (how finely a reading is graded, not a cost). Section 6 "
+            "tests whether subtracting this floor brings a short kernel's events to CUPTI's duration."));
   } else {
     findings.push_back(observe(
         "the floor of an event pair",
         pair_text +
-            ": within the documented resolution of about 0.5 us, so an event pair adds no cost beyond it here"));
+            ": within the documented resolution of about 0.5 us, so this run cannot tell a floor from the grading"));
   }
   const double timing = median_of(run.record_default_us);
   const double plain = median_of(run.record_disable_timing_us);
@@ -333,9 +333,9 @@ std::vector<lab::Finding> wait_findings(const WaitRun& run) {
   } else if (spun(plain)) {
     const std::string rule =
         plain.device_flag == kScheduleAuto
-            ? ", as cudaDeviceScheduleAuto does while the active CUDA contexts in the process (here 1) are no more "
-              "than the logical cores (here " +
-                  std::to_string(run.logical_cores) + ")"
+            ? ", as cudaDeviceScheduleAuto does while the active CUDA contexts in the process are no more than the "
+              "logical cores (this process made one context; " +
+                  std::to_string(run.logical_cores) + " logical cores)"
             : "";
     findings.push_back(observe("a default event",
                                "under " + plain.device_flag + " the waiting thread spun: " + cost_text(plain) + rule));
@@ -407,8 +407,9 @@ std::vector<lab::Finding> wait_findings(const WaitRun& run) {
   if (plain.measured && blocking.measured) {
     const double later_ms = blocking.cost.wall_ms - plain.cost.wall_ms;
     findings.push_back(observe("the price of sleeping",
-                               later_ms > 0 ? "the sleeping thread returned " + fixed(later_ms * 1e3, 0) +
-                                                  " us later than the spinning one: the time to wake it up"
+                               later_ms > 0 ? "in this one sample each, the sleeping thread returned " +
+                                                  fixed(later_ms * 1e3, 0) +
+                                                  " us later than the spinning one: waking it up is not free"
                                             : "the sleeping thread did not return later than the spinning one here (" +
                                                   fixed(later_ms * 1e3, 0) + " us)"));
   }
@@ -437,7 +438,7 @@ std::vector<Background> wait_background() {
        "primitive \"when waiting for the device to finish work\"",
        "CUDA Runtime API, cudaSetDeviceFlags; CUDA 13.0"},
       {"cudaSetDeviceFlags on a device already initialised overwrites its previous flags (CUDA 12 and 13 wording; "
-       "the CUDA 4-era reference said the call failed with cudaErrorSetOnActiveProcess); on a device not yet "
+       "earlier references said the call failed with cudaErrorSetOnActiveProcess); on a device not yet "
        "initialised it initialises it with the flags",
        "CUDA Runtime API, cudaSetDeviceFlags"}};
 }
@@ -765,7 +766,7 @@ std::vector<Background> launch_gap_background() {
            "(1x, cudaDevAttrL2CacheSize), a stream synchronisation, then its blocking kernel holds the stream while "
            "the timer events and the kernel are queued",
            "NVIDIA nvbench, nvbench/detail/l2flush.cuh and measure_cold.cuh"},
-          {"triton's do_bench zeroes a 256 MB buffer before every timed call, queued ahead of the start event "
+          {"triton's do_bench zeroes a 256 MiB buffer before every timed call, queued ahead of the start event "
            "(int(256e6) bytes in older releases, 256 * 1024 * 1024 in current ones)",
            "triton, python/triton/testing.py do_bench and the backends' get_empty_cache_for_benchmark"},
           {"this chapter's flush is lab::L2Flusher's write method: it resets persisting L2 lines, then writes a "
@@ -827,7 +828,8 @@ std::vector<lab::Finding> many_streams_findings(const ManyStreamsRun& run) {
                        ? "first begin to latest end read " + fixed(run.first_begin_to_last_end_ms, 3) + " ms, " +
                              fixed(100 * share, 0) + " % of " + std::to_string(run.per_stream_ms.size()) +
                              " kernels one after another (" + fixed(sum, 3) +
-                             " ms): separate streams let them run little at the same time"
+                             " ms): no time was saved. Whether the kernels overlapped this does not tell: each "
+                             "already uses the GPU's memory bandwidth, so overlapped or not they take about the sum"
                        : "first begin to latest end read " + fixed(run.first_begin_to_last_end_ms, 3) + " ms, " +
                              fixed(100 * share, 0) + " % of " + std::to_string(run.per_stream_ms.size()) +
                              " kernels one after another (" + fixed(sum, 3) + " ms): the kernels overlapped"));

@@ -61,6 +61,9 @@ function(lab_keep_pristine_exercises source_dir pristine_dir)
   set(notes "")
   set(problems "")
   set(scratch "${pristine_dir}/.from-git")
+  # A checkout copied to another machine may belong to another user; git then
+  # refuses to read it ("dubious ownership") unless told that this one folder is safe.
+  set(git_options -c "safe.directory=${source_dir}")
   foreach(folder IN LISTS folders)
     set(exercise_dir "${source_dir}/exercises/${folder}")
     if(NOT IS_DIRECTORY "${exercise_dir}")
@@ -76,7 +79,7 @@ function(lab_keep_pristine_exercises source_dir pristine_dir)
       set(commits "")
       if(LAB_GIT_EXECUTABLE)
         # The commits that changed the file, newest first (none: git does not track it here).
-        execute_process(COMMAND "${LAB_GIT_EXECUTABLE}" -C "${source_dir}" log -n 100 --format=%H -- "${path}"
+        execute_process(COMMAND "${LAB_GIT_EXECUTABLE}" ${git_options} -C "${source_dir}" log -n 100 --format=%H -- "${path}"
           OUTPUT_VARIABLE commits ERROR_QUIET RESULT_VARIABLE failed OUTPUT_STRIP_TRAILING_WHITESPACE)
         if(failed)
           set(commits "")
@@ -89,7 +92,7 @@ function(lab_keep_pristine_exercises source_dir pristine_dir)
         foreach(commit IN LISTS commits)
           # OUTPUT_FILE keeps the bytes exactly as committed. "./" makes the path
           # relative to source_dir, also when the repository root is above it.
-          execute_process(COMMAND "${LAB_GIT_EXECUTABLE}" -C "${source_dir}" show "${commit}:./${path}"
+          execute_process(COMMAND "${LAB_GIT_EXECUTABLE}" ${git_options} -C "${source_dir}" show "${commit}:./${path}"
             OUTPUT_FILE "${scratch}" ERROR_QUIET RESULT_VARIABLE failed)
           if(NOT failed)
             lab_file_has_todo("${scratch}" has_todo)
@@ -115,7 +118,7 @@ function(lab_keep_pristine_exercises source_dir pristine_dir)
           file(COPY_FILE "${scratch}" "${kept}" ONLY_IF_DIFFERENT)
         else()
           # No committed version with a TODO marker: take HEAD's, and let the layout test say so.
-          execute_process(COMMAND "${LAB_GIT_EXECUTABLE}" -C "${source_dir}" show "HEAD:./${path}"
+          execute_process(COMMAND "${LAB_GIT_EXECUTABLE}" ${git_options} -C "${source_dir}" show "HEAD:./${path}"
             OUTPUT_FILE "${scratch}" ERROR_QUIET RESULT_VARIABLE failed)
           if(failed)
             file(COPY_FILE "${exercise_dir}/${file}" "${kept}" ONLY_IF_DIFFERENT)

@@ -59,6 +59,9 @@ nvidia-smi --query-gpu=name,driver_version,pci.bus_id,clocks.sm,clocks.max.sm,cl
   --format=csv >"$results/nvidia-smi.csv" 2>&1 || true
 cat "$results/nvidia-smi.csv"
 
+# The exercises as handed out are kept in the build folder (cmake/PristineExercises.cmake);
+# a folder left by an earlier check may hold an older tree's: start from this tree.
+rm -rf "$build/exercises/pristine"
 step configure cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
 step build cmake --build "$build" -j "$jobs"
 
@@ -189,8 +192,8 @@ sanitizer_summaries() {
 # solutions/), where the progress command reports every exercise not started;
 # then the solutions copied in, where it reports every one solved.
 student_copy() {
-  local copy=$build-student
-  rm -rf "$copy"
+  local copy
+  copy=$(mktemp -d)/student  # outside the repository, as make-student-copy requires
   scripts/make-student-copy "$copy" || return 1
   (cd "$copy" && scripts/progress --json "$results/progress-student-untouched.json") || return 1
   for folder in solutions/[0-9][0-9]*_*/; do

@@ -113,7 +113,7 @@ TEST_CASE("the device flag is set in a child process, which reports it, and this
   CHECK(run.device_sync.call == ch03::WaitCall::device_synchronize);
   // Measured, not judged: whether the flag made each call sleep is the page's observation.
   for (const ch03::WaitCase* c : {&run.flag_before_context, &run.flag_before_stream_sync, &run.flag_before_device_sync,
-                                  &run.flag_after_context}) {
+                                  &run.flag_after_context, &run.flag_after_stream_sync}) {
     REQUIRE_MESSAGE(c->measured, c->why_not);
     CHECK(c->process == "child");
     CHECK(c->cost.wall_ms >= 9.0);

@@ -177,6 +177,8 @@ ch03::WaitRun expected_waits() {
       measured_call(ch03::WaitCall::stream_synchronize, "cudaDeviceScheduleBlockingSync", 20.2, 0.05, "cudaSuccess");
   run.flag_before_device_sync =
       measured_call(ch03::WaitCall::device_synchronize, "cudaDeviceScheduleBlockingSync", 20.2, 0.06, "cudaSuccess");
+  run.flag_after_stream_sync =
+      measured_call(ch03::WaitCall::stream_synchronize, "cudaDeviceScheduleBlockingSync", 20.2, 0.05, "cudaSuccess");
   return run;
 }
 
@@ -300,7 +302,7 @@ TEST_CASE("waiting: the table shows the short flag, the cudaSetDeviceFlags resul
   CHECK(table.row("the stream").get("event").is_none());
   CHECK(table.row("the device, flag set before the context").get("wait_call").text() == "cudaDeviceSynchronize");
   CHECK(table.row("the device, flag set before the context").get("schedule").text() == "BlockingSync");
-  CHECK(table.rows().size() == 8);
+  CHECK(table.rows().size() == 9);
 }
 
 TEST_CASE("waiting: the child's line survives the trip, among other output, and garbage is refused") {
@@ -699,4 +701,16 @@ TEST_CASE("background names a source for every claim") {
       CHECK_FALSE(b.source.empty());
     }
   }
+}
+
+TEST_CASE("waiting: the flag set after the context, seen through cudaStreamSynchronize") {
+  const std::string name = "cudaDeviceScheduleBlockingSync, set after the context, and cudaStreamSynchronize";
+  ch03::WaitRun run = event_flag_decides();
+  const lab::Finding& slept = finding(ch03::wait_findings(run), name);
+  CHECK(contains(slept.text, "the flag made the waiting thread sleep"));
+  run.flag_after_stream_sync.cost = {20.0, 19.9};  // the late flag did not reach the context
+  const lab::Finding& spun = finding(ch03::wait_findings(run), name);
+  CHECK(contains(spun.text, "In this run the flag did not make cudaStreamSynchronize sleep"));
+  CHECK(ch03::wait_table(run).row("the stream, flag set after the context").get("wait_call").text() ==
+        "cudaStreamSynchronize");
 }

@@ -342,7 +342,12 @@ WaitRun compare_waits(double kernel_ms, cudaStream_t stream, const std::string& 
   run.flag_before_context = before[0];
   run.flag_before_stream_sync = before[1];
   run.flag_before_device_sync = before[2];
-  run.flag_after_context = wait_in_child(child_program, false, kernel_ms, {WaitCall::event_synchronize})[0];
+  // Set once the context exists: does the new flag reach it? cudaStreamSynchronize tells, since
+  // the flag is documented to govern it (a default event's wait may not move either way).
+  const std::vector<WaitCase> after =
+      wait_in_child(child_program, false, kernel_ms, {WaitCall::event_synchronize, WaitCall::stream_synchronize});
+  run.flag_after_context = after[0];
+  run.flag_after_stream_sync = after[1];
   return run;
 }
 

@@ -235,10 +235,11 @@ lab::ResultTable wait_table(const WaitRun& run) {
   add_wait_row(table, "the stream, flag set before the context", run.flag_before_stream_sync);
   add_wait_row(table, "the device, flag set before the context", run.flag_before_device_sync);
   add_wait_row(table, "default event, flag set after the context", run.flag_after_context);
+  add_wait_row(table, "the stream, flag set after the context", run.flag_after_stream_sync);
   table.note(
       "scheduling flag: cudaDeviceSchedule..., read back with cudaGetDeviceFlags; the rows 'flag set ...' ran in "
       "child processes (ch03_wait_child), which set cudaDeviceScheduleBlockingSync (the three 'before' rows in one "
-      "child, one after the other); " +
+      "child, one after the other; the two 'after' rows in another); " +
       std::to_string(run.logical_cores) + " logical cores");
   return table;
 }
@@ -248,8 +249,10 @@ namespace {
 // Did cudaDeviceScheduleBlockingSync make @p call sleep? @p without: the same
 // call under this process's flags; @p with: in the child that set the flag
 // before its context.
-lab::Finding device_flag_effect(const WaitCase& without, const WaitCase& with) {
-  const std::string name = "cudaDeviceScheduleBlockingSync and " + wait_call_name(with.call);
+lab::Finding device_flag_effect(const WaitCase& without, const WaitCase& with, const std::string& when = "") {
+  const std::string name =
+      "cudaDeviceScheduleBlockingSync" + (when.empty() ? std::string() : ", " + when + ",") + " and " +
+      wait_call_name(with.call);
   if (!with.measured) return observe(name, "not measured: " + with.why_not);
   const std::string with_text = cost_text(with) + " with the flag (read back: " + with.device_flag + ")";
   const std::string without_text = without.measured
@@ -402,6 +405,7 @@ std::vector<lab::Finding> wait_findings(const WaitRun& run) {
 
   findings.push_back(device_flag_effect(run.stream_sync, run.flag_before_stream_sync));
   findings.push_back(device_flag_effect(run.device_sync, run.flag_before_device_sync));
+  findings.push_back(device_flag_effect(run.stream_sync, run.flag_after_stream_sync, "set after the context"));
   findings.push_back(where_each_flag_applies(run));
 
   if (plain.measured && blocking.measured) {

@@ -108,6 +108,7 @@ struct WaitRun {
   WaitCase flag_before_device_sync;  ///< cudaDeviceSynchronize, in the same child as flag_before_context
   WaitCase flag_after_context;       ///< cudaEventSynchronize, a default event; cudaDeviceScheduleBlockingSync set once
                                      ///< the context exists (another child)
+  WaitCase flag_after_stream_sync;  ///< cudaStreamSynchronize, in the same child as flag_after_context
 };
 
 /// Wall and CPU time of each way, with its wait call and the flag in force.

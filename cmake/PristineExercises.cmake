@@ -17,6 +17,10 @@
 #   - a file git does not track (a student copy made with --no-git, a tarball):
 #     the file as this build folder first saw it, kept from then on and never
 #     refreshed. (Delete the folder to take a new copy.)
+#   - with the environment variable LAB_PRISTINE_FROM=tree: the file as it is in
+#     this tree, taken anew every time. scripts/gpu-check.sh sets it: it checks a
+#     maintainer's tree, which may have been copied to a GPU machine without its
+#     newest git history.
 #
 # Included: lab_keep_pristine_exercises(<source dir> <pristine dir>) refreshes
 # the copy and sets, in the caller's scope,
@@ -64,6 +68,10 @@ function(lab_keep_pristine_exercises source_dir pristine_dir)
   # A checkout copied to another machine may belong to another user; git then
   # refuses to read it ("dubious ownership") unless told that this one folder is safe.
   set(git_options -c "safe.directory=${source_dir}")
+  set(from_tree FALSE)
+  if("$ENV{LAB_PRISTINE_FROM}" STREQUAL "tree")
+    set(from_tree TRUE)
+  endif()
   foreach(folder IN LISTS folders)
     set(exercise_dir "${source_dir}/exercises/${folder}")
     if(NOT IS_DIRECTORY "${exercise_dir}")
@@ -77,7 +85,7 @@ function(lab_keep_pristine_exercises source_dir pristine_dir)
       set(path "exercises/${folder}/${file}")
       set(kept "${pristine_dir}/${folder}/${file}")
       set(commits "")
-      if(LAB_GIT_EXECUTABLE)
+      if(LAB_GIT_EXECUTABLE AND NOT from_tree)
         # The commits that changed the file, newest first (none: git does not track it here).
         execute_process(COMMAND "${LAB_GIT_EXECUTABLE}" ${git_options} -C "${source_dir}" log -n 100 --format=%H -- "${path}"
           OUTPUT_VARIABLE commits ERROR_QUIET RESULT_VARIABLE failed OUTPUT_STRIP_TRAILING_WHITESPACE)
@@ -126,8 +134,8 @@ function(lab_keep_pristine_exercises source_dir pristine_dir)
             file(COPY_FILE "${scratch}" "${kept}" ONLY_IF_DIFFERENT)
           endif()
         endif()
-      elseif(NOT EXISTS "${kept}")
-        file(COPY_FILE "${exercise_dir}/${file}" "${kept}")
+      elseif(from_tree OR NOT EXISTS "${kept}")
+        file(COPY_FILE "${exercise_dir}/${file}" "${kept}" ONLY_IF_DIFFERENT)
       endif()
     endforeach()
     # Files of an earlier layout of the exercise (renamed or removed since) go.

@@ -59,8 +59,9 @@ nvidia-smi --query-gpu=name,driver_version,pci.bus_id,clocks.sm,clocks.max.sm,cl
   --format=csv >"$results/nvidia-smi.csv" 2>&1 || true
 cat "$results/nvidia-smi.csv"
 
-# The exercises as handed out are kept in the build folder (cmake/PristineExercises.cmake);
-# a folder left by an earlier check may hold an older tree's: start from this tree.
+# The exercises as handed out are this tree's (cmake/PristineExercises.cmake): a tree
+# copied to a GPU machine may come without its newest git history.
+export LAB_PRISTINE_FROM=tree
 rm -rf "$build/exercises/pristine"
 step configure cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
 step build cmake --build "$build" -j "$jobs"
@@ -194,12 +195,13 @@ sanitizer_summaries() {
 student_copy() {
   local copy
   copy=$(mktemp -d)/student  # outside the repository, as make-student-copy requires
-  scripts/make-student-copy "$copy" || return 1
-  (cd "$copy" && scripts/progress --json "$results/progress-student-untouched.json") || return 1
+  scripts/make-student-copy --working-tree "$copy" || return 1
+  # In the copy, the exercises as handed out are its own first commit.
+  (cd "$copy" && env -u LAB_PRISTINE_FROM scripts/progress --json "$results/progress-student-untouched.json") || return 1
   for folder in solutions/[0-9][0-9]*_*/; do
     cp "$folder"* "$copy/exercises/$(basename "$folder")/"
   done
-  (cd "$copy" && scripts/progress --require-solved --json "$results/progress-student-solved.json")
+  (cd "$copy" && env -u LAB_PRISTINE_FROM scripts/progress --require-solved --json "$results/progress-student-solved.json")
 }
 step student-copy student_copy
 

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <string>
 
 #include "clock.cuh"
 #include "events.cuh"
@@ -23,11 +24,14 @@ TEST_CASE("exercise 03: the stopwatch times a 10 ms kernel on a non-blocking str
   lab::launch_spin(stream, 10.0);
   stopwatch.stop();
   float yours = 0;
-  CHECK_NOTHROW(yours = stopwatch.elapsed_ms());  // fails with cudaErrorNotReady if it does not wait
+  CHECK_NOTHROW_MESSAGE(yours = stopwatch.elapsed_ms(),
+                        "elapsed_ms() failed: cudaEventElapsedTime answers cudaErrorNotReady until the GPU has "
+                        "reached the stop event; does elapsed_ms() wait for it first?");
   stream.synchronize();
-  CAPTURE(reference);
-  CAPTURE(yours);
-  CHECK(std::fabs(yours - reference) < 0.05 * reference);
+  CHECK_MESSAGE(std::fabs(yours - reference) < 0.05 * reference,
+                "your stopwatch read " + std::to_string(yours) + " ms for a kernel the chapter's events timed at " +
+                    std::to_string(reference) + " ms (5 % allowed): near 0 ms means the events were not recorded on "
+                    "the stream the kernel ran on");
 }
 
 TEST_CASE("exercise 03: work on another stream is not timed") {
@@ -41,9 +45,12 @@ TEST_CASE("exercise 03: work on another stream is not timed") {
   lab::launch_spin(timed, 5.0);
   stopwatch.stop();
   float yours = 0;
-  CHECK_NOTHROW(yours = stopwatch.elapsed_ms());
+  CHECK_NOTHROW_MESSAGE(yours = stopwatch.elapsed_ms(),
+                        "elapsed_ms() failed: does it wait for the stop event before asking for the time?");
   CHECK(cudaDeviceSynchronize() == cudaSuccess);
-  CAPTURE(yours);
-  CHECK(yours > 4.5);
-  CHECK(yours < 20.0);
+  CHECK_MESSAGE(yours > 4.5, "your stopwatch read " + std::to_string(yours) +
+                                 " ms for a 5 ms kernel on its stream: it stopped before the kernel ended");
+  CHECK_MESSAGE(yours < 20.0, "your stopwatch read " + std::to_string(yours) +
+                                  " ms for a 5 ms kernel: the 40 ms kernel on another stream landed inside it; record "
+                                  "the events on the stream being timed, not on the default stream");
 }

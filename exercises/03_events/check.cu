@@ -29,9 +29,9 @@ TEST_CASE("exercise 03: the stopwatch times a 10 ms kernel on a non-blocking str
                         "reached the stop event; does elapsed_ms() wait for it first?");
   stream.synchronize();
   CHECK_MESSAGE(std::fabs(yours - reference) < 0.05 * reference,
-                "your stopwatch read " + std::to_string(yours) + " ms for a kernel the chapter's events timed at " +
-                    std::to_string(reference) + " ms (5 % allowed): near 0 ms means the events were not recorded on "
-                    "the stream the kernel ran on");
+                ("your stopwatch read " + std::to_string(yours) + " ms for a kernel the chapter's events timed at " +
+                 std::to_string(reference) + " ms (5 % allowed): near 0 ms means the events were not recorded on "
+                 "the stream the kernel ran on"));
 }
 
 TEST_CASE("exercise 03: work on another stream is not timed") {
@@ -48,9 +48,9 @@ TEST_CASE("exercise 03: work on another stream is not timed") {
   CHECK_NOTHROW_MESSAGE(yours = stopwatch.elapsed_ms(),
                         "elapsed_ms() failed: does it wait for the stop event before asking for the time?");
   CHECK(cudaDeviceSynchronize() == cudaSuccess);
-  CHECK_MESSAGE(yours > 4.5, "your stopwatch read " + std::to_string(yours) +
-                                 " ms for a 5 ms kernel on its stream: it stopped before the kernel ended");
-  CHECK_MESSAGE(yours < 20.0, "your stopwatch read " + std::to_string(yours) +
-                                  " ms for a 5 ms kernel: the 40 ms kernel on another stream landed inside it; record "
-                                  "the events on the stream being timed, not on the default stream");
+  CHECK_MESSAGE(yours > 4.5, ("your stopwatch read " + std::to_string(yours) +
+                              " ms for a 5 ms kernel on its stream: it stopped before the kernel ended"));
+  CHECK_MESSAGE(yours < 20.0, ("your stopwatch read " + std::to_string(yours) +
+                               " ms for a 5 ms kernel: the 40 ms kernel on another stream landed inside it; record "
+                               "the events on the stream being timed, not on the default stream"));
 }

@@ -58,7 +58,9 @@ TEST_CASE("with copies and kernel of similar length, V1 and V2 beat the sequenti
 TEST_CASE("the measured copy times are consistent: both directions at once take no longer than one after the other") {
   const lab::DeviceInfo device = lab::require_device();
   ch05::OverlapProblem problem(std::size_t{16} << 20, 8);
-  const ch05::LinkAndKernel m = ch05::measure_link_and_kernel(problem, 1, device.copy_engines, 3);
+  // The median of 9 runs: a median of 3 once read both directions at 3.43 ms against 2.53 ms one
+  // after the other on the H100 (the host link has slow moments).
+  const ch05::LinkAndKernel m = ch05::measure_link_and_kernel(problem, 1, device.copy_engines, 9);
   CAPTURE(m.h2d_ms);
   CAPTURE(m.d2h_ms);
   CAPTURE(m.both_ms);

@@ -200,10 +200,10 @@ void Report::add(const Finding& finding) {
     std::printf("  -> %s\n", finding.text.c_str());
     return;
   }
-  const bool judged = !(instrumented_ && finding.kind == Finding::Kind::timing);
-  const char* verdict = !judged ? "NOT JUDGED" : finding.passed ? "PASS" : "FAIL";
+  const bool counts = judged(finding);
+  const char* verdict = !counts ? "NOT JUDGED" : finding.passed ? "PASS" : "FAIL";
   std::printf("[%s] %s: %s%s\n", verdict, finding.name.c_str(), finding.text.c_str(),
-              judged ? "" : " (a timing check, under a sanitizer or profiler)");
+              counts ? "" : " (a timing check, under a sanitizer or profiler)");
 }
 
 void Report::add(const std::vector<Finding>& findings) {
@@ -212,6 +212,10 @@ void Report::add(const std::vector<Finding>& findings) {
 
 void Report::background(const std::string& text, const std::string& source) {
   std::printf("  background: %s (%s)\n", text.c_str(), source.c_str());
+}
+
+void Report::add(const std::vector<Background>& lines) {
+  for (const Background& b : lines) background(b.text, b.source);
 }
 
 void Report::add_device_field(Field field) { device_.push_back(std::move(field)); }
@@ -230,13 +234,16 @@ bool Report::check(const std::string& name, bool passed, const std::string& deta
   return passed;
 }
 
+bool Report::judged(const Finding& f) const {
+  return is_check(f) && !(instrumented_ && f.kind == Finding::Kind::timing);
+}
+
 bool Report::all_passed() const {
   bool any = false;
   for (const Finding& f : findings_) {
     if (!is_check(f)) continue;
     any = true;
-    const bool judged = !(instrumented_ && f.kind == Finding::Kind::timing);
-    if (judged && !f.passed) return false;
+    if (judged(f) && !f.passed) return false;
   }
   return any;
 }
@@ -270,7 +277,7 @@ std::string Report::json_text() const {
       checks.push_back({{"name", f.name},
                         {"kind", kind_name(f.kind)},
                         {"passed", f.passed},
-                        {"judged", !(instrumented_ && f.kind == Finding::Kind::timing)},
+                        {"judged", judged(f)},
                         {"detail", f.text}});
     } else {
       findings.push_back({{"name", f.name}, {"text", f.text}});
@@ -287,7 +294,7 @@ int Report::finish(const std::string& json_path) const {
   for (const Finding& f : findings_) {
     if (!is_check(f)) continue;
     ++checks;
-    if (instrumented_ && f.kind == Finding::Kind::timing) {
+    if (!judged(f)) {
       ++not_judged;
     } else if (!f.passed) {
       ++failed;

@@ -117,6 +117,13 @@ struct Finding {
   std::string text;               ///< the sentence, with its numbers
 };
 
+/// What holds whatever the run (how the documentation specifies a call), and
+/// where it is written: printed as background, never as a result.
+struct Background {
+  std::string text;    ///< the claim, with its condition
+  std::string source;  ///< where it is stated, e.g. "CUDA Runtime API, cudaEventElapsedTime"
+};
+
 /// A correctness verdict (always judged).
 Finding correctness_check(std::string name, bool passed, std::string text);
 /// A timing verdict (not judged when the run is instrumented).
@@ -146,6 +153,8 @@ class Report {
   void add(const std::vector<Finding>& findings);
   /// Prints what holds whatever the run ("background: ... (source)"). Not recorded as a result.
   void background(const std::string& text, const std::string& source);
+  /// background() for each of @p lines.
+  void add(const std::vector<Background>& lines);
   /// Adds @p field to the device's properties (e.g. the SM clock measured in a kernel).
   void add_device_field(Field field);
 
@@ -159,6 +168,9 @@ class Report {
 
   /// Is the run instrumented (timing checks not judged)?
   bool instrumented() const { return instrumented_; }
+  /// Does @p finding count toward the verdict? A check, unless it is a timing
+  /// check of an instrumented run.
+  bool judged(const Finding& finding) const;
   /// Did every judged check pass (and was at least one check made)?
   bool all_passed() const;
   /// The whole report in the shared shape, as JSON text.

@@ -19,11 +19,8 @@
 namespace ch03 {
 
 /// What holds whatever the run, and where it is written (a Runtime API page,
-/// a tool's source file). Printed with lab::Report::background().
-struct Background {
-  std::string text;    ///< the claim, with its condition
-  std::string source;  ///< where it is stated
-};
+/// a tool's source file); lab::Report::add() prints it as background.
+using Background = lab::Background;
 
 // --- 1. Events as a stopwatch --------------------------------------------------
 

@@ -49,25 +49,25 @@ int main(int argc, char** argv) {
     const ch03::StopwatchRun stopwatch = ch03::time_long_kernel(o.kernel_ms, reps, stream);
     report.add(ch03::stopwatch_table(stopwatch));
     report.add(ch03::stopwatch_findings(stopwatch));
-    for (const ch03::Background& b : ch03::stopwatch_background()) report.background(b.text, b.source);
+    report.add(ch03::stopwatch_background());
 
     report.section("2. What an event costs");
     const ch03::EventCostRun costs = ch03::measure_event_costs(reps, 1000, stream);
     report.add(ch03::event_cost_table(costs));
     report.add(ch03::event_cost_findings(costs));
-    for (const ch03::Background& b : ch03::event_cost_background()) report.background(b.text, b.source);
+    report.add(ch03::event_cost_background());
 
     report.section("3. Waiting: spin or sleep");
     const ch03::WaitRun waits = ch03::compare_waits(o.kernel_ms, stream, ch03::wait_child_program());
     report.add(ch03::wait_table(waits));
     report.add(ch03::wait_findings(waits));
-    for (const ch03::Background& b : ch03::wait_background()) report.background(b.text, b.source);
+    report.add(ch03::wait_background());
 
     report.section("4. The host stays free");
     const ch03::FreeHostRun free_host = ch03::poll_while_kernel_runs(o.kernel_ms, stream);
     report.add(ch03::free_host_table(free_host));
     report.add(ch03::free_host_findings(free_host));
-    for (const ch03::Background& b : ch03::free_host_background()) report.background(b.text, b.source);
+    report.add(ch03::free_host_background());
 
     report.section("5. Pitfall 1: what the events bracket");
     const ch03::BracketingRun bracketing = ch03::time_copy_and_kernel(o.n, seed, device, reps, stream);
@@ -81,14 +81,14 @@ int main(int argc, char** argv) {
     gap.sizes.push_back(ch03::time_launch_gap(o.n_large, seed + 20, device, reps, empty_pair_us, stream));
     for (const ch03::LaunchGapSize& size : gap.sizes) report.add(ch03::launch_gap_table(size));
     report.add(ch03::launch_gap_findings(gap));
-    for (const ch03::Background& b : ch03::launch_gap_background()) report.background(b.text, b.source);
+    report.add(ch03::launch_gap_background());
 
     report.section("7. Timing many streams");
     const ch03::ManyStreamsRun many =
         ch03::time_many_streams(static_cast<int>(o.streams), o.stream_n, seed + 100, device);
     report.add(ch03::many_streams_table(many));
     report.add(ch03::many_streams_findings(many));
-    for (const ch03::Background& b : ch03::many_streams_background()) report.background(b.text, b.source);
+    report.add(ch03::many_streams_background());
 
     return chapter.finish();
   });

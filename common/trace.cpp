@@ -3,26 +3,79 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <numeric>
 #include <tuple>
 
-#include "timeline.hpp"
 
 namespace lab {
 
+namespace {
+
+// A drawn piece of work: its row, symbol and span in ms after the chart's origin.
+struct Cell {
+  std::size_t row;
+  char symbol;
+  double begin_ms, end_ms;
+};
+
+// The intervals whose chart symbol is in `symbols`, merged into disjoint [begin, end) in ns.
+std::vector<std::pair<double, double>> merged(const std::vector<Interval>& intervals, const std::string& symbols) {
+  std::vector<std::pair<double, double>> spans;
+  for (const Interval& i : intervals)
+    if (symbols.find(chart_symbol(i)) != std::string::npos && i.end_ns > i.start_ns) spans.emplace_back(i.start_ns, i.end_ns);
+  std::sort(spans.begin(), spans.end());
+  std::vector<std::pair<double, double>> result;
+  for (const auto& span : spans) {
+    if (!result.empty() && span.first <= result.back().second) {
+      result.back().second = std::max(result.back().second, span.second);
+    } else {
+      result.push_back(span);
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
 char chart_symbol(const Interval& interval) {
   switch (interval.kind) {
-    case Interval::Kind::kernel: return kKernel;
+    case Interval::Kind::kernel: return 'K';
     case Interval::Kind::memset: return 'S';
     case Interval::Kind::region: return 'R';
     case Interval::Kind::host: return 'T';
     case Interval::Kind::memcpy:
-      if (interval.direction == "HtoD") return kCopyIn;
-      if (interval.direction == "DtoH") return kCopyOut;
+      if (interval.direction == "HtoD") return 'H';
+      if (interval.direction == "DtoH") return 'D';
       return 'C';
   }
   return '?';
+}
+
+double busy_ms(const std::vector<Interval>& intervals, const std::string& symbols) {
+  double total = 0;
+  for (const auto& span : merged(intervals, symbols)) total += span.second - span.first;
+  return total / 1e6;
+}
+
+double overlap_ms(const std::vector<Interval>& intervals, const std::string& first, const std::string& second) {
+  const auto a = merged(intervals, first);
+  const auto b = merged(intervals, second);
+  double total = 0;
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const double begin = std::max(a[i].first, b[j].first);
+    const double end = std::min(a[i].second, b[j].second);
+    if (end > begin) total += end - begin;
+    if (a[i].second < b[j].second) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return total / 1e6;
 }
 
 std::string render_chart(const std::vector<Interval>& intervals, int width) {
@@ -32,27 +85,54 @@ std::string render_chart(const std::vector<Interval>& intervals, int width) {
   if (work.empty()) return "  (no GPU work was recorded)\n";
   std::stable_sort(work.begin(), work.end(), [](const Interval* a, const Interval* b) { return a->start_ns < b->start_ns; });
   const double origin = work.front()->start_ns;
-  std::vector<Span> spans;
+  std::vector<std::string> rows;
+  std::vector<Cell> cells;
   std::size_t label = 0;
   std::string symbols;
+  double latest = 0;
   for (const Interval* i : work) {
     const std::string row = track_name(*i);
+    auto found = std::find(rows.begin(), rows.end(), row);
+    if (found == rows.end()) found = rows.insert(rows.end(), row);
     label = std::max(label, row.size());
-    spans.push_back({row, chart_symbol(*i), (i->start_ns - origin) / 1e6, (std::max(i->end_ns, i->start_ns) - origin) / 1e6});
-    if (symbols.find(spans.back().symbol) == std::string::npos) symbols += spans.back().symbol;
+    const Cell cell{static_cast<std::size_t>(found - rows.begin()), chart_symbol(*i), (i->start_ns - origin) / 1e6,
+                    (std::max(i->end_ns, i->start_ns) - origin) / 1e6};
+    latest = std::max(latest, cell.end_ms);
+    if (symbols.find(cell.symbol) == std::string::npos) symbols += cell.symbol;
+    cells.push_back(cell);
   }
-  std::vector<LegendEntry> legend;
-  const std::vector<LegendEntry> all = {{kCopyIn, "copy host to device"},
-                                        {kKernel, "kernel"},
-                                        {kCopyOut, "copy device to host"},
-                                        {'C', "other copy"},
-                                        {'S', "memset"},
-                                        {'T', "the host's own span"}};
-  for (const LegendEntry& entry : all)
-    if (symbols.find(entry.symbol) != std::string::npos) legend.push_back(entry);
-  // render_timeline's lines are "  " + label + " |" + grid + "|": 5 columns besides the label and grid.
+  // Each line is "  " + label + " |" + grid + "|": 5 columns besides the label and the grid.
   const int grid = std::max(10, std::max(width, 40) - static_cast<int>(label) - 5);
-  return render_timeline(spans, legend, grid);
+  const double per_column = latest > 0 ? latest / grid : 1.0;
+  std::vector<std::string> lines(rows.size(), std::string(static_cast<std::size_t>(grid), ' '));
+  // Longest first, so that where spans of a row share a column the shorter one
+  // is drawn: a short kernel between two long copies stays visible.
+  std::stable_sort(cells.begin(), cells.end(),
+                   [](const Cell& x, const Cell& y) { return x.end_ms - x.begin_ms > y.end_ms - y.begin_ms; });
+  for (const Cell& cell : cells) {
+    int first = static_cast<int>(std::floor(std::max(0.0, cell.begin_ms) / per_column));
+    int last = static_cast<int>(std::ceil(cell.end_ms / per_column)) - 1;
+    first = std::clamp(first, 0, grid - 1);
+    last = std::clamp(std::max(last, first), 0, grid - 1);
+    for (int column = first; column <= last; ++column) lines[cell.row][static_cast<std::size_t>(column)] = cell.symbol;
+  }
+  std::string out;
+  const std::string pad(label, ' ');
+  for (std::size_t row = 0; row < rows.size(); ++row)
+    out += "  " + rows[row] + std::string(label - rows[row].size(), ' ') + " |" + lines[row] + "|\n";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3f ms", latest);
+  const std::string end_text(text);
+  const int gap = grid + 2 - 1 - static_cast<int>(end_text.size());
+  out += "  " + pad + " 0" + std::string(static_cast<std::size_t>(std::max(gap, 1)), ' ') + end_text + "\n";
+  out += "  " + pad + " ";
+  const std::pair<char, const char*> legend[] = {{'H', "copy host to device"}, {'K', "kernel"},
+                                                 {'D', "copy device to host"}, {'C', "other copy"},
+                                                 {'S', "memset"},              {'T', "the host's own span"}};
+  for (const auto& entry : legend)
+    if (symbols.find(entry.first) != std::string::npos) out += std::string(1, entry.first) + " " + entry.second + "   ";
+  std::snprintf(text, sizeof text, "(one column = %.3f ms)\n", per_column);
+  return out + text;
 }
 
 std::string track_name(const Interval& interval) {

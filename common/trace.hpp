@@ -46,9 +46,20 @@ struct Interval {
 /// device, 'D' device to host, 'C' other copies, 'S' memset, 'T' host span, 'R' region.
 char chart_symbol(const Interval& interval);
 
+/// Time, in ms, during which at least one interval whose chart symbol is in
+/// @p symbols ran (the length of their union: two overlapping copies count once).
+/// busy_ms(work, "HD") is how long any copy ran.
+double busy_ms(const std::vector<Interval>& intervals, const std::string& symbols);
+
+/// Time, in ms, during which an interval with a symbol in @p first and one with
+/// a symbol in @p second both ran (the intersection of their unions).
+/// overlap_ms(work, "H", "D") is how long copies in both directions ran at once.
+double overlap_ms(const std::vector<Interval>& intervals, const std::string& first, const std::string& second);
+
 /// Draws @p intervals as a text chart at most @p width columns wide (at least
 /// 40): one row per stream in the order the streams started work, time from
-/// the earliest start to the latest end, a scale and a legend (lab::render_timeline).
+/// the earliest start to the latest end, a scale and a legend. Where spans of one row share a column, the
+/// shorter is drawn, so a short kernel between two long copies stays visible.
 /// Host spans get a row of their own (their stream_name); regions are left
 /// out. Returns a line saying so when there is nothing to draw.
 std::string render_chart(const std::vector<Interval>& intervals, int width = 100);

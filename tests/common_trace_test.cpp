@@ -196,3 +196,23 @@ TEST_CASE("render_chart and chrome_trace: a host span gets its own row and track
   std::sort(names.begin(), names.end());
   CHECK(names == std::vector<std::string>{"host timer", "stream"});
 }
+
+TEST_CASE("busy_ms counts overlapping intervals of the chosen kinds once") {
+  // Copies in: 0-10 and 5-20 us (union 20 us); a kernel 30-40 us; a copy out 15-25 us.
+  const std::vector<lab::Interval> work = {copy(1, "HtoD", 0, 10), copy(2, "HtoD", 5, 20), kernel(1, "s", 30, 40),
+                                           copy(3, "DtoH", 15, 25)};
+  CHECK(lab::busy_ms(work, "H") == doctest::Approx(0.020));
+  CHECK(lab::busy_ms(work, "K") == doctest::Approx(0.010));
+  CHECK(lab::busy_ms(work, "HD") == doctest::Approx(0.025));
+  CHECK(lab::busy_ms(work, "S") == 0);
+  CHECK(lab::busy_ms({}, "HKD") == 0);
+}
+
+TEST_CASE("overlap_ms is the intersection of the two unions, and 0 when they only touch") {
+  const std::vector<lab::Interval> work = {copy(1, "HtoD", 0, 10), copy(2, "HtoD", 5, 20), copy(3, "DtoH", 15, 25),
+                                           kernel(1, "s", 25, 40)};
+  CHECK(lab::overlap_ms(work, "H", "D") == doctest::Approx(0.005));
+  CHECK(lab::overlap_ms(work, "D", "K") == 0);  // 15-25 and 25-40 touch
+  CHECK(lab::overlap_ms(work, "HD", "K") == 0);
+  CHECK(lab::overlap_ms(work, "H", "H") == doctest::Approx(0.020));
+}

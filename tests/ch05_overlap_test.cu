@@ -2,6 +2,8 @@
 // with large effects measured in the same run.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -40,8 +42,8 @@ TEST_CASE("V1 and V2 queue the same work in their own orders") {
 TEST_CASE("with copies and kernel of similar length, V1 and V2 beat the sequential schedule") {
   const lab::DeviceInfo device = lab::require_device();
   ch05::OverlapProblem problem(std::size_t{64} << 20, 7);  // 256 MiB: copies of several ms
-  const ch05::LinkAndKernel light = ch05::measure_link_and_kernel(problem, 1, device.copy_engines, 3);
-  const int steps = ch05::calibrate_iterations(problem, light.h2d_ms);
+  const ch05::LinkRun link = ch05::measure_link(problem, device.copy_engines, 0, 3);
+  const int steps = link.heavy_steps;
   const double sequential =
       lab::summarize(ch05::time_schedule(problem, ch05::Schedule::sequential, 1, steps, 3).samples_ms).median;
   for (ch05::Schedule schedule : {ch05::Schedule::v1_per_chunk, ch05::Schedule::v2_per_stage}) {
@@ -60,10 +62,63 @@ TEST_CASE("the measured copy times are consistent: both directions at once take 
   ch05::OverlapProblem problem(std::size_t{16} << 20, 8);
   // The median of 9 runs: a median of 3 once read both directions at 3.43 ms against 2.53 ms one
   // after the other on the H100 (the host link has slow moments).
-  const ch05::LinkAndKernel m = ch05::measure_link_and_kernel(problem, 1, device.copy_engines, 9);
+  const ch05::LinkRun link = ch05::measure_link(problem, device.copy_engines, 1, 9);
+  const ch05::LinkAndKernel m = ch05::typical_inputs(link, "light");
   CAPTURE(m.h2d_ms);
   CAPTURE(m.d2h_ms);
   CAPTURE(m.both_ms);
   CHECK(m.both_ms >= 0.95 * std::max(m.h2d_ms, m.d2h_ms));
   CHECK(m.both_ms <= 1.05 * (m.h2d_ms + m.d2h_ms));
+}
+
+TEST_CASE("kernels queued kernel by kernel on 8 streams run side by side") {
+  lab::require_device();
+  const ch05::StreamOrder order = ch05::time_stream_orders(8, 2.0, 3);
+  const double breadth = lab::summarize(order.breadth_first_ms).median;
+  CAPTURE(breadth);
+  CHECK(breadth < 3 * 2.0);  // 2 kernel lengths if the 8 streams' kernels run at once; 16 if one after another
+}
+
+TEST_CASE("with the default connections, depth first over 32 streams waits where breadth first does not") {
+  lab::require_device();
+  const char* set = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+  if (set != nullptr) {
+    MESSAGE("CUDA_DEVICE_MAX_CONNECTIONS is set (" << set << "): the default's effect is not tested");
+    return;
+  }
+  const ch05::StreamOrder order = ch05::time_stream_orders(32, 2.0, 3);
+  const double depth = lab::summarize(order.depth_first_ms).median;
+  const double breadth = lab::summarize(order.breadth_first_ms).median;
+  CAPTURE(depth);
+  CAPTURE(breadth);
+  CHECK(depth > 1.5 * breadth);  // the model: 5 kernel lengths against 2 with 8 connections
+}
+
+TEST_CASE("the child process measures with the connections it is given, and reports back") {
+  lab::require_device();
+  const ch05::QueueRun run = ch05::compare_connections(CH05_QUEUE_CHILD, {"1", ""}, 8, 2);
+  REQUIRE(run.children.size() == 2);
+  for (const ch05::QueueChild& child : run.children) {
+    CAPTURE(child.asked);
+    CHECK_MESSAGE(child.measured, child.why_not);
+    CHECK(child.seen == child.asked);
+    for (const ch05::QueueSchedules& s : child.schedules) CHECK(s.correct);
+  }
+  const ch05::QueueRun missing = ch05::compare_connections("/no/such/ch05_queue_child", {"1"}, 8, 1);
+  CHECK_FALSE(missing.children.at(0).measured);
+  CHECK(missing.children.at(0).why_not.find("no executable") != std::string::npos);
+}
+
+TEST_CASE("a schedule recorded by CUPTI is correct, and its copies and kernels are there when CUPTI records") {
+  lab::require_device();
+  ch05::OverlapProblem problem(std::size_t{1} << 20, 9);
+  const ch05::RecordedSchedule run = ch05::record_schedule(problem, ch05::Schedule::v2_per_stage, 4);
+  CHECK_MESSAGE(run.result.passed(), run.result.detail());
+  if (!run.recorded) {
+    MESSAGE("CUPTI did not record: " << run.why_not);
+    return;
+  }
+  CHECK(lab::busy_ms(run.work, "H") > 0);
+  CHECK(lab::busy_ms(run.work, "K") > 0);
+  CHECK(lab::busy_ms(run.work, "D") > 0);
 }

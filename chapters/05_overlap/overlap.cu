@@ -1,17 +1,36 @@
+// Chapter 05's lesson, in the order of the chapter page: the CPU reference, the
+// kernel, the pipeline and async.cu's schedules, the code that times them, the
+// work-queue test (section 4) and the CUPTI recording (section 5).
 #include "overlap.cuh"
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <sstream>
 #include <stdexcept>
 
 #include "check.cuh"
-#include "statistics.hpp"
-#include "timeline.hpp"
+#include "clock.cuh"
+#include "cupti_timeline.cuh"
 #include "measure.cuh"
+#include "statistics.hpp"
 
 namespace ch05 {
+
+// --- the CPU reference and the kernel ---------------------------------------------
+
+std::vector<float> transform_on_cpu(const std::vector<float>& input, int iterations) {
+  std::vector<float> result(input.size());
+  for (std::size_t i = 0; i < input.size(); ++i) result[i] = static_cast<float>(double{input[i]} + iterations);
+  return result;
+}
+
 namespace {
 
 __global__ void transform(float* data, std::size_t count, int iterations) {
@@ -29,20 +48,17 @@ __global__ void transform(float* data, std::size_t count, int iterations) {
 
 }  // namespace
 
-const char* schedule_name(Schedule schedule) {
-  switch (schedule) {
-    case Schedule::sequential: return "sequential";
-    case Schedule::v1_per_chunk: return "V1";
-    case Schedule::v2_per_stage: return "V2";
-  }
-  return "?";
+void launch_transform(float* data, std::size_t count, int iterations, cudaStream_t stream) {
+  const auto blocks = static_cast<unsigned>(std::min<std::size_t>((count + 255) / 256, 8192));
+  transform<<<blocks, 256, 0, stream>>>(data, count, iterations);
+  LAB_CHECK_LAUNCH();
 }
 
 OverlapProblem::OverlapProblem(std::size_t n, std::uint64_t seed)
     : n_(n), input_(n), output_(n), data_(n), scratch_(n), values_(lab::random_floats(n, seed)) {
   std::copy(values_.begin(), values_.end(), input_.begin());
   poison_output();
-  // The device array starts as the input: the model's measurements copy it out and run the
+  // The device array starts as the input: the link measurements copy it out and run the
   // kernel over it before any schedule has copied anything in, and reading memory nothing
   // wrote is a bug (compute-sanitizer's initcheck reports it) even when only its time counts.
   data_.upload(values_);
@@ -51,30 +67,22 @@ OverlapProblem::OverlapProblem(std::size_t n, std::uint64_t seed)
 void OverlapProblem::poison_output() { std::memset(output_.data(), 0xFF, output_.bytes()); }
 
 lab::Comparison OverlapProblem::check(int iterations) const {
+  auto reference = references_.find(iterations);
+  if (reference == references_.end()) {
+    reference = references_.emplace(iterations, transform_on_cpu(values_, iterations)).first;
+  }
   const std::vector<float> actual(output_.data(), output_.data() + n_);
-  return lab::compare(actual, transform_on_cpu(values_, iterations), 5e-7 * iterations, 1.2e-7 * iterations);
+  return lab::compare(actual, reference->second, 5e-7 * iterations, 1.2e-7 * iterations);
 }
 
-void launch_transform(float* data, std::size_t count, int iterations, cudaStream_t stream) {
-  const auto blocks = static_cast<unsigned>(std::min<std::size_t>((count + 255) / 256, 8192));
-  transform<<<blocks, 256, 0, stream>>>(data, count, iterations);
-  LAB_CHECK_LAUNCH();
-}
+// --- the pipeline and the schedules ------------------------------------------------
 
-std::vector<float> transform_on_cpu(const std::vector<float>& input, int iterations) {
-  std::vector<float> result(input.size());
-  for (std::size_t i = 0; i < input.size(); ++i) result[i] = static_cast<float>(double{input[i]} + iterations);
-  return result;
-}
-
-// --- the pipeline -------------------------------------------------------------
-
-Pipeline::Pipeline(OverlapProblem& problem, int chunks, int iterations, lab::EventTimeline* timeline)
+Pipeline::Pipeline(OverlapProblem& problem, int chunks, int iterations)
     : problem_(problem),
       iterations_(iterations),
-      chunk_((problem.size() + static_cast<std::size_t>(chunks) - 1) / static_cast<std::size_t>(chunks)),
-      streams_(static_cast<std::size_t>(chunks)),
-      timeline_(timeline) {
+      chunk_((problem.size() + static_cast<std::size_t>(std::max(chunks, 1)) - 1) /
+             static_cast<std::size_t>(std::max(chunks, 1))),
+      streams_(static_cast<std::size_t>(std::max(chunks, 1))) {
   if (chunks < 1 || problem.size() / static_cast<std::size_t>(chunks) < 1) {
     throw std::invalid_argument("Pipeline: every chunk needs at least one element");
   }
@@ -86,36 +94,22 @@ std::size_t Pipeline::count(int chunk) const {
   return std::min(problem_.size(), offset(chunk) + chunk_) - std::min(problem_.size(), offset(chunk));
 }
 
-template <class Enqueue>
-void Pipeline::traced(int chunk, char symbol, const char* name, Enqueue enqueue) {
-  cudaStream_t s = stream(chunk);
-  const int before = timeline_ != nullptr ? timeline_->mark(s) : -1;
-  enqueue(s);
-  if (timeline_ != nullptr) timeline_->span("stream " + std::to_string(chunk), symbol, before, timeline_->mark(s));
-  log_.push_back(std::string(name) + " " + std::to_string(chunk));
-}
-
 void Pipeline::copy_in(int chunk) {
-  traced(chunk, lab::kCopyIn, "in", [&](cudaStream_t s) {
-    LAB_CHECK(cudaMemcpyAsync(problem_.device_data() + offset(chunk), problem_.host_input() + offset(chunk),
-                              count(chunk) * sizeof(float), cudaMemcpyHostToDevice, s));
-  });
+  LAB_CHECK(cudaMemcpyAsync(problem_.device_data() + offset(chunk), problem_.host_input() + offset(chunk),
+                            count(chunk) * sizeof(float), cudaMemcpyHostToDevice, stream(chunk)));
+  log_.push_back("in " + std::to_string(chunk));
 }
 
 void Pipeline::run_kernel(int chunk) {
-  traced(chunk, lab::kKernel, "kernel", [&](cudaStream_t s) {
-    if (count(chunk) > 0) launch_transform(problem_.device_data() + offset(chunk), count(chunk), iterations_, s);
-  });
+  if (count(chunk) > 0) launch_transform(problem_.device_data() + offset(chunk), count(chunk), iterations_, stream(chunk));
+  log_.push_back("kernel " + std::to_string(chunk));
 }
 
 void Pipeline::copy_out(int chunk) {
-  traced(chunk, lab::kCopyOut, "out", [&](cudaStream_t s) {
-    LAB_CHECK(cudaMemcpyAsync(problem_.host_output() + offset(chunk), problem_.device_data() + offset(chunk),
-                              count(chunk) * sizeof(float), cudaMemcpyDeviceToHost, s));
-  });
+  LAB_CHECK(cudaMemcpyAsync(problem_.host_output() + offset(chunk), problem_.device_data() + offset(chunk),
+                            count(chunk) * sizeof(float), cudaMemcpyDeviceToHost, stream(chunk)));
+  log_.push_back("out " + std::to_string(chunk));
 }
-
-// --- the schedules ---------------------------------------------------------------
 
 void enqueue_v1(Pipeline& pipeline) {
   for (int i = 0; i < pipeline.chunks(); ++i) {
@@ -138,6 +132,8 @@ void enqueue(Schedule schedule, Pipeline& pipeline) {
     enqueue_v1(pipeline);  // sequential: one chunk, so V1 is copy all in, kernel, copy all out
   }
 }
+
+// --- timing the schedules -------------------------------------------------------------
 
 namespace {
 
@@ -162,39 +158,44 @@ ScheduleRun time_schedule(OverlapProblem& problem, Schedule schedule, int chunks
   return run;
 }
 
-std::vector<lab::Span> trace_schedule(OverlapProblem& problem, Schedule schedule, int chunks, int iterations) {
-  const int n = chunks_of(schedule, chunks);
-  LAB_CHECK(cudaDeviceSynchronize());
-  lab::Stream origin;
-  lab::EventTimeline timeline(origin, 6 * n);  // origin on an idle stream, before all the work
-  Pipeline pipeline(problem, n, iterations, &timeline);
-  enqueue(schedule, pipeline);
-  LAB_CHECK(cudaDeviceSynchronize());
-  std::vector<lab::Span> spans = timeline.spans();
-  lab::queue_copies_one_at_a_time(spans);
-  return spans;
+std::vector<ScheduleRow> sweep(OverlapProblem& problem, const std::string& kernel, int steps,
+                               const std::vector<int>& chunk_counts, int reps) {
+  std::vector<ScheduleRow> rows;
+  auto run = [&](Schedule schedule, int chunks) {
+    ScheduleRun r = time_schedule(problem, schedule, chunks, steps, reps);
+    rows.push_back({kernel, schedule, chunks, std::move(r.samples_ms), std::move(r.result)});
+  };
+  run(Schedule::sequential, 1);
+  for (int chunks : chunk_counts) {
+    run(Schedule::v1_per_chunk, chunks);
+    run(Schedule::v2_per_stage, chunks);
+  }
+  return rows;
 }
 
-// --- the model's inputs ----------------------------------------------------------
+// --- the link and the kernels alone ----------------------------------------------------
 
 namespace {
 
-// The median of `reps` samples from the project's measuring routine: one
-// warm-up, then each sample alone (the host waits after it), as
-// time_schedule() does. Timed on `stream`; the legacy default stream (0)
-// brackets work queued on any blocking stream.
-double median_ms(int reps, cudaStream_t stream, const std::function<void(cudaStream_t)>& work) {
+// `reps` samples from the project's measuring routine: one warm-up, then each
+// sample alone (the host waits after it), as time_schedule() does. Timed on
+// `stream`; the legacy default stream (0) brackets work queued on any blocking stream.
+std::vector<double> samples_ms(int reps, cudaStream_t stream, const std::function<void(cudaStream_t)>& work) {
   lab::MeasureConfig config;
   config.warmup = 1;
   config.samples = reps;
   config.mode = lab::SampleMode::isolated;
-  return lab::summarize(lab::measure_ms(work, stream, config)).median;
+  return lab::measure_ms(work, stream, config);
+}
+
+void append(std::vector<double>& to, const std::vector<double>& samples) {
+  to.insert(to.end(), samples.begin(), samples.end());
 }
 
 }  // namespace
 
-LinkAndKernel measure_link_and_kernel(OverlapProblem& problem, int iterations, int copy_engines, int reps) {
-  lab::Stream in, out;
+void sample_link_and_kernels(OverlapProblem& problem, int reps, LinkRun& link) {
+  lab::Stream in, out, kernel;
   const std::size_t bytes = problem.size() * sizeof(float);
   auto copy_in = [&](cudaStream_t) {
     LAB_CHECK(cudaMemcpyAsync(problem.device_scratch(), problem.host_input(), bytes, cudaMemcpyHostToDevice, in));
@@ -202,32 +203,191 @@ LinkAndKernel measure_link_and_kernel(OverlapProblem& problem, int iterations, i
   auto copy_out = [&](cudaStream_t) {
     LAB_CHECK(cudaMemcpyAsync(problem.host_output(), problem.device_data(), bytes, cudaMemcpyDeviceToHost, out));
   };
-  LinkAndKernel m;
-  m.bytes = problem.bytes();
-  m.copy_engines = copy_engines;
+  link.bytes = problem.bytes();
   // The copies run on their own streams; events on the legacy default stream bracket them.
-  m.h2d_ms = median_ms(reps, 0, copy_in);
-  m.d2h_ms = median_ms(reps, 0, copy_out);
-  m.both_ms = median_ms(reps, 0, [&](cudaStream_t legacy) {
-    copy_in(legacy);
-    copy_out(legacy);
-  });
-  m.kernel_ms = measure_kernel_ms(problem, iterations, reps);
-  return m;
+  append(link.h2d_ms, samples_ms(reps, 0, copy_in));
+  append(link.d2h_ms, samples_ms(reps, 0, copy_out));
+  append(link.both_ms, samples_ms(reps, 0, [&](cudaStream_t legacy) {
+           copy_in(legacy);
+           copy_out(legacy);
+         }));
+  auto kernel_of = [&](int steps) {
+    return [&problem, steps](cudaStream_t s) { launch_transform(problem.device_data(), problem.size(), steps, s); };
+  };
+  append(link.light_ms, samples_ms(reps, kernel, kernel_of(1)));
+  append(link.heavy_ms, samples_ms(reps, kernel, kernel_of(link.heavy_steps)));
 }
 
-double measure_kernel_ms(OverlapProblem& problem, int iterations, int reps) {
-  lab::Stream stream;
-  return median_ms(reps, stream,
-                   [&](cudaStream_t s) { launch_transform(problem.device_data(), problem.size(), iterations, s); });
+LinkRun measure_link(OverlapProblem& problem, int copy_engines, int heavy_steps, int reps) {
+  LinkRun link;
+  link.copy_engines = copy_engines;
+  link.heavy_calibrated = heavy_steps < 1;
+  if (link.heavy_calibrated) {  // as long as the copy in (three samples of it)
+    lab::Stream in;
+    const double h2d_ms = lab::median(samples_ms(3, 0, [&](cudaStream_t) {
+      LAB_CHECK(cudaMemcpyAsync(problem.device_scratch(), problem.host_input(), problem.size() * sizeof(float),
+                                cudaMemcpyHostToDevice, in));
+    }));
+    heavy_steps = calibrate_iterations(problem, h2d_ms);
+  }
+  link.heavy_steps = heavy_steps;
+  sample_link_and_kernels(problem, reps, link);
+  return link;
 }
 
 int calibrate_iterations(OverlapProblem& problem, double target_ms) {
   constexpr int kProbe = 16;
   lab::Stream stream;
-  const double probe_ms = median_ms(
-      3, stream, [&](cudaStream_t s) { launch_transform(problem.device_data(), problem.size(), kProbe, s); });
+  const double probe_ms = lab::median(samples_ms(
+      3, stream, [&](cudaStream_t s) { launch_transform(problem.device_data(), problem.size(), kProbe, s); }));
   return std::clamp(static_cast<int>(std::lround(kProbe * target_ms / probe_ms)), 1, 100000);
+}
+
+// --- 4. the hardware's work queues --------------------------------------------------
+
+StreamOrder time_stream_orders(int streams, double spin_ms, int reps) {
+  StreamOrder order;
+  order.streams = streams;
+  std::vector<lab::Stream> stream(static_cast<std::size_t>(streams));  // blocking streams, made once
+  lab::Event start, stop;
+  for (bool depth_first : {true, false}) {
+    for (int r = -1; r < reps; ++r) {  // r = -1: warm-up (loads the spin kernel)
+      LAB_CHECK(cudaDeviceSynchronize());
+      start.record(0);  // the legacy default stream brackets the blocking streams
+      if (depth_first) {  // stream by stream: a, b on stream 0, then a, b on stream 1, ...
+        for (int i = 0; i < streams; ++i) {
+          lab::launch_spin(stream[i], spin_ms);
+          lab::launch_spin(stream[i], spin_ms);
+        }
+      } else {  // kernel by kernel: every stream's a, then every stream's b
+        for (int i = 0; i < streams; ++i) lab::launch_spin(stream[i], spin_ms);
+        for (int i = 0; i < streams; ++i) lab::launch_spin(stream[i], spin_ms);
+      }
+      stop.record(0);
+      stop.synchronize();
+      if (r >= 0) (depth_first ? order.depth_first_ms : order.breadth_first_ms).push_back(lab::Event::elapsed_ms(start, stop));
+    }
+  }
+  return order;
+}
+
+namespace {
+
+std::string joined(const std::vector<double>& values) {
+  std::string text;
+  for (double v : values) text += (text.empty() ? "" : ",") + lab::fixed(v, 4);
+  return text;
+}
+
+constexpr double kSpinMs = 2.0;  // long enough that a launch (a few us) does not count
+
+}  // namespace
+
+std::string measure_queues_as_text(int mib, int reps) {
+  std::ostringstream out;
+  const char* seen = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+  out << "connections " << (seen != nullptr && *seen != '\0' ? seen : "unset") << "\n";
+  OverlapProblem problem(static_cast<std::size_t>(mib) * (std::size_t{1} << 20) / sizeof(float), 21);
+  for (int chunks : {4, 8}) {
+    const ScheduleRun v1 = time_schedule(problem, Schedule::v1_per_chunk, chunks, 1, reps);
+    const ScheduleRun v2 = time_schedule(problem, Schedule::v2_per_stage, chunks, 1, reps);
+    out << "schedules " << chunks << " " << (v1.result.passed() && v2.result.passed() ? 1 : 0) << " "
+        << joined(v1.samples_ms) << " " << joined(v2.samples_ms) << "\n";
+  }
+  out << "spin " << lab::fixed(kSpinMs, 3) << "\n";
+  for (int streams : {4, 8, 16, 32}) {
+    const StreamOrder order = time_stream_orders(streams, kSpinMs, reps);
+    out << "orders " << streams << " " << joined(order.depth_first_ms) << " " << joined(order.breadth_first_ms)
+        << "\n";
+  }
+  out << "done\n";
+  return out.str();
+}
+
+std::string queue_child_program() {
+  char path[4096];
+  const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
+  if (length <= 0) return "ch05_queue_child";
+  const std::string self(path, static_cast<std::size_t>(length));
+  return self.substr(0, self.rfind('/') + 1) + "ch05_queue_child";
+}
+
+namespace {
+
+// The shell command that runs the child with CUDA_DEVICE_MAX_CONNECTIONS as
+// asked ("" unsets it), its stderr joined to its stdout. The path is quoted.
+std::string child_command(const std::string& program, const std::string& asked, int mib, int reps) {
+  std::string quoted = "'";
+  for (char c : program) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  quoted += "'";
+  const std::string env = asked.empty() ? "unset CUDA_DEVICE_MAX_CONNECTIONS; "
+                                        : "CUDA_DEVICE_MAX_CONNECTIONS=" + asked + " ";
+  return env + "exec " + quoted + " " + std::to_string(mib) + " " + std::to_string(reps) + " 2>&1";
+}
+
+}  // namespace
+
+QueueRun compare_connections(const std::string& child_program, const std::vector<std::string>& asked, int mib,
+                             int reps) {
+  QueueRun run;
+  run.mib = mib;
+  for (const std::string& value : asked) {
+    QueueChild child;
+    child.asked = value;
+    if (access(child_program.c_str(), X_OK) != 0) {
+      child.why_not = "no executable at " + child_program + " (build the target ch05_queue_child)";
+      run.children.push_back(child);
+      continue;
+    }
+    std::fflush(stdout);  // the child's output is read back, never mixed into ours
+    FILE* pipe = popen(child_command(child_program, value, mib, reps).c_str(), "r");
+    if (pipe == nullptr) {
+      child.why_not = std::string("popen failed: ") + std::strerror(errno);
+      run.children.push_back(child);
+      continue;
+    }
+    std::string text;
+    char buffer[4096];
+    for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) text.append(buffer, got);
+    const int status = pclose(pipe);
+    const int code = status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (code != 0) {
+      while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+      child.why_not = "ch05_queue_child exited with code " + std::to_string(code) +
+                      (text.empty() ? "" : ": " + text.substr(text.size() > 300 ? text.size() - 300 : 0));
+    } else {
+      read_child_output(text, child);
+    }
+    run.children.push_back(child);
+  }
+  return run;
+}
+
+// --- 5. the schedules as CUPTI recorded them ----------------------------------------
+
+RecordedSchedule record_schedule(OverlapProblem& problem, Schedule schedule, int chunks) {
+  RecordedSchedule run;
+  run.schedule = schedule;
+  run.chunks = chunks_of(schedule, chunks);
+  Pipeline pipeline(problem, run.chunks, 1);
+  problem.poison_output();
+  LAB_CHECK(cudaDeviceSynchronize());
+  lab::TimelineRecorder recorder;  // CUPTI records from outside the schedule's loops
+  run.recorded = recorder.start(&run.why_not);
+  if (run.recorded) {
+    for (int c = 0; c < pipeline.chunks(); ++c) recorder.name_stream(pipeline.stream(c), "stream " + std::to_string(c));
+  }
+  enqueue(schedule, pipeline);
+  LAB_CHECK(cudaDeviceSynchronize());
+  if (run.recorded) {
+    run.work = recorder.stop();
+    if (recorder.dropped() > 0) {
+      run.recorded = false;
+      run.why_not = "CUPTI dropped " + std::to_string(recorder.dropped()) + " records";
+    }
+  }
+  run.result = problem.check(1);
+  return run;
 }
 
 }  // namespace ch05

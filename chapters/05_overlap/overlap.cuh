@@ -9,35 +9,31 @@
 ///
 /// Within a stream the order is the same in V1 and V2; only the order in which
 /// the host hands the work to the driver differs, and so the order it reaches
-/// the GPU's hardware queues (CUDA_DEVICE_MAX_CONNECTIONS of them, 8 by
-/// default) and copy engines.
+/// the GPU's work queues (CUDA_DEVICE_MAX_CONNECTIONS of them, 8 by default).
+/// Section 4 measures that order's effect with 1, 2, 8 and 32 connections, in
+/// child processes (ch05_queue_child): the variable is read when a process
+/// creates its context.
+///
+/// File order: CPU reference -> kernel -> the pipeline and the schedules -> the
+/// code that times them -> the work-queue test -> the CUPTI recording.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "device.cuh"
-#include "event_timeline.cuh"
+#include "findings.hpp"
 #include "memory.cuh"
 #include "overlap_model.hpp"
 #include "stream.cuh"
 #include "verify.hpp"
 
 namespace ch05 {
-
-/// Smallest chunk a schedule may use: 1024 floats (4 KiB). Smaller chunks
-/// only measure launch and copy overheads.
-constexpr std::size_t kMinChunkFloats = 1024;
-
-/// The three schedules.
-enum class Schedule { sequential, v1_per_chunk, v2_per_stage };
-
-/// A short name: "sequential", "V1", "V2".
-const char* schedule_name(Schedule schedule);
 
 /// The data: random floats in a pinned input array, one device array the
 /// kernel updates in place (as in async.cu), a pinned output array, and a
@@ -65,12 +61,15 @@ class OverlapProblem {
   lab::PinnedBuffer<float> input_, output_;
   lab::DeviceBuffer<float> data_, scratch_;
   std::vector<float> values_;
+  mutable std::map<int, std::vector<float>> references_;  // the CPU reference, computed once per step count
 };
 
 /// The kernel over one chunk: each element goes through @p iterations steps of
-/// `v = v + sqrt(sin(v)^2 + cos(v)^2)` (async.cu's kernel is one step; each
-/// step depends on the last, so the compiler cannot fold them). 1 is the light
-/// kernel; a heavy one takes as long as the copies.
+/// `v = v + sqrt(sin(v)^2 + cos(v)^2)`. async.cu's kernel takes sin and cos of
+/// the element's index, once; here they are of the element's own value, so
+/// each step depends on the last and a heavy kernel (many steps) cannot be
+/// folded by the compiler (sin and cos of the index would be the same in every
+/// step). 1 step is the light kernel; a heavy one takes as long as the copies.
 void launch_transform(float* data, std::size_t count, int iterations, cudaStream_t stream);
 
 /// The CPU reference for one element: sin^2 + cos^2 = 1, so each step adds 1
@@ -85,10 +84,8 @@ std::vector<float> transform_on_cpu(const std::vector<float>& input, int iterati
 /// stream i. Every call is logged, so an exercise's check can see the order.
 class Pipeline {
  public:
-  /// @p chunks streams are created (blocking streams, as in async.cu). With a
-  /// @p timeline, every operation is bracketed by marks and drawn as 'H', 'K'
-  /// or 'D' on the row "stream i".
-  Pipeline(OverlapProblem& problem, int chunks, int iterations, lab::EventTimeline* timeline = nullptr);
+  /// @p chunks streams are created (blocking streams, as in async.cu).
+  Pipeline(OverlapProblem& problem, int chunks, int iterations);
 
   int chunks() const { return static_cast<int>(streams_.size()); }  ///< chunks = streams
   cudaStream_t stream(int chunk) const { return streams_.at(static_cast<std::size_t>(chunk)); }  ///< chunk's stream
@@ -103,14 +100,11 @@ class Pipeline {
  private:
   std::size_t offset(int chunk) const;
   std::size_t count(int chunk) const;
-  template <class Enqueue>
-  void traced(int chunk, char symbol, const char* name, Enqueue enqueue);
 
   OverlapProblem& problem_;
   int iterations_;
   std::size_t chunk_;
   std::vector<lab::Stream> streams_;
-  lab::EventTimeline* timeline_;
   std::vector<std::string> log_;
 };
 
@@ -133,21 +127,51 @@ struct ScheduleRun {
 /// and checks it afterwards.
 ScheduleRun time_schedule(OverlapProblem& problem, Schedule schedule, int chunks, int iterations, int reps);
 
-/// Runs @p schedule once with a timeline and returns its spans (copies redrawn
-/// with lab::queue_copies_one_at_a_time, one engine per direction).
-std::vector<lab::Span> trace_schedule(OverlapProblem& problem, Schedule schedule, int chunks, int iterations);
+/// Section 2, before the sweep: chooses the heavy kernel's steps (@p heavy_steps,
+/// or when that is 0, calibrate_iterations to the copy in's time), then takes
+/// the first @p reps samples of sample_link_and_kernels.
+LinkRun measure_link(OverlapProblem& problem, int copy_engines, int heavy_steps, int reps);
 
-
-/// Measures the model's inputs in this run (medians of @p reps): all data
-/// copied in alone, out alone, both at once (into the scratch array, on two
-/// streams), and the kernel of @p iterations over all the data.
-LinkAndKernel measure_link_and_kernel(OverlapProblem& problem, int iterations, int copy_engines, int reps);
-
-/// The kernel of @p iterations over all the data (median of @p reps).
-double measure_kernel_ms(OverlapProblem& problem, int iterations, int reps);
+/// The copies and both kernels alone, @p reps samples each, appended to @p link
+/// (the chapter calls it before and after the sweep): all data copied in alone,
+/// out alone, both at once (into the scratch array, on two streams), and the
+/// light and heavy kernels over all the data.
+void sample_link_and_kernels(OverlapProblem& problem, int reps, LinkRun& link);
 
 /// Chooses the heavy kernel's step count so that it takes about @p target_ms
 /// over all the data (measured with 16 steps, then scaled). At least 1.
 int calibrate_iterations(OverlapProblem& problem, double target_ms);
+
+/// Section 3: sequential, then V1 and V2 at each of @p chunk_counts, with the
+/// kernel of @p steps, @p reps timed runs each (time_schedule).
+std::vector<ScheduleRow> sweep(OverlapProblem& problem, const std::string& kernel, int steps,
+                               const std::vector<int>& chunk_counts, int reps);
+
+// --- 4. the hardware's work queues -------------------------------------------------
+
+/// Two spin kernels of @p spin_ms on each of @p streams blocking streams,
+/// queued depth first (stream by stream) and breadth first (kernel by kernel),
+/// @p reps timed runs each between events on the legacy default stream.
+StreamOrder time_stream_orders(int streams, double spin_ms, int reps);
+
+/// Section 4: runs @p child_program once per connection count of @p asked
+/// ("" leaves CUDA_DEVICE_MAX_CONNECTIONS unset), each copying @p mib MiB,
+/// and reads back what each measured; a child that fails or is missing says why.
+QueueRun compare_connections(const std::string& child_program, const std::vector<std::string>& asked, int mib,
+                             int reps);
+
+/// Where ch05_queue_child is: beside the running executable.
+std::string queue_child_program();
+
+/// What ch05_queue_child measures and prints (read_child_output reads it back):
+/// V1 and V2 of the light kernel at 4 and 8 chunks over @p mib MiB, and the
+/// stream orders over 4, 8, 16 and 32 streams.
+std::string measure_queues_as_text(int mib, int reps);
+
+// --- 5. the schedules as CUPTI recorded them ----------------------------------------
+
+/// Runs @p schedule once (light kernel) while CUPTI records, from outside the
+/// schedule's loops, and checks the result.
+RecordedSchedule record_schedule(OverlapProblem& problem, Schedule schedule, int chunks);
 
 }  // namespace ch05

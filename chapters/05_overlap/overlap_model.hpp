@@ -18,9 +18,34 @@
 /// one copied out after everything else (drain); in between the slowest stage
 /// sets the pace. pipelined(1) is the sequential time, and pipelined(n) falls
 /// toward the overlap bound as n grows (per-launch costs are not modelled).
+///
+/// Given the fastest of several measurements of H, D, B and K, overlap_bound_ms
+/// is a lower bound: a schedule must copy every byte in, run the kernel over
+/// every element and copy every byte out, and none of these goes faster inside
+/// a schedule than alone (chapter 05's findings say so, with the numbers, when
+/// a row did beat it).
+///
+/// The hardware's work queues (section 4): with two spin kernels of length T
+/// per stream, queued stream by stream (depth first), streams that share one of
+/// the C connections wait for each other: a stream's first kernel cannot leave
+/// the queue before the previous stream's second kernel, which waits for that
+/// stream's first. With S streams spread round robin over C connections, each
+/// queue holds ceil(S / C) streams and the whole takes (ceil(S / C) + 1) T;
+/// queued kernel by kernel (breadth first) it takes 2 T whatever S and C.
 #pragma once
 
+#include <cstdint>
+#include <string>
+
 namespace ch05 {
+
+/// Smallest chunk a schedule may use: 1024 floats (4 KiB). Smaller chunks
+/// only measure launch and copy overheads.
+constexpr std::int64_t kMinChunkFloats = 1024;
+
+/// "" when @p chunks chunks of @p mib MiB each hold at least kMinChunkFloats
+/// floats; else the usage error that names @p option.
+std::string too_many_chunks(const std::string& option, std::int64_t chunks, std::int64_t mib);
 
 /// What the model needs, all measured in the same run.
 struct LinkAndKernel {
@@ -44,5 +69,10 @@ double overlap_bound_ms(const LinkAndKernel& m);
 /// The best time for @p chunks equal chunks, fill and drain included (see the file comment).
 /// Throws std::invalid_argument for chunks < 1.
 double pipelined_ms(const LinkAndKernel& m, int chunks);
+
+/// Two kernels per stream queued depth first over @p streams streams that share
+/// @p connections work queues round robin: how many kernel lengths the whole
+/// takes, ceil(streams / connections) + 1. Throws std::invalid_argument unless both are >= 1.
+int depth_first_kernel_lengths(int streams, int connections);
 
 }  // namespace ch05

@@ -13,7 +13,7 @@
 #      then every tool's log must hold a zero summary ("ERROR SUMMARY: 0 errors",
 #      racecheck's "RACECHECK SUMMARY: 0 hazards")
 #   6. the tour: every chapter with its default options, output and JSON kept
-#   7. chapter 05 again with CUDA_DEVICE_MAX_CONNECTIONS=1 (its page shows both)
+#   7. chapter 05's tour JSON holds V1/V2 measured under 1, 2, the default and 32 connections
 #   8. chapters 02, 04, 05, 06 with --timeline --trace (CUPTI), the traces read back
 #   9. a build without CUPTI: --timeline says there is none and the chapter carries on
 # Every step's output goes to <results>/<step>.log. Ends with each step's wall time
@@ -211,12 +211,19 @@ tour() {
 }
 step tour tour
 
-# Chapter 05 once more with a single hardware work queue, for its page (does
-# the order in which V1 and V2 queue their work matter then?). The log is kept.
-one_queue() {
-  CUDA_DEVICE_MAX_CONNECTIONS=1 "$build/chapters/05_overlap/ch05_overlap" --json "$results/ch05_overlap.one-queue.json"
+# Chapter 05 measures V1 and V2 with 1, 2, the default and 32 hardware work queues
+# itself (section 3: child processes with CUDA_DEVICE_MAX_CONNECTIONS set): the
+# tour's JSON must hold every one of them, measured.
+ch05_connections() {
+  python3 - "$results/ch05_overlap.json" <<'PY'
+import json, sys
+rows = [r for r in json.load(open(sys.argv[1]))["results"] if "connections_asked" in r]
+asked = sorted({r["connections_asked"] for r in rows})
+print(sys.argv[1], "connections measured:", asked)
+sys.exit(0 if asked == sorted(["1", "2", "", "32"]) else 1)
+PY
 }
-[[ -x $build/chapters/05_overlap/ch05_overlap ]] && step ch05_overlap.one-queue one_queue
+command -v python3 >/dev/null && [[ -f $results/ch05_overlap.json ]] && step ch05_overlap.connections ch05_connections
 
 # The CUPTI timelines of the chapters that have them, for their pages; each
 # trace must read back as Chrome trace JSON with kernels or copies in it.

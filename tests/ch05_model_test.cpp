@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <stdexcept>
+#include <string>
 
 #include "overlap_model.hpp"
 
@@ -74,4 +75,22 @@ TEST_CASE("a link that carries both directions at full speed: the slower directi
 TEST_CASE("zero or negative chunks are refused") {
   CHECK_THROWS_AS(ch05::pipelined_ms(copy_bound(), 0), std::invalid_argument);
   CHECK_THROWS_AS(ch05::pipelined_ms(copy_bound(), -3), std::invalid_argument);
+}
+
+TEST_CASE("two kernels per stream, depth first: streams sharing a connection wait for each other") {
+  CHECK(ch05::depth_first_kernel_lengths(4, 8) == 2);   // a connection each: every first kernel at once
+  CHECK(ch05::depth_first_kernel_lengths(8, 8) == 2);
+  CHECK(ch05::depth_first_kernel_lengths(16, 8) == 3);  // two streams per connection
+  CHECK(ch05::depth_first_kernel_lengths(32, 8) == 5);
+  CHECK(ch05::depth_first_kernel_lengths(4, 1) == 5);   // one connection: one more length per stream
+  CHECK(ch05::depth_first_kernel_lengths(9, 8) == 3);   // one connection holds two streams
+  CHECK_THROWS_AS(ch05::depth_first_kernel_lengths(0, 8), std::invalid_argument);
+  CHECK_THROWS_AS(ch05::depth_first_kernel_lengths(4, 0), std::invalid_argument);
+}
+
+TEST_CASE("chunks of fewer than 1024 floats are refused, with the option's name") {
+  CHECK(ch05::too_many_chunks("--max-chunks", 256, 1).empty());  // 1 MiB = 262144 floats: 1024 each
+  const std::string error = ch05::too_many_chunks("--max-chunks", 512, 1);
+  CHECK(error.find("--max-chunks 512 is too many chunks for --mib 1") != std::string::npos);
+  CHECK_FALSE(ch05::too_many_chunks("--chart-chunks", 0, 1).empty());
 }

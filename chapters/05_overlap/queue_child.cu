@@ -9,6 +9,7 @@
 //
 //   usage: ch05_queue_child <mib> <reps>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "overlap.cuh"

@@ -4,23 +4,17 @@
 // random a and b, the CPU's c (ch01::add_on_cpu) and launches
 // add<<<grid, block, 0, stream>>>(a, b, c, n) on the stream it is given. The
 // long kernel is lab::launch_spin: one thread that spins for a set time.
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
 #include "check.cuh"
+#include "child_process.hpp"
 #include "cpu_work.hpp"
 #include "clock.cuh"
 #include "cupti_timeline.cuh"
@@ -32,8 +26,6 @@
 #include "stream_blocker.cuh"
 #include "timers.cuh"
 #include "vector_add.cuh"
-
-extern char** environ;  // the environment the child process inherits
 
 namespace ch03 {
 
@@ -206,78 +198,6 @@ std::vector<WaitCase> wait_with_blocking_sync_flag(bool before_context, double k
 
 namespace {
 
-// What a child process printed (stdout and stderr), and how it ended.
-struct ChildOutput {
-  int exit_code = -1;  // -1: killed by a signal or never started
-  std::string text;
-  std::string error;  // why it could not run or finish ("" when it did)
-};
-
-// Runs @p program with @p arguments and collects what it prints, for at most
-// @p timeout_s seconds (then it is killed, by its id).
-ChildOutput run_child(const std::string& program, const std::vector<std::string>& arguments, double timeout_s) {
-  ChildOutput out;
-  if (access(program.c_str(), X_OK) != 0) {
-    out.error = "no executable at " + program + " (build the target ch03_wait_child)";
-    return out;
-  }
-  int fds[2];
-  if (pipe(fds) != 0) {
-    out.error = std::string("pipe failed: ") + std::strerror(errno);
-    return out;
-  }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
-  posix_spawn_file_actions_addclose(&actions, fds[0]);
-  posix_spawn_file_actions_addclose(&actions, fds[1]);
-  std::vector<std::string> words{program};
-  words.insert(words.end(), arguments.begin(), arguments.end());
-  std::vector<char*> argv;
-  for (std::string& w : words) argv.push_back(w.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(fds[1]);
-  if (spawned != 0) {
-    close(fds[0]);
-    out.error = std::string("posix_spawn failed: ") + std::strerror(spawned);
-    return out;
-  }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-  bool timed_out = false;
-  char buffer[4096];
-  for (;;) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      timed_out = true;
-      break;
-    }
-    pollfd readable{fds[0], POLLIN, 0};
-    const int ready = poll(&readable, 1, static_cast<int>(left.count()));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) {
-      timed_out = ready == 0;
-      break;
-    }
-    const ssize_t got = read(fds[0], buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;  // end of output: the child closed its side
-    out.text.append(buffer, static_cast<std::size_t>(got));
-  }
-  close(fds[0]);
-  if (timed_out) kill(pid, SIGKILL);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (timed_out) out.error = "ch03_wait_child did not finish within " + lab::fixed(timeout_s, 0) + " s";
-  return out;
-}
-
 // Runs ch03_wait_child for @p calls and reads back its line for each; a case
 // it could not measure says why.
 std::vector<WaitCase> wait_in_child(const std::string& program, bool before_context, double kernel_ms,
@@ -306,13 +226,7 @@ std::vector<WaitCase> wait_in_child(const std::string& program, bool before_cont
 
 }  // namespace
 
-std::string wait_child_program() {
-  char path[4096];
-  const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
-  if (length <= 0) return "ch03_wait_child";
-  const std::string self(path, static_cast<std::size_t>(length));
-  return self.substr(0, self.rfind('/') + 1) + "ch03_wait_child";
-}
+std::string wait_child_program() { return program_beside_this_one("ch03_wait_child"); }
 
 WaitRun compare_waits(double kernel_ms, cudaStream_t stream, const std::string& child_program) {
   WaitRun run;

@@ -64,7 +64,7 @@ std::vector<WaitCase> wait_with_blocking_sync_flag(bool before_context, double k
 /// cudaEventSynchronize with the flag set once the context exists.
 WaitRun compare_waits(double kernel_ms, cudaStream_t stream, const std::string& child_program);
 
-/// Where ch03_wait_child is: beside the running executable.
+/// Where ch03_wait_child is: beside the running executable (program_beside_this_one, child_process.hpp).
 std::string wait_child_program();
 
 /// The name of the scheduling flag in @p device_flags (cudaGetDeviceFlags),

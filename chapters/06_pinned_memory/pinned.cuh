@@ -9,6 +9,9 @@
 /// copies, chunk by chunk, into a pinned staging buffer of its own, with the
 /// CPU, and the host thread waits for that; from pinned memory the engine reads
 /// the user's pages directly and the call can return at once.
+///
+/// One function per section of the chapter page, in its order; each returns the
+/// data of findings.hpp and prints nothing.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -18,23 +21,14 @@
 #include <string>
 #include <vector>
 
+#include "cupti_timeline.cuh"
+#include "findings.hpp"
 #include "memory.cuh"
-#include "registration_model.hpp"
+#include "stream_blocker.cuh"
 
 namespace ch06 {
 
 // --- host memory of each kind ---------------------------------------------------
-
-/// The kinds of host memory the chapter compares.
-enum class HostKind {
-  pageable,        ///< ordinary memory (std::vector): the driver stages every copy
-  pinned,          ///< cudaMallocHost / cudaHostAlloc: page-locked, the copy engine reads it directly
-  write_combined,  ///< cudaHostAlloc(cudaHostAllocWriteCombined): pinned, not cached by the CPU
-  mapped           ///< cudaHostAlloc(cudaHostAllocMapped): pinned and addressable by kernels ("zero-copy")
-};
-
-/// A short name for @p kind, e.g. "pageable".
-const char* host_kind_name(HostKind kind);
 
 /// @p bytes of host memory of one kind, every page already touched (written),
 /// so no first-touch page fault lands inside a timed copy.
@@ -56,18 +50,21 @@ class HostMemory {
 /// Fills @p bytes at @p data with pseudo-random bytes from @p seed (fast enough for 1 GiB).
 void fill_random(unsigned char* data, std::size_t bytes, std::uint64_t seed);
 
-/// The byte in which a copy differs from its source, for the message.
-struct CopyCheck {
-  std::size_t bytes = 0;                 ///< bytes compared
-  std::size_t first_difference = 0;     ///< offset of the first differing byte (when !intact)
-  bool intact = false;                   ///< every byte arrived
-  std::string detail() const;           ///< "268435456 bytes intact" or "byte 17 differs (of 4096)"
-};
-
 /// Compares @p bytes at @p actual with @p expected.
 CopyCheck compare_bytes(const unsigned char* actual, const unsigned char* expected, std::size_t bytes);
 
-// --- bandwidth ------------------------------------------------------------------------
+/// Copies random bytes from @p source to @p device and back into @p destination
+/// (poisoned with 0xFF first), then compares them: the check behind every copy
+/// the chapter times. Both host buffers must hold @p bytes.
+CopyCheck round_trip(HostMemory& source, unsigned char* device, HostMemory& destination, std::size_t bytes,
+                     std::uint64_t seed, cudaStream_t stream);
+
+/// The --max-mib / --mib sizes against the GPU's free memory and the host's
+/// available memory: "" when they fit, else what they need (a usage error).
+std::string memory_problem(std::int64_t max_mib, std::int64_t mib, std::size_t free_device_bytes,
+                           std::size_t available_host_bytes);
+
+// --- 1. bandwidth ---------------------------------------------------------------------
 
 /// Which way a copy goes.
 enum class Direction {
@@ -76,43 +73,37 @@ enum class Direction {
 };
 
 /// Times @p reps copies of @p bytes between @p host and @p device in
-/// @p direction: `cudaMemcpyAsync` on @p stream between two events, the host
-/// waiting after each copy (isolated samples, after one warm-up copy). From
-/// pageable memory the call itself stages the data, so the events see the
-/// whole copy either way. Device-to-host: @p device is first filled with a
-/// pattern (untimed), so the copy never reads memory nothing wrote.
+/// @p direction, after one warm-up copy: each sample is one cudaMemcpyAsync on
+/// @p stream between two events, and the host waits for it. With a
+/// @p blocker, each sample is queued behind the held stream and then released,
+/// so the events see the GPU's time only (use pinned memory: a pageable copy
+/// may wait for the stream inside the call). Without one, each copy meets an
+/// idle GPU and its events also see it arrive (chapter 03, pitfall 2).
 /// Returns the samples in ms.
 std::vector<double> time_copy_ms(Direction direction, unsigned char* host, unsigned char* device, std::size_t bytes,
-                                 cudaStream_t stream, int reps);
+                                 cudaStream_t stream, int reps, lab::StreamBlocker* blocker = nullptr);
 
-/// Times @p reps runs of both directions at once: @p bytes from @p host_in to
+/// Both directions at once, @p reps times: @p bytes from @p host_in to
 /// @p device_in on @p stream and from @p device_out to @p host_out on a second
-/// stream, forked from and joined back to @p stream. Use pinned memory: from
-/// pageable memory the two calls would run one after the other on the host.
-/// @p device_out is first filled with a pattern (untimed), as in time_copy_ms().
-std::vector<double> time_both_directions_ms(unsigned char* host_in, unsigned char* device_in,
-                                            unsigned char* device_out, unsigned char* host_out,
-                                            std::size_t bytes, cudaStream_t stream, int reps);
+/// stream forked from @p stream with an event; one start event before both and
+/// a stop event after each copy. Use pinned memory. With a @p blocker, each
+/// sample is queued behind the held stream. Returns {H2D, D2H} samples in ms,
+/// each from the shared start to that direction's stop.
+std::pair<std::vector<double>, std::vector<double>> time_both_directions_ms(
+    unsigned char* host_in, unsigned char* device_in, unsigned char* device_out, unsigned char* host_out,
+    std::size_t bytes, cudaStream_t stream, int reps, lab::StreamBlocker* blocker = nullptr);
 
-/// Copies random bytes from @p source to @p device and back into @p destination
-/// (poisoned with 0xFF first), then compares them: the check behind every copy
-/// the chapter times. Both host buffers must hold @p bytes.
-CopyCheck round_trip(HostMemory& source, unsigned char* device, HostMemory& destination, std::size_t bytes,
-                     std::uint64_t seed, cudaStream_t stream);
+/// The sweep's sizes: 4 KiB, 16 KiB, ... up to @p largest, and @p experiment_bytes.
+std::vector<std::size_t> sweep_sizes(std::size_t largest, std::size_t experiment_bytes);
 
-// --- the four combinations ------------------------------------------------------------
+/// 1. Every size of sweep_sizes(): pageable copies isolated, pinned copies
+/// behind a blocked stream and isolated, both directions at once, and a round
+/// trip of random bytes through each kind of memory. Reads the PCIe link of
+/// device @p device_ordinal from NVML.
+SweepRun sweep_copies(std::size_t largest, std::size_t experiment_bytes, std::uint64_t seed, int device_ordinal,
+                      cudaStream_t stream, int reps);
 
-/// When a host-to-device copy call returned, and when the copy was done.
-struct CallTiming {
-  HostKind memory = HostKind::pageable;  ///< where the source was
-  bool async_call = false;               ///< cudaMemcpyAsync (true) or cudaMemcpy
-  double returned_ms = 0;                ///< median time until the call returned to the host
-  double done_ms = 0;                    ///< median time until cudaDeviceSynchronize returned after it
-  std::vector<double> returned_samples;  ///< every sample of returned_ms
-  std::vector<double> done_samples;      ///< every sample of done_ms
-  CopyCheck check;                       ///< the last copy, read back and compared with the source
-  std::string call() const;              ///< "cudaMemcpyAsync" or "cudaMemcpy"
-};
+// --- 2. the four combinations ---------------------------------------------------------
 
 /// One host-to-device copy of all of @p source with cudaMemcpyAsync on
 /// @p stream (@p async_call) or with cudaMemcpy (on the legacy default stream).
@@ -124,7 +115,15 @@ void copy_to_device(HostMemory& source, unsigned char* device, bool async_call, 
 /// reads the device back and compares.
 CallTiming time_copy_call(HostMemory& source, unsigned char* device, bool async_call, cudaStream_t stream, int reps);
 
-// --- registration: page-locking memory the program already has -------------------------
+/// 2. The four combinations of pageable/pinned and cudaMemcpy/cudaMemcpyAsync, @p bytes each.
+CallsRun compare_copy_calls(std::size_t bytes, cudaStream_t stream, int reps);
+
+/// `--timeline` / `--trace`: one more copy of each combination, recorded by
+/// CUPTI from outside, with the time the call kept the host as a span of its
+/// own ('T' on the row "the call"). Does nothing unless @p timeline is wanted.
+void record_copy_calls(lab::TimelineSession& timeline, std::size_t bytes, cudaStream_t stream);
+
+// --- 3. registration: page-locking memory the program already has ---------------------
 
 /// The reference for exercise 06 and Numba's `with cuda.pinned(array):`:
 /// page-locks @p host, queues its copy to @p device on @p stream and returns at
@@ -133,25 +132,21 @@ CallTiming time_copy_call(HostMemory& source, unsigned char* device, bool async_
 /// then let the registration go.
 lab::HostRegistration upload_registered(std::vector<float>& host, float* device, cudaStream_t stream);
 
-/// What page-locking an existing buffer costs, against what it saves per copy.
-struct RegistrationRun {
-  std::size_t bytes = 0;            ///< size of the buffer
-  double register_ms = 0;           ///< median cudaHostRegister time
-  double unregister_ms = 0;         ///< median cudaHostUnregister time
-  double pageable_copy_ms = 0;      ///< median H2D copy from the buffer unregistered
-  double registered_copy_ms = 0;    ///< median H2D copy from the buffer registered
-  CopyCheck contents;               ///< the buffer after registering and unregistering, against its first contents
-  CopyCheck copied;                 ///< the registered copy read back from the device
-  /// The inputs of copies_to_break_even().
-  RegistrationCosts costs() const { return {register_ms + unregister_ms, pageable_copy_ms, registered_copy_ms}; }
-};
-
 /// Measures registration of @p buffer (a pageable HostMemory, filled with random
 /// bytes) over @p reps rounds of register, copy, unregister; the copy from the
 /// unregistered buffer is timed too. Checks that the contents survive.
 RegistrationRun time_registration(HostMemory& buffer, unsigned char* device, cudaStream_t stream, int reps);
 
-// --- CPU time freed -------------------------------------------------------------------
+/// 3a. time_registration() at 1 MiB, 16 MiB, ... and @p largest.
+std::vector<RegistrationRun> compare_registration_sizes(std::size_t largest, cudaStream_t stream, int reps);
+
+/// 3b. Where an upload through registered memory spends its time: a fresh
+/// vector of @p bytes uploaded with cudaHostRegister, cudaMemcpyAsync,
+/// cudaStreamSynchronize and cudaHostUnregister each timed on its own; the same
+/// vector again @p reps times; then upload_registered() on another fresh vector.
+UploadRun time_upload(std::size_t bytes, std::uint64_t seed, cudaStream_t stream, int reps);
+
+// --- 4. CPU time freed -------------------------------------------------------------------
 
 /// A fixed amount of CPU work (integer hashing), standing for the host's own
 /// work between queuing a copy and needing its result. Returns a value that
@@ -171,23 +166,17 @@ enum class Placement {
 /// A short description of @p placement.
 const char* placement_name(Placement placement);
 
-/// One run of a copy with CPU work placed around it.
-struct PlacementRun {
-  Placement placement = Placement::after_nonblocking_copy;  ///< what was run
-  double wall_ms = 0;                                     ///< median from the copy call to both being done
-  std::vector<double> samples;                            ///< every wall time
-  CopyCheck check;                                        ///< the copy read back
-};
-
-/// Runs @p placement @p reps times: a copy of @p pinned or @p pageable (same
-/// size) to @p device on @p stream, and @p cpu_steps of cpu_work().
+/// Runs @p placement @p reps times (after one warm-up): a copy of @p pinned or
+/// @p pageable (same size) to @p device on @p stream, and @p cpu_steps of cpu_work().
 PlacementRun time_placement(Placement placement, HostMemory& pinned, HostMemory& pageable, unsigned char* device,
                             std::int64_t cpu_steps, cudaStream_t stream, int reps);
 
-// --- write-combined and mapped memory ------------------------------------------------
+/// 4. A pinned copy of @p bytes and CPU work calibrated to it, alone and in the three placements.
+CpuFreedRun measure_cpu_time_freed(std::size_t bytes, cudaStream_t stream, int reps);
 
-/// Median GB/s of the CPU reading (summing) and writing (filling) @p bytes of
-/// @p memory: write-combined memory is not cached by the CPU, so reads crawl.
+// --- 5. write-combined and mapped memory ------------------------------------------------
+
+/// Median GB/s of the CPU reading (summing) and writing (filling) @p memory.
 struct CpuAccess {
   double read_gbps = 0;   ///< the CPU summing the buffer
   double write_gbps = 0;  ///< the CPU filling the buffer
@@ -196,18 +185,16 @@ struct CpuAccess {
 /// Measures CPU reads and writes of @p memory, @p reps times each.
 CpuAccess time_cpu_access(HostMemory& memory, int reps);
 
-/// A kernel reading its input straight from mapped host memory ("zero-copy")
-/// against copying it first.
-struct ZeroCopyRun {
-  int passes = 1;               ///< how many times the kernel reads the input
-  double copy_then_kernel_ms = 0;  ///< median: H2D copy, then the kernel on device memory
-  double zero_copy_ms = 0;      ///< median: the kernel reading the mapped host memory over the link
-  bool correct = false;         ///< both outputs equal passes x input, exactly
-  std::string detail;           ///< the comparisons
-};
+/// 5a. Ordinary and write-combined pinned memory of @p bytes: H2D copies
+/// (behind a blocked stream), CPU reads and writes, and a round trip.
+WriteCombinedRun compare_write_combined(std::size_t bytes, std::uint64_t seed, cudaStream_t stream, int reps);
 
 /// @p floats floats in @p mapped (a HostKind::mapped buffer): out[i] = passes x in[i],
-/// the kernel sweeping the input @p passes times. Each run's output is poisoned first.
-ZeroCopyRun time_zero_copy(HostMemory& mapped, std::size_t floats, int passes, cudaStream_t stream, int reps);
+/// the kernel sweeping the input @p passes times, its input copied first or
+/// read from the mapped memory. Each variant's output is poisoned first and checked.
+ZeroCopyPasses time_zero_copy(HostMemory& mapped, std::size_t floats, int passes, cudaStream_t stream, int reps);
+
+/// 5b. Unified addressing on this device, and time_zero_copy() with 1 and 4 passes over @p bytes.
+MappedRun compare_zero_copy(std::size_t bytes, cudaStream_t stream, int reps);
 
 }  // namespace ch06

@@ -1,0 +1,240 @@
+/// @file findings.hpp
+/// @brief Chapter 06's data and what it concludes from it.
+///
+/// The structs are what the experiments of pinned.cuh return, one per section
+/// of the chapter page. The functions turn them into tables (every number
+/// declared once, printed and written to the JSON by lab::Report) and into
+/// findings (verdicts and sentences computed from the numbers). Plain C++ with
+/// no CUDA header: tests/ch06_findings_test.cpp checks every branch on
+/// hand-made data, on any machine.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "registration_model.hpp"
+#include "report.hpp"
+
+namespace ch06 {
+
+/// The kinds of host memory the chapter compares.
+enum class HostKind {
+  pageable,        ///< ordinary memory (std::vector): the driver stages every copy
+  pinned,          ///< cudaMallocHost / cudaHostAlloc: page-locked, the copy engine reads it directly
+  write_combined,  ///< cudaHostAlloc(cudaHostAllocWriteCombined): pinned, not cached by the CPU
+  mapped           ///< cudaHostAlloc(cudaHostAllocMapped): pinned and addressable by kernels ("zero-copy")
+};
+
+/// A short name for @p kind, e.g. "pageable".
+const char* host_kind_name(HostKind kind);
+
+/// "4KiB", "256MiB", "1GiB": a size for a row name or a sentence.
+std::string size_text(std::size_t bytes);
+
+/// Whether a copy arrived: the first differing byte when it did not.
+struct CopyCheck {
+  std::size_t bytes = 0;             ///< bytes compared
+  std::size_t first_difference = 0;  ///< offset of the first differing byte (when !intact)
+  bool intact = false;               ///< every byte arrived
+  std::string detail() const;        ///< "268435456 bytes intact" or "byte 17 differs (of 4096)"
+};
+
+// --- 1. Copy bandwidth over sizes ----------------------------------------------
+
+/// Every copy of one size, each series one sample per rep, in ms.
+struct SizeSamples {
+  std::size_t bytes = 0;                        ///< bytes per copy
+  std::vector<double> pageable_h2d_ms;          ///< isolated: the call itself stages pageable data
+  std::vector<double> pageable_d2h_ms;          ///< isolated
+  std::vector<double> pinned_h2d_ms;            ///< behind a blocked stream: the GPU's time only
+  std::vector<double> pinned_d2h_ms;            ///< behind a blocked stream
+  std::vector<double> pinned_h2d_isolated_ms;   ///< isolated: one copy into an idle stream, the host waiting after each
+  std::vector<double> pinned_d2h_isolated_ms;   ///< isolated
+  std::vector<double> both_h2d_ms;  ///< both directions at once: from the shared start event to the H2D copy's stop
+  std::vector<double> both_d2h_ms;  ///< the same run: from the shared start event to the D2H copy's stop
+  CopyCheck pageable_check;         ///< random bytes there and back through pageable memory
+  CopyCheck pinned_check;           ///< the same through pinned memory
+};
+
+/// The sweep: sizes from 4 KiB up, and the link they cross.
+struct SweepRun {
+  std::vector<SizeSamples> sizes;    ///< smallest first
+  std::size_t experiment_bytes = 0;  ///< --mib: the size the other sections use (one of the sizes)
+  bool blocked = true;               ///< false: the blocked stream was not usable, pinned series are isolated too
+  std::string why_not_blocked;       ///< why not, when !blocked
+  int pcie_generation = 0;           ///< highest PCIe generation of GPU and slot (NVML); 0 unknown
+  int pcie_width = 0;                ///< most lanes
+  int pcie_generation_now = 0;       ///< in use now
+  int pcie_width_now = 0;            ///< in use now
+  double link_gbps = 0;              ///< the link's theoretical rate per direction; 0 unknown
+};
+
+/// One row per size: pageable and pinned in each direction, pinned both ways
+/// of sampling, in GB/s (medians; the ms medians go to the JSON).
+lab::ResultTable sweep_table(const SweepRun& run);
+/// One row per size: each direction alone and with the other running, and the total.
+lab::ResultTable both_directions_table(const SweepRun& run);
+/// Correctness of every size, pinned against pageable, the launch gap in the
+/// isolated figures, the cost per copy, the benchmark, both directions at once.
+std::vector<lab::Finding> sweep_findings(const SweepRun& run);
+/// What the Runtime API says about pageable and pinned copies, and why the
+/// pageable rows cannot be queued behind a held stream.
+std::vector<lab::Background> sweep_background();
+
+// --- 2. The four combinations --------------------------------------------------
+
+/// When a host-to-device copy call returned, and when the copy was done.
+struct CallTiming {
+  HostKind memory = HostKind::pageable;  ///< where the source was
+  bool async_call = false;               ///< cudaMemcpyAsync (true) or cudaMemcpy
+  std::vector<double> returned_ms;       ///< host time until the call returned, each rep
+  std::vector<double> done_ms;           ///< host time until cudaDeviceSynchronize returned after it
+  CopyCheck check;                       ///< the last copy, read back and compared with the source
+};
+
+/// The four combinations of memory and call, one copy size.
+struct CallsRun {
+  std::size_t bytes = 0;          ///< bytes per copy
+  std::vector<CallTiming> calls;  ///< pageable cudaMemcpy, pageable cudaMemcpyAsync, pinned cudaMemcpy, pinned Async
+};
+
+/// "cudaMemcpyAsync" or "cudaMemcpy".
+std::string call_name(const CallTiming& call);
+/// Returned and done per combination, and what the host did.
+lab::ResultTable calls_table(const CallsRun& run);
+/// Correctness, a timing check (pinned cudaMemcpyAsync returned before a tenth
+/// of its copy), and which calls waited.
+std::vector<lab::Finding> calls_findings(const CallsRun& run);
+/// What the Runtime API says about cudaMemcpy and cudaMemcpyAsync.
+std::vector<lab::Background> calls_background();
+
+/// The call "waited" when it returned after more than this share of the copy's time.
+constexpr double kWaitedShare = 0.5;
+
+// --- 3. Registering memory the program already has ------------------------------
+
+/// Registration of one pageable buffer, over several rounds.
+struct RegistrationRun {
+  std::size_t bytes = 0;                   ///< size of the buffer
+  std::vector<double> register_ms;         ///< cudaHostRegister, each round
+  std::vector<double> unregister_ms;       ///< cudaHostUnregister, each round
+  std::vector<double> pageable_copy_ms;    ///< H2D from the buffer unregistered (events, isolated)
+  std::vector<double> registered_copy_ms;  ///< H2D from the buffer registered (events, isolated)
+  CopyCheck contents;                      ///< the buffer after the rounds, against its first contents
+  CopyCheck copied;                        ///< the registered copy read back from the device
+};
+
+/// The medians that decide whether registering pays (registration_model.hpp).
+RegistrationCosts registration_costs(const RegistrationRun& run);
+
+/// The phases of one upload of a fresh vector through registered memory, each
+/// timed on its own with a host timer.
+struct UploadPhases {
+  double first_touch_ms = 0;  ///< constructing the std::vector: allocation and zeroing, every page touched once
+  double register_ms = 0;     ///< cudaHostRegister
+  double call_ms = 0;         ///< cudaMemcpyAsync, until it returned
+  double wait_ms = 0;         ///< cudaStreamSynchronize, until the copy was done
+  double unregister_ms = 0;   ///< cudaHostUnregister
+};
+
+/// Where ch06::upload_registered's time goes.
+struct UploadRun {
+  std::size_t bytes = 0;               ///< bytes uploaded
+  UploadPhases fresh;                  ///< a fresh vector, the calls one by one
+  std::vector<UploadPhases> repeated;  ///< the same vector again, one entry per round (first_touch_ms 0)
+  double lesson_first_touch_ms = 0;    ///< another fresh vector, for upload_registered itself
+  double lesson_returned_ms = 0;       ///< upload_registered(), until it returned
+  double lesson_done_ms = 0;           ///< ... until the stream was done and the registration let go
+  bool correct = false;                ///< every upload arrived and no vector changed
+  std::string detail;                  ///< the comparisons
+};
+
+/// Register, unregister and both copies per size, and the copies until registering pays.
+lab::ResultTable registration_table(const std::vector<RegistrationRun>& runs);
+/// The phases of an upload: a fresh vector, the same vector again, upload_registered.
+lab::ResultTable upload_table(const UploadRun& run);
+/// Correctness, after how many copies registering paid, and where the upload's time went.
+std::vector<lab::Finding> registration_findings(const std::vector<RegistrationRun>& runs, const UploadRun& upload);
+/// What cudaHostRegister does.
+std::vector<lab::Background> registration_background();
+
+/// The first registration of fresh pages counts as dearer than a repeated one from this ratio.
+constexpr double kFirstRegistrationRatio = 1.25;
+
+// --- 4. The CPU time a non-blocking copy frees ---------------------------------
+
+/// A copy and CPU work placed one way, each rep's wall time.
+struct PlacementRun {
+  std::string name;             ///< e.g. "pinned, cudaMemcpyAsync, CPU work, sync"
+  std::vector<double> wall_ms;  ///< from the copy call until both were done
+  CopyCheck check;              ///< the copy read back
+};
+
+/// Section 4's data.
+struct CpuFreedRun {
+  std::size_t bytes = 0;          ///< bytes per copy
+  std::vector<double> copy_ms;    ///< the pinned copy alone (events)
+  std::vector<double> cpu_ms;     ///< the CPU work alone (host timer)
+  PlacementRun overlapped;        ///< pinned, cudaMemcpyAsync, CPU work, sync
+  PlacementRun pageable;          ///< pageable, cudaMemcpyAsync, CPU work, sync
+  PlacementRun early_sync;        ///< pinned, cudaMemcpyAsync, sync, CPU work
+};
+
+/// The three orders against copy + CPU work one after the other.
+lab::ResultTable cpu_freed_table(const CpuFreedRun& run);
+/// Correctness, a timing check (overlapped under 80 % of the sum), the other two orders.
+std::vector<lab::Finding> cpu_freed_findings(const CpuFreedRun& run);
+
+// --- 5. Write-combined and mapped memory ----------------------------------------
+
+/// Ordinary and write-combined pinned memory side by side.
+struct WriteCombinedRun {
+  std::size_t bytes = 0;              ///< buffer size
+  std::vector<double> pinned_h2d_ms;  ///< H2D from ordinary pinned memory (blocked stream)
+  std::vector<double> wc_h2d_ms;      ///< H2D from write-combined memory (blocked stream)
+  double pinned_read_gbps = 0;        ///< the CPU summing ordinary pinned memory
+  double pinned_write_gbps = 0;       ///< the CPU filling it
+  double wc_read_gbps = 0;            ///< the CPU summing write-combined memory
+  double wc_write_gbps = 0;           ///< the CPU filling it
+  CopyCheck round_trip;               ///< random bytes through write-combined memory and back
+};
+
+/// H2D copy, CPU writes and CPU reads for both kinds.
+lab::ResultTable write_combined_table(const WriteCombinedRun& run);
+/// Correctness; CPU reads and the copy, compared.
+std::vector<lab::Finding> write_combined_findings(const WriteCombinedRun& run);
+/// What the Programming Guide says about write-combining memory.
+std::vector<lab::Background> write_combined_background();
+
+/// One kernel, its input read @p passes times: copied first, or read from mapped memory.
+struct ZeroCopyPasses {
+  int passes = 1;                           ///< how many times the kernel reads its input
+  std::vector<double> copy_then_kernel_ms;  ///< H2D copy, then the kernel on device memory (events)
+  std::vector<double> zero_copy_ms;         ///< the kernel reading mapped host memory (events)
+  bool correct = false;                     ///< both outputs equal passes x input, exactly
+  std::string detail;                       ///< the comparisons
+};
+
+/// Section 5b's data.
+struct MappedRun {
+  std::size_t bytes = 0;           ///< input size
+  bool unified_addressing = false;  ///< cudaDevAttrUnifiedAddressing of the device
+  /// cudaPointerGetAttributes on a cudaHostAlloc buffer made without cudaHostAllocMapped
+  /// gave a device pointer equal to its host pointer.
+  bool plain_pinned_device_pointer_same = false;
+  std::vector<ZeroCopyPasses> passes;  ///< 1 and 4 passes
+};
+
+/// One row per pass count: copy then kernel, zero-copy, which was faster.
+lab::ResultTable zero_copy_table(const MappedRun& run);
+/// Correctness, unified addressing, and which way won at each pass count.
+std::vector<lab::Finding> zero_copy_findings(const MappedRun& run);
+/// Unified addressing and mapped memory, from the Runtime API and the guides.
+std::vector<lab::Background> zero_copy_background();
+
+/// Two times within this share of each other count as the same.
+constexpr double kSameShare = 0.05;
+
+}  // namespace ch06

@@ -9,44 +9,17 @@
 
 #include "event_options.hpp"
 #include "findings.hpp"
+#include "support/findings_support.hpp"
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-// The finding whose name starts with @p name; fails the test when there is none.
-const lab::Finding& finding(const std::vector<lab::Finding>& findings, const std::string& name) {
-  for (const lab::Finding& f : findings) {
-    if (f.name.rfind(name, 0) == 0) return f;
-  }
-  FAIL("no finding named '" << name << "'");
-  static lab::Finding none;
-  return none;
-}
+using namespace lab_test;  // contains, finding, cell, correct, wrong
 
 bool has_finding(const std::vector<lab::Finding>& findings, const std::string& name) {
   for (const lab::Finding& f : findings) {
     if (f.name.rfind(name, 0) == 0) return true;
   }
   return false;
-}
-
-double cell(const lab::ResultTable& table, const std::string& row, const std::string& key) {
-  return table.row(row).get(key).number();
-}
-
-lab::Comparison correct(std::size_t count = 1024) {
-  lab::Comparison c;
-  c.count = count;
-  return c;
-}
-
-lab::Comparison wrong() {
-  lab::Comparison c;
-  c.count = 1024;
-  c.mismatches = 3;
-  c.first.push_back({7, 1.0, std::numeric_limits<double>::quiet_NaN()});
-  return c;
 }
 
 std::vector<double> around(double value, int count = 5) {

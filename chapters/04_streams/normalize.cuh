@@ -2,10 +2,10 @@
 /// @brief Chapter 04's workload: normalise an array, `a <- a / sum(a)`, with
 /// three kernels queued on one stream (the Numba streams-and-events tutorial).
 ///
-///   1. partial_sums   each block sums a grid-stride share of `a` in shared memory
-///                     and writes one partial sum;
+///   1. partial_sums   each block sums a grid-stride share of `a` (four floats per
+///                     load, float4) in shared memory and writes one partial sum;
 ///   2. sum_partials   one thread adds the (at most kMaxPartials) partial sums;
-///   3. divide         every element is divided by the total.
+///   3. divide         every element is divided by the total (four per load and store).
 ///
 /// The three launches need no synchronisation between them: a stream runs its
 /// work in the order it was queued, so kernel 2 starts after kernel 1 ends.
@@ -25,9 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "event_timeline.cuh"
+#include "findings.hpp"
 #include "memory.cuh"
-#include "verify.hpp"
 
 namespace ch04 {
 
@@ -36,15 +35,13 @@ constexpr int kNormalizeBlock = 256;
 /// Most partial sums kernel 1 writes: enough blocks to fill an H100 (132 SMs)
 /// several times over, few enough that one thread adds them in microseconds.
 constexpr int kMaxPartials = 512;
-/// Relative tolerance of every normalised element, and absolute tolerance of their sum.
-constexpr double kNormalizeTolerance = 1e-5;
-
 /// Blocks kernel 1 launches for @p n elements: ceil(n / kNormalizeBlock), at most kMaxPartials.
 int partial_blocks(std::size_t n);
 
 /// Queues the three kernels on @p stream (the launch's fourth parameter) and
-/// checks each launch. @p data holds n floats on the device and is normalised
-/// in place; @p partials holds partial_blocks(n) floats, @p total one float.
+/// checks each launch. @p data holds n floats on the device, 16-byte aligned
+/// (cudaMalloc's and cudaMallocAsync's are; throws std::invalid_argument
+/// otherwise), and is normalised in place; @p partials holds partial_blocks(n) floats, @p total one float.
 void launch_normalize(float* data, std::size_t n, float* partials, float* total, cudaStream_t stream);
 
 /// The same three kernels, with `partials` and `total` allocated with
@@ -58,16 +55,6 @@ void launch_normalize_cuda_malloc(float* data, std::size_t n, cudaStream_t strea
 
 /// The CPU reference: a[i] / sum(a), computed in double.
 std::vector<float> normalize_on_cpu(const std::vector<float>& a);
-
-/// The result of one normalisation, against the CPU reference.
-struct NormalizeCheck {
-  lab::Comparison elements;  ///< every element, within kNormalizeTolerance relative
-  double sum = 0;            ///< the result's sum, added up in double on the host
-  /// Every element within tolerance and the sum within kNormalizeTolerance of 1.
-  bool passed() const;
-  /// One line for a report, e.g. "10000000 values, max |error| 1e-13; sum 1.0000002".
-  std::string detail() const;
-};
 
 /// Compares @p result with @p expected (from normalize_on_cpu()).
 NormalizeCheck check_normalized(const float* result, const std::vector<float>& expected);
@@ -84,12 +71,8 @@ class NormalizeProblem {
   /// Fills the pinned output with NaNs, so a copy that never happened fails the check.
   void poison_output();
 
-  /// Queues copy in -> three kernels -> copy out on @p stream. With a
-  /// @p timeline, marks the steps and declares spans 'H' (copy in), 'K'
-  /// (kernels) and 'D' (copy out) on track @p row; returns the marks
-  /// {before copy in, after copy out}, or {-1, -1} without a timeline.
-  std::pair<int, int> enqueue(cudaStream_t stream, lab::EventTimeline* timeline = nullptr,
-                              const std::string& row = "");
+  /// Queues copy in -> three kernels -> copy out on @p stream.
+  void enqueue(cudaStream_t stream);
 
   /// Queues only the copy of the pinned input to the device copy.
   void enqueue_copy_in(cudaStream_t stream);
@@ -109,5 +92,8 @@ class NormalizeProblem {
   lab::DeviceBuffer<float> data_, partials_, total_;
   std::vector<float> expected_;
 };
+
+/// Section 1: poisons @p problem's output, queues it on @p stream, waits, and checks it.
+FirstRun normalize_once(NormalizeProblem& problem, cudaStream_t stream);
 
 }  // namespace ch04

@@ -1,7 +1,8 @@
 /// @file streams.cuh
 /// @brief Chapter 04's lesson: independent work in several streams, what the
 /// default stream does to them, a race between two streams and its fix, and
-/// memory allocated and freed in stream order.
+/// memory allocated and freed in stream order. Each function returns the data
+/// of one section (the structs of findings.hpp); none prints.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -12,62 +13,30 @@
 #include <string>
 #include <vector>
 
+#include "findings.hpp"
+#include "memory.cuh"
 #include "normalize.cuh"
-#include "timeline.hpp"
-#include "verify.hpp"
 
 namespace ch04 {
 
-// --- one stream vs many -----------------------------------------------------
-
-/// One run of the array workload: every array does copy in -> three kernels -> copy out.
-struct ArraysRun {
-  int streams = 0;                         ///< streams the arrays were spread over (array i on stream i % streams)
-  double total_ms = 0;                     ///< first begin event to the latest end event
-  std::vector<double> per_array_ms;        ///< each array's own begin/end events (includes waiting for engines)
-  std::vector<lab::Span> spans;            ///< 'H' copy in, 'K' kernels, 'D' copy out, one row per array
-  double copy_in_busy_ms = 0;              ///< time some array's copy in was running
-  double copy_out_busy_ms = 0;             ///< time some array's copy out was running
-  double kernel_busy_ms = 0;               ///< time some array's kernels were running
-  double in_with_out_ms = 0;               ///< copies in both directions at once
-  double copies_with_kernels_ms = 0;       ///< a copy beside another array's kernels
-  std::vector<NormalizeCheck> results;     ///< each array's output against the CPU
-  bool all_correct() const;                ///< every array's result passed
-};
+// --- 2. one stream vs many ---------------------------------------------------
 
 /// Queues every array of @p arrays on @p streams streams (array i on stream
-/// i % streams, all queued before any waiting), waits, and reads the events.
-/// Copy spans are redrawn with lab::queue_copies_one_at_a_time (one engine per
-/// direction). Poisons the outputs first and checks them afterwards.
+/// i % streams, all queued before any waiting), each between a begin and an
+/// end event, waits, and reads the events. Poisons the outputs first and
+/// checks them afterwards.
 ArraysRun run_arrays(std::vector<NormalizeProblem>& arrays, int streams);
 
+/// run_arrays() once more while CUPTI records every copy and kernel (from
+/// outside: the lesson's code is the same). Not recorded, with the reason,
+/// when CUPTI cannot record (a build without it, or a tool holding it).
+ArraysRecording record_arrays(std::vector<NormalizeProblem>& arrays, int streams);
 
-// --- the default stream -----------------------------------------------------
+/// A warm-up, then @p reps runs on 1 stream and on @p many streams,
+/// alternating so that drift hits both alike, then one recorded run of each.
+StreamsComparison compare_streams(std::vector<NormalizeProblem>& arrays, int many, int reps, int copy_engines);
 
-/// Which build's default stream the experiment used.
-enum class DefaultStreamBuild {
-  legacy,     ///< default nvcc: stream 0 is the legacy default stream
-  per_thread  ///< nvcc --default-stream per-thread: stream 0 is this thread's own stream
-};
-
-/// Three spin kernels queued A -> middle -> B: A and B on two created streams,
-/// the middle one on "the default stream" as the build defines it, or on an
-/// explicit handle.
-struct DefaultStreamRun {
-  std::string build;              ///< "legacy" or "per-thread"
-  std::string side_streams;       ///< how A and B were created: "blocking" or "non-blocking"
-  std::string middle;             ///< where the middle kernel went: "stream 0" or "cudaStreamLegacy"
-  std::string description() const;  ///< all three in one line, e.g. "legacy build, blocking A/B, middle on stream 0"
-  double spin_ms = 0;             ///< each kernel's length
-  double wall_ms = 0;             ///< host time from the first launch to cudaDeviceSynchronize returning
-  double begin_ms[3] = {0, 0, 0};  ///< each kernel's start (%globaltimer, ms after the earliest start)
-  double end_ms[3] = {0, 0, 0};    ///< each kernel's end, same clock
-  bool all_ran = false;           ///< every kernel ran for at least spin_ms (its own result)
-  /// Did the middle kernel overlap neither A nor B (each started after the previous ended)?
-  bool serialised() const;
-  /// Did all three kernels run at the same time at some moment?
-  bool concurrent() const;
-};
+// --- 3. the default stream -----------------------------------------------------
 
 /// The experiment compiled in a translation unit built the default way: the
 /// middle kernel goes to stream 0 (the legacy default stream). @p side_flags:
@@ -80,7 +49,10 @@ DefaultStreamRun default_stream_legacy_build(unsigned side_flags, double spin_ms
 /// handle cudaStreamLegacy instead, which still synchronises with blocking streams.
 DefaultStreamRun default_stream_per_thread_build(unsigned side_flags, double spin_ms, bool use_legacy_handle);
 
-// --- a race between two streams ----------------------------------------------
+/// The four cases of the section, in the table's order.
+DefaultStreamCases run_default_stream_cases(double spin_ms);
+
+// --- 4. a race between two streams ----------------------------------------------
 
 /// What runs between the producer's launch and the consumer's: nothing (the
 /// race), or something that orders the consumer after the producer.
@@ -114,7 +86,10 @@ class ProducerConsumer {
   std::vector<float> expected_;
 };
 
-// --- stream-ordered memory ---------------------------------------------------
+/// @p reps runs without ordering and @p reps with wait_for_producer, alternating.
+RaceRun run_race(std::int64_t n, std::uint64_t seed, double delay_ms, int reps);
+
+// --- 5. stream-ordered memory ---------------------------------------------------
 
 /// How the normalisation's temporaries (partial sums, total) are allocated.
 enum class Temporaries {
@@ -122,23 +97,35 @@ enum class Temporaries {
   stream_ordered ///< cudaMallocAsync / cudaFreeAsync on the call's stream
 };
 
-/// One call of the normalisation with per-call temporaries, queued behind other work.
-struct TemporariesRun {
-  Temporaries kind = Temporaries::cuda_malloc;  ///< how the temporaries were allocated
-  double queued_ms = 0;     ///< GPU work already queued on the stream when the call was made
-  double call_ms = 0;       ///< host time until the call returned
-  double per_call_us = 0;   ///< host time per call over many calls on an idle stream
-  NormalizeCheck result;    ///< the array afterwards, against the CPU
-};
-
 /// A short name, e.g. "cudaMallocAsync / cudaFreeAsync".
 const char* temporaries_name(Temporaries kind);
 
-/// Queues @p queued_ms of GPU work on @p stream, copies @p problem's input
-/// in, then makes one call normalising it with @p kind temporaries and times
-/// how long the call takes to return; then copies out and checks. Finally
-/// times @p calls back-to-back calls on the idle stream (per_call_us).
-TemporariesRun time_temporaries(NormalizeProblem& problem, Temporaries kind, double queued_ms, int calls,
-                                cudaStream_t stream);
+/// Queues @p queued_ms of GPU work on @p stream and @p problem's copy in, then
+/// makes one call normalising it with @p kind temporaries and times how long
+/// the call takes to return; then copies out, waits and checks.
+TemporariesRun time_temporaries(NormalizeProblem& problem, Temporaries kind, double queued_ms, cudaStream_t stream);
+
+/// Host time of cudaMalloc, cudaFree, cudaMallocAsync and cudaFreeAsync of
+/// @p bytes, each call timed alone: @p samples times on an idle GPU, and
+/// @p queued_samples times behind a @p queued_ms spin kernel on @p stream.
+AllocationTimes time_allocation_calls(std::size_t bytes, double queued_ms, int samples, int queued_samples,
+                                      cudaStream_t stream);
+
+/// The default pool's release threshold set to 0, then UINT64_MAX: each
+/// sample synchronises @p stream, reads the pool's reserved memory and times
+/// cudaMallocAsync of @p bytes. The threshold is restored afterwards and the
+/// pool trimmed, so later sections find it as it was.
+ThresholdRun measure_release_threshold(std::size_t bytes, int samples, cudaStream_t stream);
+
+/// A block of @p bytes freed with cudaFreeAsync on a held stream, then one
+/// allocation of the same size: on that stream, on another stream, on another
+/// stream with cudaMemPoolReuseAllowInternalDependencies off (restored
+/// afterwards), and on another stream that waits for an event recorded after
+/// the free. Reads the pool's reuse attributes first.
+ReuseRun observe_reuse(std::size_t bytes);
+
+/// All of section 5: the temporaries (with @p problem), the calls alone, the
+/// release threshold (a block of @p large_bytes) and reuse.
+MemoryRun study_memory(NormalizeProblem& problem, double queued_ms, std::size_t large_bytes, cudaStream_t stream);
 
 }  // namespace ch04

@@ -1,0 +1,242 @@
+/// @file findings.hpp
+/// @brief Chapter 04's data and what it concludes from it.
+///
+/// The structs are what the experiments of normalize.cuh and streams.cuh
+/// return, one group per section of the chapter page. The functions turn them
+/// into tables (every number declared once, printed and written to the JSON by
+/// lab::Report) and into findings (verdicts and sentences computed from the
+/// numbers). Plain C++ with no CUDA header: tests/ch04_findings_test.cpp checks
+/// every branch on hand-made data, on any machine.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "report.hpp"
+#include "trace.hpp"
+#include "verify.hpp"
+
+namespace ch04 {
+
+/// What holds whatever the run, and where it is written; lab::Report::add() prints it as background.
+using Background = lab::Background;
+
+/// "" when @p arrays arrays of @p n floats and the pool experiment's block of
+/// @p pool_mib MiB fit in the device and host memory there is, else a message
+/// for lab::UsageError (exit 2).
+std::string check_memory(std::int64_t n, std::int64_t arrays, std::int64_t pool_mib, std::size_t free_device_bytes,
+                         std::size_t available_host_bytes);
+
+// --- 1. The normalisation ------------------------------------------------------
+
+/// Relative tolerance of every normalised element, and absolute tolerance of their sum.
+constexpr double kNormalizeTolerance = 1e-5;
+
+/// One normalised array against the double-precision CPU reference.
+struct NormalizeCheck {
+  lab::Comparison elements;      ///< every element, within kNormalizeTolerance relative
+  double max_relative_error = 0;  ///< largest |gpu - cpu| / |cpu| over the finite elements
+  double sum = 0;                ///< the result's sum, added up in double on the host
+  /// Every element within tolerance and the sum within kNormalizeTolerance of 1.
+  bool passed() const;
+  /// One line: the element comparison, the largest relative error and the sum.
+  std::string detail() const;
+};
+
+/// Section 1: one array normalised on one stream.
+struct FirstRun {
+  std::int64_t n = 0;     ///< floats in the array
+  NormalizeCheck result;  ///< its output against the CPU
+};
+
+/// One row: elements, largest relative error, |sum - 1|, the tolerance.
+lab::ResultTable first_table(const FirstRun& run);
+/// Correctness against the CPU reference.
+std::vector<lab::Finding> first_findings(const FirstRun& run);
+
+// --- 2. One stream against many ------------------------------------------------
+
+/// One run of the array workload, timed with events: every array does copy in -> three kernels -> copy out.
+struct ArraysRun {
+  int streams = 0;                      ///< streams the arrays were spread over (array i on stream i % streams)
+  double total_ms = 0;                  ///< the first array's begin event to the latest end event
+  std::vector<double> per_array_ms;     ///< each array's own begin/end events (includes waiting for engines)
+  std::vector<NormalizeCheck> results;  ///< each array's output against the CPU
+  bool all_correct() const;             ///< every array's result passed
+};
+
+/// One more run of the same workload, recorded by CUPTI from outside the lesson's code.
+struct ArraysRecording {
+  int streams = 0;                   ///< streams, as in ArraysRun
+  bool recorded = false;             ///< false: CUPTI could not record (built without it, a tool holds it)
+  std::string why_not;               ///< why not recorded
+  std::vector<lab::Interval> work;   ///< every copy and kernel, ns after the recording began
+  std::size_t dropped = 0;           ///< records CUPTI dropped
+  bool all_correct = false;          ///< every array of this run was correct
+};
+
+/// Both cases, every repetition, and one recording of each.
+struct StreamsComparison {
+  std::int64_t n = 0;            ///< floats per array
+  int arrays = 0;                ///< arrays
+  int many = 0;                  ///< streams of the many-streams case
+  int copy_engines = 0;          ///< cudaDeviceProp::asyncEngineCount
+  std::vector<ArraysRun> one;    ///< every run on 1 stream
+  std::vector<ArraysRun> lots;   ///< every run on `many` streams
+  ArraysRecording one_recorded;  ///< CUPTI's record of one more run on 1 stream
+  ArraysRecording lots_recorded; ///< and on `many` streams
+};
+
+/// Events: total (median, min, max of the runs) and the per-array median of the median run, per case.
+lab::ResultTable streams_table(const StreamsComparison& run);
+/// CUPTI: busy time of each copy direction and of the kernels, and what overlapped, per case.
+lab::ResultTable recorded_table(const StreamsComparison& run);
+/// CUPTI: each of the three kernels' median duration, from the 1-stream recording.
+lab::ResultTable kernel_table(const StreamsComparison& run);
+/// Correctness, the speedup, and from CUPTI what ran beside what (or that it was not recorded).
+std::vector<lab::Finding> streams_findings(const StreamsComparison& run);
+/// What asyncEngineCount counts, and what streams promise.
+std::vector<Background> streams_background();
+
+// --- 3. The default stream -----------------------------------------------------
+
+/// Three spin kernels queued A -> middle -> B: A and B on two created streams,
+/// the middle one on "the default stream" as the build defines it, or on an explicit handle.
+struct DefaultStreamRun {
+  std::string build;                 ///< "legacy" or "per-thread"
+  std::string side_streams;          ///< how A and B were created: "blocking" or "non-blocking"
+  std::string middle;                ///< where the middle kernel went: "stream 0" or "cudaStreamLegacy"
+  double spin_ms = 0;                ///< each kernel's length
+  double wall_ms = 0;                ///< host time from the first launch to cudaDeviceSynchronize returning
+  double begin_ms[3] = {0, 0, 0};    ///< each kernel's start (%globaltimer, ms after the earliest start)
+  double end_ms[3] = {0, 0, 0};      ///< each kernel's end, same clock
+  bool all_ran = false;              ///< every kernel ran for at least spin_ms
+  std::string description() const;  ///< e.g. "legacy build, blocking A/B, middle on stream 0"
+  /// Did the middle kernel overlap neither A nor B (each started after the previous ended)?
+  bool serialised() const;
+  /// Did all three kernels run at the same time at some moment?
+  bool concurrent() const;
+};
+
+/// The four cases: legacy build with blocking and non-blocking A/B; per-thread build with stream 0 and cudaStreamLegacy.
+struct DefaultStreamCases {
+  DefaultStreamRun legacy;          ///< legacy build, blocking A/B, middle on stream 0
+  DefaultStreamRun non_blocking;    ///< legacy build, non-blocking A/B, middle on stream 0
+  DefaultStreamRun per_thread;      ///< per-thread build, blocking A/B, middle on stream 0
+  DefaultStreamRun legacy_by_name;  ///< per-thread build, blocking A/B, middle on cudaStreamLegacy
+};
+
+/// Wall time and each kernel's start and end, per case.
+lab::ResultTable default_stream_table(const DefaultStreamCases& cases);
+/// Every kernel ran; the legacy stream serialised (timing check); what the others did (observations).
+std::vector<lab::Finding> default_stream_findings(const DefaultStreamCases& cases);
+/// The legacy and per-thread default streams, as the Runtime API specifies them.
+std::vector<Background> default_stream_background();
+
+// --- 4. A race between two streams ----------------------------------------------
+
+/// The producer/consumer race, repeated, without ordering and with an event.
+struct RaceRun {
+  std::int64_t n = 0;            ///< floats the producer writes
+  double delay_ms = 0;           ///< how long the producer's stream is held first
+  int runs = 0;                  ///< runs of each
+  int raced_wrong = 0;           ///< runs with a wrong result, no ordering
+  int fixed_wrong = 0;           ///< runs with a wrong result, event + cudaStreamWaitEvent
+  lab::Comparison raced_last;    ///< the last unordered run
+  lab::Comparison fixed_last;    ///< the last ordered run
+};
+
+/// Two rows: runs, wrong runs, wrong values in the last run.
+lab::ResultTable race_table(const RaceRun& run);
+/// The event's fix is always correct (correctness); whether the race showed (observation).
+std::vector<lab::Finding> race_findings(const RaceRun& run);
+/// cudaEventRecord and cudaStreamWaitEvent.
+std::vector<Background> race_background();
+
+// --- 5. Stream-ordered memory -----------------------------------------------------
+
+/// One call of the normalisation with per-call temporaries, queued behind other work.
+struct TemporariesRun {
+  std::string kind;       ///< "cudaMalloc / cudaFree" or "cudaMallocAsync / cudaFreeAsync"
+  double queued_ms = 0;   ///< GPU work already queued on the stream when the call was made
+  double call_ms = 0;     ///< host time until the call returned
+  NormalizeCheck result;  ///< the array afterwards, against the CPU
+};
+
+/// Host time of single allocation calls, each timed alone, in microseconds.
+struct AllocationTimes {
+  std::size_t bytes = 0;                     ///< bytes per allocation (the normalisation's partial sums)
+  double queued_ms = 0;                      ///< spin kernel queued before each "behind queued work" sample
+  std::vector<double> malloc_idle_us;        ///< cudaMalloc, idle GPU
+  std::vector<double> free_idle_us;          ///< cudaFree, idle GPU
+  std::vector<double> malloc_async_idle_us;  ///< cudaMallocAsync, idle stream
+  std::vector<double> free_async_idle_us;    ///< cudaFreeAsync, idle stream
+  std::vector<double> malloc_queued_us;      ///< cudaMalloc behind queued work
+  std::vector<double> free_queued_us;        ///< cudaFree behind queued work
+  std::vector<double> malloc_async_queued_us;  ///< cudaMallocAsync behind queued work on its stream
+  std::vector<double> free_async_queued_us;    ///< cudaFreeAsync behind queued work on its stream
+};
+
+/// The default pool with one release threshold: what a sync left reserved, and the next large allocation.
+struct ThresholdCase {
+  std::uint64_t threshold = 0;                   ///< cudaMemPoolAttrReleaseThreshold set for this case
+  std::uint64_t reserved_after_sync = 0;         ///< cudaMemPoolAttrReservedMemCurrent after the last sync
+  std::vector<double> malloc_after_sync_us;      ///< host time of cudaMallocAsync(bytes) right after a sync
+};
+
+/// The release threshold at 0 and at UINT64_MAX, restored afterwards.
+struct ThresholdRun {
+  std::size_t bytes = 0;                ///< the large block
+  std::uint64_t original = 0;           ///< the threshold before, restored after
+  bool restored = false;                ///< read back equal to the original
+  ThresholdCase release_all;            ///< threshold 0
+  ThresholdCase keep_all;               ///< threshold UINT64_MAX
+};
+
+/// One allocation made while a block freed with cudaFreeAsync was still waiting on a held stream.
+struct ReuseCase {
+  std::string name;             ///< what was allocated where, e.g. "other stream, no event"
+  bool measured = false;        ///< false: the holding kernel timed out before release
+  bool same_address = false;    ///< the new allocation got the freed block's address
+  bool checked_wait = false;    ///< whether the allocating stream's wait was probed
+  bool allocator_waited = false;  ///< the allocating stream's later work did not finish while the free was held
+};
+
+/// The default pool's reuse attributes and four allocations after a pending free.
+struct ReuseRun {
+  std::size_t bytes = 0;               ///< each allocation
+  int follow_event_dependencies = -1;  ///< cudaMemPoolReuseFollowEventDependencies as read
+  int allow_opportunistic = -1;        ///< cudaMemPoolReuseAllowOpportunistic as read
+  int allow_internal_dependencies = -1;  ///< cudaMemPoolReuseAllowInternalDependencies as read
+  bool restored = false;               ///< the attribute changed for one case read back as before
+  ReuseCase same_stream;               ///< allocated on the freeing stream
+  ReuseCase other_stream;              ///< on another stream, no event, default attributes
+  ReuseCase other_stream_no_internal;  ///< the same with cudaMemPoolReuseAllowInternalDependencies = 0
+  ReuseCase other_stream_event;        ///< on another stream that waits for an event recorded after the free
+};
+
+/// All of section 5.
+struct MemoryRun {
+  TemporariesRun cuda_malloc;     ///< temporaries from cudaMalloc / cudaFree
+  TemporariesRun stream_ordered;  ///< from cudaMallocAsync / cudaFreeAsync
+  AllocationTimes calls;          ///< the calls alone
+  ThresholdRun threshold;         ///< the release threshold
+  ReuseRun reuse;                 ///< reuse after a pending free
+};
+
+/// The normalisation behind queued work, with each kind of temporaries.
+lab::ResultTable temporaries_table(const MemoryRun& run);
+/// Each allocation call alone: median, min, max, idle and behind queued work.
+lab::ResultTable allocation_table(const MemoryRun& run);
+/// Reserved memory after a sync and the next large cudaMallocAsync, per release threshold.
+lab::ResultTable threshold_table(const MemoryRun& run);
+/// The four allocations after a pending free: same address? did the allocating stream wait?
+lab::ResultTable reuse_table(const MemoryRun& run);
+/// Correctness, pool attributes restored, and observations on waiting, the threshold and reuse.
+std::vector<lab::Finding> memory_findings(const MemoryRun& run);
+/// cudaFree against the stream-ordered allocator; the pool's attributes as documented.
+std::vector<Background> memory_background();
+
+}  // namespace ch04

@@ -1,0 +1,50 @@
+// What the chapters' findings tests share: looking up a finding or a table
+// cell, and hand-made comparisons that pass or fail.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "report.hpp"
+#include "verify.hpp"
+
+namespace lab_test {
+
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// The finding whose name starts with @p name; fails the test when there is none.
+inline const lab::Finding& finding(const std::vector<lab::Finding>& findings, const std::string& name) {
+  for (const lab::Finding& f : findings) {
+    if (f.name.rfind(name, 0) == 0) return f;
+  }
+  FAIL("no finding named '" << name << "'");
+  static lab::Finding none;
+  return none;
+}
+
+// The number in row @p row, column @p key of @p table.
+inline double cell(const lab::ResultTable& table, const std::string& row, const std::string& key) {
+  return table.row(row).get(key).number();
+}
+
+// A comparison of @p count values that all matched.
+inline lab::Comparison correct(std::size_t count = 1024) {
+  lab::Comparison c;
+  c.count = count;
+  return c;
+}
+
+// A comparison of 1024 values, 3 wrong, the first a NaN.
+inline lab::Comparison wrong() {
+  lab::Comparison c;
+  c.count = 1024;
+  c.mismatches = 3;
+  c.first.push_back({7, 1.0, std::numeric_limits<double>::quiet_NaN()});
+  return c;
+}
+
+}  // namespace lab_test

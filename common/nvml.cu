@@ -90,6 +90,16 @@ NvmlReading read_nvml(int ordinal) noexcept {
   link("nvmlDeviceGetMaxPcieLinkWidth", &reading.pcie_width_max);
   link("nvmlDeviceGetCurrPcieLinkGeneration", &reading.pcie_generation_now);
   link("nvmlDeviceGetCurrPcieLinkWidth", &reading.pcie_width_now);
+  // Power in milliwatts (the board's draw and the limit the driver enforces).
+  if (auto power = nvml.function<LinkQuery>("nvmlDeviceGetPowerUsage"); power && power(device, &value) == 0)
+    reading.power_watts = value / 1000.0;
+  if (auto limit = nvml.function<LinkQuery>("nvmlDeviceGetEnforcedPowerLimit"); limit && limit(device, &value) == 0)
+    reading.power_limit_watts = value / 1000.0;
+  // The reasons for a lower clock; the older name of the same query is still exported.
+  using ReasonQuery = int (*)(Device, unsigned long long*);
+  auto reasons = nvml.function<ReasonQuery>("nvmlDeviceGetCurrentClocksEventReasons");
+  if (reasons == nullptr) reasons = nvml.function<ReasonQuery>("nvmlDeviceGetCurrentClocksThrottleReasons");
+  reading.clock_reasons_known = reasons != nullptr && reasons(device, &reading.clock_reasons) == 0;
   return reading;
 }
 

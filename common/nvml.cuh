@@ -23,6 +23,12 @@ struct NvmlReading {
   int pcie_width_max = 0;       ///< the most PCIe lanes
   int pcie_generation_now = 0;  ///< the PCIe generation in use now (lower when the link idles)
   int pcie_width_now = 0;       ///< the PCIe lanes in use now
+  double power_watts = 0;        ///< the board's power draw now (nvmlDeviceGetPowerUsage)
+  double power_limit_watts = 0;  ///< the power limit the driver enforces (nvmlDeviceGetEnforcedPowerLimit)
+  bool clock_reasons_known = false;        ///< clock_reasons was read
+  unsigned long long clock_reasons = 0;    ///< why the clocks are below their maximum now, NVML's bit mask
+                                           ///< (nvmlDeviceGetCurrentClocksEventReasons: 0x1 idle, 0x4 software
+                                           ///< power cap, 0x8 hardware slowdown, 0x20 software thermal, ...)
 };
 
 /// Reads NVML for CUDA device @p ordinal (matched by PCI bus id, because NVML's

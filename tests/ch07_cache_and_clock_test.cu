@@ -6,16 +6,10 @@
 #include <vector>
 
 #include "cache_clock.cuh"
-#include "clock.cuh"
 #include "device.cuh"
 #include "nvml.cuh"
 #include "statistics.hpp"
 #include "stream.cuh"
-
-namespace {
-
-
-}  // namespace
 
 TEST_CASE("cold samples of an L2-resident working set are slower than warm ones (blocked stream)") {
   const lab::DeviceInfo device = lab::query_device(0);
@@ -25,11 +19,11 @@ TEST_CASE("cold samples of an L2-resident working set are slower than warm ones 
   lab::Comparison check;
   using ch07::Preceding;
   const double warm = lab::median(
-      ch07::time_kernel(problem, preceding, Preceding::nothing, lab::SampleMode::blocked_stream, 30, stream, &check));
+      ch07::time_kernel(problem, preceding, Preceding::nothing, ch07::Placement::blocked_stream, 30, stream, &check));
   CHECK_MESSAGE(check.passed(), check.detail());
   for (Preceding flush : {Preceding::write_flush, Preceding::read_flush}) {
     CAPTURE(ch07::preceding_name(flush));
-    const double cold = lab::median(ch07::time_kernel(problem, preceding, flush, lab::SampleMode::blocked_stream, 30, stream, &check));
+    const double cold = lab::median(ch07::time_kernel(problem, preceding, flush, ch07::Placement::blocked_stream, 30, stream, &check));
     CAPTURE(warm);
     CAPTURE(cold);
     CHECK(cold > 1.2 * warm);
@@ -44,11 +38,11 @@ TEST_CASE("a spin kernel before a sample keeps the cache warm: no slower than wi
   ch07::PrecedingWork preceding(0.05);
   using ch07::Preceding;
   const double warm = lab::median(
-      ch07::time_kernel(problem, preceding, Preceding::nothing, lab::SampleMode::blocked_stream, 30, stream, nullptr));
+      ch07::time_kernel(problem, preceding, Preceding::nothing, ch07::Placement::blocked_stream, 30, stream, nullptr));
   const double spun = lab::median(
-      ch07::time_kernel(problem, preceding, Preceding::spin, lab::SampleMode::blocked_stream, 30, stream, nullptr));
+      ch07::time_kernel(problem, preceding, Preceding::spin, ch07::Placement::blocked_stream, 30, stream, nullptr));
   const double cold = lab::median(
-      ch07::time_kernel(problem, preceding, Preceding::write_flush, lab::SampleMode::blocked_stream, 30, stream, nullptr));
+      ch07::time_kernel(problem, preceding, Preceding::write_flush, ch07::Placement::blocked_stream, 30, stream, nullptr));
   CAPTURE(warm);
   CAPTURE(spun);
   CAPTURE(cold);
@@ -66,13 +60,13 @@ TEST_CASE("y = 2x is exact at awkward sizes, with every kind of preceding work")
       CAPTURE(bytes);
       CAPTURE(ch07::preceding_name(p));
       lab::Comparison check;
-      ch07::time_kernel(problem, preceding, p, lab::SampleMode::isolated, 3, stream, &check);
+      ch07::time_kernel(problem, preceding, p, ch07::Placement::isolated, 3, stream, &check);
       CHECK_MESSAGE(check.passed(), check.detail());
     }
   }
 }
 
-TEST_CASE("the in-kernel SM clock is within 10 % of the nominal clock or of NVML's reading") {
+TEST_CASE("the in-kernel SM clock of the clocked kernel is within 10 % of the nominal clock or of NVML's reading") {
   const lab::DeviceInfo device = lab::query_device(0);
   lab::Stream stream;
   ch07::ClockedLoad load(4 * device.sm_count, 20000);
@@ -81,26 +75,39 @@ TEST_CASE("the in-kernel SM clock is within 10 % of the nominal clock or of NVML
   std::vector<double> mhz;
   for (const auto& s : samples) mhz.push_back(s.clock_mhz);
   const double measured = lab::median(mhz);
-  const double probe = lab::measure_sm_clock_mhz(stream);
   CAPTURE(measured);
-  CAPTURE(probe);
   CAPTURE(device.nominal_sm_clock_mhz);
   CAPTURE(nvml.sm_clock_mhz);
   auto near = [](double a, double b) { return b > 0 && std::fabs(a - b) <= 0.1 * b; };
   CHECK((near(measured, device.nominal_sm_clock_mhz) || near(measured, nvml.sm_clock_mhz)));
-  CHECK((near(probe, device.nominal_sm_clock_mhz) || near(probe, nvml.sm_clock_mhz)));
   CHECK(load.correct());
 }
 
-TEST_CASE("a sustained load records one clock reading per launch, in time order") {
+TEST_CASE("measure_clock: the load is exact, every launch has a clock, the timer's step is measured") {
   const lab::DeviceInfo device = lab::query_device(0);
   lab::Stream stream;
-  ch07::ClockedLoad load(4 * device.sm_count, 20000);
-  const std::vector<ch07::ClockedLoad::Sample> samples = load.sustain(50.0, stream);
-  REQUIRE(samples.size() >= 2);
-  for (std::size_t i = 1; i < samples.size(); ++i) {
-    CHECK(samples[i].start_ns > samples[i - 1].start_ns);
-    CHECK(samples[i].clock_mhz > 0);
+  const ch07::ClockRun run = ch07::measure_clock(device, 3, 60.0, stream);
+  CHECK_MESSAGE(run.load_correct, run.load_detail);
+  CHECK(run.idle_kernel_mhz.size() == 3);
+  REQUIRE(run.load_kernel_mhz.size() == 3);  // 60 ms in launches of 20 ms
+  for (double mhz : run.load_kernel_mhz) {  // a clock, perhaps lowered by the load, never a wild figure
+    CAPTURE(mhz);
+    CHECK(mhz > 0.3 * device.nominal_sm_clock_mhz);
+    CHECK(mhz < 1.1 * device.nominal_sm_clock_mhz);
   }
-  CHECK(load.correct());
+  CHECK(run.timer_step_ns > 0);
+  CHECK(run.timer_step_ns <= run.timer_mean_step_ns);
+  CHECK(run.timer_mean_step_ns < 2000);  // a nanosecond timer that counts at least every 2 us
+  CHECK(run.load_ms >= 55.0);            // the load ran its time (each launch stops on %globaltimer)
+  CHECK(run.load_tflops > 1.0);          // tensor cores did work
+  CHECK(run.load_copy_gbps > 10.0);
+}
+
+TEST_CASE("sample_many: one clock per sample, exact results") {
+  lab::Stream stream;
+  const ch07::SamplesRun run = ch07::sample_many(10, 2000, 1980, stream);
+  CHECK(run.ms.size() == 10);
+  CHECK(run.clock_mhz.size() == 10);
+  for (double mhz : run.clock_mhz) CHECK(mhz > 0);
+  CHECK(run.correct);
 }

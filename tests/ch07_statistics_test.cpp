@@ -1,11 +1,12 @@
 // Chapter 07's sample statistics on fixed data (no GPU needed).
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <random>
 #include <stdexcept>
 #include <vector>
 
 #include "sample_statistics.hpp"
-#include "support/text_lines.hpp"
 
 TEST_CASE("histogram: equal-width bins from min to max, the max in the last bin") {
   const ch07::Histogram h = ch07::histogram({1.0, 1.1, 1.2, 1.9, 2.0, 3.0}, 4);  // bins of 0.5 from 1.0
@@ -25,15 +26,6 @@ TEST_CASE("histogram: all samples equal make one bin; no samples is an error") {
   CHECK_THROWS_AS(ch07::histogram({}, 4), std::invalid_argument);
 }
 
-TEST_CASE("render_histogram: one line per bin, the fullest bin the longest bar") {
-  const std::string text = ch07::render_histogram(ch07::histogram({1.0, 1.1, 1.2, 1.9, 2.0, 3.0}, 4), "ms", 6);
-  const std::vector<std::string> lines = lab_test::lines_of(text);
-  REQUIRE(lines.size() == 4);
-  CHECK(lines[0].find("|###### 3") != std::string::npos);
-  CHECK(lines[1].find("|##     1") != std::string::npos);
-  CHECK(lines[0].find("1.0000 -     1.5000 ms") != std::string::npos);
-}
-
 TEST_CASE("tukey_outliers: fences at 1.5 IQR outside the quartiles") {
   // 1..8 and one far sample: q1 = 3, q3 = 7 (NumPy's linear quantiles of 9 values), IQR 4.
   const ch07::Outliers o = ch07::tukey_outliers({1, 2, 3, 4, 5, 6, 7, 8, 100});
@@ -43,19 +35,55 @@ TEST_CASE("tukey_outliers: fences at 1.5 IQR outside the quartiles") {
   CHECK(o.above == 1);
 }
 
-TEST_CASE("samples_for_stable_median: the smallest block whose medians all agree") {
-  // Alternating 10, 12: single samples are 9 % off the median 11; pairs have median 11 exactly.
-  std::vector<double> alternating;
-  for (int i = 0; i < 16; ++i) alternating.push_back(i % 2 == 0 ? 10.0 : 12.0);
-  CHECK(ch07::samples_for_stable_median(alternating, 0.01) == 2);
-  CHECK(ch07::samples_for_stable_median(alternating, 0.10) == 1);  // 10 and 12 are within 10 % of 11
-  // Equal samples: one is enough.
-  CHECK(ch07::samples_for_stable_median(std::vector<double>(8, 3.0), 0.001) == 1);
-  // A drift (the first half slower): no block size up to half the samples agrees within 1 %.
-  std::vector<double> drift(8, 20.0);
-  for (int i = 4; i < 8; ++i) drift[static_cast<std::size_t>(i)] = 10.0;
-  CHECK(ch07::samples_for_stable_median(drift, 0.01) == 0);
-  CHECK(ch07::samples_for_stable_median({1.0}, 0.01) == 0);
+namespace {
+
+// n samples of a normal distribution (mean 10, standard deviation 1), fixed seed.
+std::vector<double> normal_samples(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> normal(10.0, 1.0);
+  std::vector<double> samples(n);
+  for (double& x : samples) x = normal(random);
+  return samples;
+}
+
+}  // namespace
+
+TEST_CASE("bootstrap_median_interval: holds the median, and narrows roughly as 1/sqrt(n)") {
+  const std::vector<double> few = normal_samples(25, 1);
+  const std::vector<double> many = normal_samples(400, 2);
+  const ch07::MedianInterval wide = ch07::bootstrap_median_interval(few);
+  const ch07::MedianInterval narrow = ch07::bootstrap_median_interval(many);
+  CHECK(wide.count == 25);
+  CHECK(narrow.count == 400);
+  CHECK(wide.low <= wide.median);
+  CHECK(wide.median <= wide.high);
+  CHECK(narrow.low < 10.0);  // the true median, 10, lies inside
+  CHECK(narrow.high > 10.0);
+  // 16 times the samples: about 4 times narrower (a median's standard error goes as 1/sqrt(n)).
+  const double ratio = (wide.high - wide.low) / (narrow.high - narrow.low);
+  CAPTURE(ratio);
+  CHECK(ratio > 2.5);
+  CHECK(ratio < 6.5);
+  // For a normal distribution of standard deviation 1, the 95 % interval of the median of
+  // 400 samples is about 2 x 1.96 x 1.2533 / sqrt(400) = 0.25 wide.
+  CHECK(narrow.high - narrow.low == doctest::Approx(0.25).epsilon(0.3));
+}
+
+TEST_CASE("bootstrap_median_interval: repeats with the same seed; equal samples give zero width; empty is an error") {
+  const std::vector<double> samples = normal_samples(50, 3);
+  const ch07::MedianInterval first = ch07::bootstrap_median_interval(samples);
+  const ch07::MedianInterval again = ch07::bootstrap_median_interval(samples);
+  CHECK(first.low == again.low);
+  CHECK(first.high == again.high);
+  const ch07::MedianInterval equal = ch07::bootstrap_median_interval(std::vector<double>(20, 4.0));
+  CHECK(equal.low == 4.0);
+  CHECK(equal.high == 4.0);
+  CHECK(equal.width_percent() == 0.0);
+  const ch07::MedianInterval one = ch07::bootstrap_median_interval({7.0});
+  CHECK(one.median == 7.0);
+  CHECK(one.high - one.low == 0.0);
+  CHECK_THROWS_AS(ch07::bootstrap_median_interval({}), std::invalid_argument);
+  CHECK_THROWS_AS(ch07::bootstrap_median_interval({1.0}, 0.95, 0), std::invalid_argument);
 }
 
 TEST_CASE("judge_clock: flags readings under 75 % of nominal, and says whether they vary") {

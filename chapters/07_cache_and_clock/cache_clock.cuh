@@ -6,29 +6,32 @@
 /// article mixed them up): it evicts the kernel's data from L2 ("cold"), and it
 /// keeps the GPU busy while the host launches the kernel, so the kernel starts
 /// the moment the flush ends and the launch gap disappears from the events.
-/// This library times a kernel with each kind of preceding work (nothing, a
-/// spin kernel that touches no memory, a write flush, a read flush), each as a
-/// lone launch and behind a blocked stream, so each effect can be read alone.
+/// Section 1 times a kernel with each kind of preceding work (nothing, a spin
+/// kernel that touches no memory, a write flush, a read flush), each as a lone
+/// launch and behind a blocked stream, so each effect can be read alone.
+/// Section 2 reads the SM clock inside kernels at idle, under a heavy load
+/// (tensor cores on every SM beside a copy) and after, beside NVML's clock and
+/// power. Section 3 takes many samples of one kernel.
+///
+/// File order: the kernels' CPU checks -> kernels (cache_clock.cu) -> the
+/// experiments, one per section, each returning the data of findings.hpp.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <vector>
 
-#include "memory.cuh"
-#include "sample_statistics.hpp"
+#include "device.cuh"
+#include "findings.hpp"
 #include "l2_flush.cuh"
-#include "measure.cuh"
-#include "stream_blocker.cuh"
-#include "timers.cuh"
+#include "memory.cuh"
 #include "verify.hpp"
 
 namespace ch07 {
 
-// --- the kernel whose data is or is not in L2 -------------------------------------------
+// --- 1. the kernel whose data is or is not in L2 ----------------------------------------
 
 /// y = 2 x over a working set of x and y: every byte is read or written once,
 /// so its time is how fast the data comes from where it lives (L2 or memory).
@@ -51,26 +54,17 @@ class ScaleProblem {
   lab::DeviceBuffer<float> y_;
 };
 
-// --- what runs before each sample -----------------------------------------------------------
-
-/// Untimed work queued right before each sample's start event.
-enum class Preceding {
-  nothing,      ///< no preceding work: the L2 keeps the kernel's data from the last sample ("warm")
-  spin,         ///< a spin kernel that touches no memory: the GPU is busy, the cache stays warm
-  write_flush,  ///< lab::L2Flusher::Method::write (a memset of 2 x L2, as nvbench): cold and busy
-  read_flush    ///< lab::L2Flusher::Method::read (a kernel reading 2 x L2): cold and busy, clean lines
-};
-
-/// A short name for @p preceding, e.g. "write flush".
-const char* preceding_name(Preceding preceding);
-
 /// The preceding work of every kind, created once (the flush buffers are 2 x L2 each).
 class PrecedingWork {
  public:
   /// @param spin_ms how long the spin kernel keeps the GPU busy
   explicit PrecedingWork(double spin_ms);
-  /// Queues @p preceding on @p stream (resetting persisting L2 lines first for the flushes).
+  /// Queues @p preceding on @p stream (the flushes reset persisting L2 lines first).
   void queue(Preceding preceding, cudaStream_t stream);
+  /// How long the spin kernel keeps the GPU busy.
+  double spin_ms() const { return spin_ms_; }
+  /// Bytes each flush touches.
+  std::size_t flush_bytes() const { return write_.bytes(); }
 
  private:
   double spin_ms_;
@@ -79,13 +73,24 @@ class PrecedingWork {
 };
 
 /// Times @p problem's kernel @p samples times with @p preceding before each
-/// sample, the samples placed by @p mode (isolated: a lone launch into an idle
-/// GPU; blocked_stream: queued behind lab::StreamBlocker, no launch gap).
-/// Poisons y first and checks it afterwards into @p check.
-std::vector<double> time_kernel(ScaleProblem& problem, PrecedingWork& work, Preceding preceding, lab::SampleMode mode,
+/// sample (lab::measure_ms with MeasureConfig::before_sample), placed by
+/// @p placement. Poisons y first and checks it afterwards into @p check.
+std::vector<double> time_kernel(ScaleProblem& problem, PrecedingWork& work, Preceding preceding, Placement placement,
                                 int samples, cudaStream_t stream, lab::Comparison* check);
 
-// --- the SM clock -----------------------------------------------------------------------------
+/// Section 1 for one working set of @p bytes: every Preceding x Placement, @p samples each.
+WorkingSetRun compare_cache_states(std::size_t bytes, std::uint64_t seed, PrecedingWork& work, int samples,
+                                   cudaStream_t stream);
+
+// --- 2. the SM clock ------------------------------------------------------------------------
+
+/// Section 2 on @p device: @p probes in-kernel clock probes at idle (each beside NVML), the
+/// smallest step of %globaltimer, then @p load_ms of tensor-core work on every
+/// SM beside a copy (NVML read meanwhile, the clock stamped in every launch),
+/// then one probe right after.
+ClockRun measure_clock(const lab::DeviceInfo& device, int probes, double load_ms, cudaStream_t stream);
+
+// --- 3. many samples ---------------------------------------------------------------------
 
 /// A compute-bound kernel (a chain of fused multiply-adds in every thread of
 /// every SM) whose first thread stamps the SM's cycle counter and %globaltimer
@@ -97,25 +102,22 @@ class ClockedLoad {
   ClockedLoad(int blocks, int steps);
   /// One run of the kernel.
   struct Sample {
-    double ms = 0;        ///< the events' time around it
-    double clock_mhz = 0; ///< SM cycles / ns inside it (block 0, thread 0), in MHz
-    double start_ns = 0;  ///< %globaltimer when it started, for a time axis
+    double ms = 0;         ///< the events' time around it
+    double clock_mhz = 0;  ///< SM cycles / ns inside it (block 0, thread 0), in MHz
   };
   /// Times @p samples lone launches (the host waits for each), each with its clock.
   std::vector<Sample> run(int samples, cudaStream_t stream);
-  /// Launches back to back for about @p milliseconds and returns every launch's
-  /// in-kernel clock and start time: the clock during a sustained load.
-  std::vector<Sample> sustain(double milliseconds, cudaStream_t stream);
   /// Did every thread compute the value the CPU expects (the last run)?
   bool correct() const;
 
  private:
-  void launch(std::size_t slot, cudaStream_t stream);
   int blocks_;
   int steps_;
   lab::DeviceBuffer<float> out_;
-  lab::DeviceBuffer<unsigned long long> stamps_;  // per launch slot: cycles, ns, start ns
-  std::size_t slots_;
+  lab::DeviceBuffer<unsigned long long> stamps_;  // per sample: cycles, ns
 };
+
+/// Section 3: @p samples lone launches of a ClockedLoad of @p steps FMAs per thread.
+SamplesRun sample_many(int samples, int steps, double nominal_mhz, cudaStream_t stream);
 
 }  // namespace ch07

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+#include <random>
 #include <stdexcept>
 
 #include "statistics.hpp"
@@ -28,20 +28,6 @@ Histogram histogram(const std::vector<double>& samples, int bins) {
   return h;
 }
 
-std::string render_histogram(const Histogram& h, const std::string& unit, int bar_width) {
-  const int fullest = *std::max_element(h.counts.begin(), h.counts.end());
-  std::string text;
-  for (std::size_t i = 0; i < h.counts.size(); ++i) {
-    const double from = h.low + static_cast<double>(i) * h.width;
-    const int bar = fullest > 0 ? static_cast<int>(std::lround(static_cast<double>(h.counts[i]) * bar_width / fullest)) : 0;
-    char line[160];
-    std::snprintf(line, sizeof line, "  %10.4f - %10.4f %s |%-*s %d\n", from, from + h.width, unit.c_str(), bar_width,
-                  std::string(static_cast<std::size_t>(bar), '#').c_str(), h.counts[i]);
-    text += line;
-  }
-  return text;
-}
-
 Outliers tukey_outliers(const std::vector<double>& samples) {
   const lab::Summary s = lab::summarize(samples);
   Outliers o;
@@ -55,19 +41,24 @@ Outliers tukey_outliers(const std::vector<double>& samples) {
   return o;
 }
 
-std::size_t samples_for_stable_median(const std::vector<double>& samples, double tolerance) {
-  if (samples.size() < 2) return 0;
-  const double overall = lab::summarize(samples).median;
-  for (std::size_t n = 1; n <= samples.size() / 2; n *= 2) {
-    bool stable = true;
-    for (std::size_t begin = 0; stable && begin + n <= samples.size(); begin += n) {
-      const std::vector<double> block(samples.begin() + static_cast<std::ptrdiff_t>(begin),
-                                      samples.begin() + static_cast<std::ptrdiff_t>(begin + n));
-      stable = std::fabs(lab::summarize(block).median - overall) <= tolerance * std::fabs(overall);
-    }
-    if (stable) return n;
+MedianInterval bootstrap_median_interval(const std::vector<double>& samples, double confidence, int resamples,
+                                         std::uint64_t seed) {
+  if (samples.empty()) throw std::invalid_argument("bootstrap_median_interval: no samples");
+  if (resamples < 1) throw std::invalid_argument("bootstrap_median_interval: no resamples");
+  std::mt19937_64 random(seed);
+  std::uniform_int_distribution<std::size_t> pick(0, samples.size() - 1);
+  std::vector<double> medians(static_cast<std::size_t>(resamples));
+  std::vector<double> draw(samples.size());
+  for (double& median : medians) {
+    for (double& x : draw) x = samples[pick(random)];
+    median = lab::median(draw);
   }
-  return 0;
+  MedianInterval interval;
+  interval.count = samples.size();
+  interval.median = lab::median(samples);
+  interval.low = lab::quantile(medians, (1.0 - confidence) / 2);
+  interval.high = lab::quantile(medians, (1.0 + confidence) / 2);
+  return interval;
 }
 
 ClockVerdict judge_clock(const std::vector<double>& mhz, double nominal_mhz, double fraction) {

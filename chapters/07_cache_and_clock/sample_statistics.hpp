@@ -1,10 +1,12 @@
 /// @file sample_statistics.hpp
-/// @brief Looking at many timing samples at once: a text histogram, outliers,
-/// and how many samples a stable median needs. Plain C++, tested on the CPU
-/// with fixed data; lab::summarize (common/statistics.hpp) gives the rest.
+/// @brief Looking at many timing samples at once: a histogram, outliers, and
+/// how precisely their median is known (a bootstrap interval). Plain C++,
+/// tested on the CPU with fixed data; lab::summarize (common/statistics.hpp)
+/// gives the rest.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -20,10 +22,6 @@ struct Histogram {
 /// Sorts @p samples into @p bins bins (at least 1). Throws std::invalid_argument when empty.
 Histogram histogram(const std::vector<double>& samples, int bins);
 
-/// The histogram as text: one line per bin, its range in @p unit, a bar of '#'
-/// scaled so the fullest bin is @p bar_width long, and the count.
-std::string render_histogram(const Histogram& histogram, const std::string& unit, int bar_width = 40);
-
 /// Samples outside Tukey's fences: below q1 - 1.5 IQR or above q3 + 1.5 IQR.
 struct Outliers {
   double low_fence = 0;   ///< q1 - 1.5 x (q3 - q1)
@@ -35,12 +33,23 @@ struct Outliers {
 /// Tukey's outliers of @p samples. Throws std::invalid_argument when empty.
 Outliers tukey_outliers(const std::vector<double>& samples);
 
-/// How many consecutive samples give a median within @p tolerance (relative,
-/// e.g. 0.01 for 1 %) of the median of all of them: the smallest block size n
-/// of 1, 2, 4, 8, ... for which the median of every whole block of n samples
-/// (samples [0, n), [n, 2n), ...) lies within the tolerance. Needs at least two
-/// blocks, so n <= size / 2. Returns 0 when no such n exists: take more samples.
-std::size_t samples_for_stable_median(const std::vector<double>& samples, double tolerance);
+/// A percentile-bootstrap confidence interval of the median.
+struct MedianInterval {
+  std::size_t count = 0;  ///< samples it was computed from
+  double median = 0;      ///< their median
+  double low = 0;         ///< lower end of the interval
+  double high = 0;        ///< upper end
+  /// high - low as a percentage of the median (0 when the median is 0).
+  double width_percent() const { return median != 0 ? 100.0 * (high - low) / median : 0.0; }
+};
+
+/// The @p confidence (e.g. 0.95) percentile-bootstrap interval of the median of
+/// @p samples: @p resamples times, draw samples.size() samples with replacement
+/// (a fixed-seed std::mt19937_64 from @p seed, so the result repeats) and take
+/// their median; the interval holds the middle @p confidence of those medians.
+/// Throws std::invalid_argument when @p samples is empty or @p resamples < 1.
+MedianInterval bootstrap_median_interval(const std::vector<double>& samples, double confidence = 0.95,
+                                         int resamples = 2000, std::uint64_t seed = 7);
 
 /// The in-kernel SM clock over a set of readings, against the nominal clock.
 struct ClockVerdict {

@@ -1,0 +1,41 @@
+/// @file cache_options.hpp
+/// @brief Chapter 07's command-line options, and the memory check they need
+/// once the GPU is known.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "options.hpp"
+
+namespace ch07 {
+
+/// Chapter 07's settings; the initial values are the defaults.
+struct CacheOptions {
+  std::int64_t small_mib = 0;        ///< working set that fits in L2; 0: half the L2
+  std::int64_t large_factor = 8;     ///< the large working set, in L2 sizes
+  std::int64_t samples = 50;         ///< samples per cache case
+  double spin_ms = 0.05;             ///< the spin kernel: about as long as a flush of 2 x 50 MiB
+  std::int64_t probes = 10;          ///< in-kernel clock probes at idle (2 ms each)
+  double load_ms = 3000;             ///< the heavy load of section 2
+  std::int64_t stat_samples = 200;   ///< samples of section 3
+  std::int64_t load_steps = 100000;  ///< FMAs per thread of section 3's kernel: about 0.55 ms on an H100
+  std::int64_t seed = 1;             ///< random input seed
+};
+
+/// Adds chapter 07's options to @p table, bound to @p options (which must outlive the table).
+void add_cache_options(lab::Options& table, CacheOptions& options);
+
+/// The small working set in bytes: --small-mib, or half of @p l2_bytes when it is 0.
+std::size_t small_working_set_bytes(const CacheOptions& options, std::size_t l2_bytes);
+/// The large working set in bytes: --large-factor x @p l2_bytes.
+std::size_t large_working_set_bytes(const CacheOptions& options, std::size_t l2_bytes);
+
+/// Does everything fit? Device: both working sets, the two flush buffers (2 x
+/// L2 each) and the load's copy (2 x 2 x L2). Host: the inputs and the CPU's
+/// answers. Returns "" when they fit, else the message for lab::UsageError.
+std::string check_memory(const CacheOptions& options, std::size_t l2_bytes, std::size_t free_device_bytes,
+                         std::size_t available_host_bytes);
+
+}  // namespace ch07

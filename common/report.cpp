@@ -61,8 +61,6 @@ constexpr const char* kStatisticKeys[] = {"count", "min", "q1", "median", "q3", 
 
 bool is_check(const Finding& f) { return f.kind != Finding::Kind::observation; }
 
-}  // namespace
-
 std::string render_text_table(const std::vector<std::string>& headers, const std::vector<bool>& align_right,
                               const std::vector<std::vector<std::string>>& rows) {
   std::vector<std::size_t> widths;
@@ -90,6 +88,8 @@ std::string render_text_table(const std::vector<std::string>& headers, const std
   for (const auto& row : rows) out += line(row);
   return out;
 }
+
+}  // namespace
 
 // --- ResultTable ------------------------------------------------------------
 
@@ -220,20 +220,6 @@ void Report::add(const std::vector<Background>& lines) {
 
 void Report::add_device_field(Field field) { device_.push_back(std::move(field)); }
 
-Summary Report::add_result(const std::string& name, const std::string& unit, const std::vector<double>& samples,
-                           const Fields& extra) {
-  ResultTable::Row row(name);
-  row.samples(samples, unit);
-  for (const Field& f : extra) row.set(f.key, f.value);
-  results_.push_back(Result{"", row});
-  return row.summary();
-}
-
-bool Report::check(const std::string& name, bool passed, const std::string& detail) {
-  add(correctness_check(name, passed, detail));
-  return passed;
-}
-
 bool Report::judged(const Finding& f) const {
   return is_check(f) && !(instrumented_ && f.kind == Finding::Kind::timing);
 }
@@ -312,28 +298,6 @@ int Report::finish(const std::string& json_path) const {
   }
   std::printf("%zu of %zu checks FAILED%s\n", checks == 0 ? 1 : failed, checks, unjudged.c_str());
   return 1;
-}
-
-// --- Table (the earlier interface) ------------------------------------------
-
-Table::Table(std::vector<Column> columns) : columns_(std::move(columns)) {}
-
-void Table::add_row(std::vector<std::string> cells) {
-  if (cells.size() != columns_.size()) {
-    throw std::invalid_argument("table row has " + std::to_string(cells.size()) + " cells for " +
-                                std::to_string(columns_.size()) + " columns");
-  }
-  rows_.push_back(std::move(cells));
-}
-
-std::string Table::render() const {
-  std::vector<std::string> headers;
-  std::vector<bool> right;
-  for (const auto& c : columns_) {
-    headers.push_back(c.unit.empty() ? c.header : c.header + " [" + c.unit + "]");
-    right.push_back(c.align_right);
-  }
-  return render_text_table(headers, right, rows_);
 }
 
 }  // namespace lab

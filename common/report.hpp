@@ -158,14 +158,6 @@ class Report {
   /// Adds @p field to the device's properties (e.g. the SM clock measured in a kernel).
   void add_device_field(Field field);
 
-  /// Records a measured quantity with all its samples; returns their summary.
-  /// (The earlier interface, kept for chapters 04–07 until they use ResultTable.)
-  Summary add_result(const std::string& name, const std::string& unit, const std::vector<double>& samples,
-                     const Fields& extra = {});
-  /// Records a correctness verdict and prints it. Returns @p passed.
-  /// (The earlier interface, kept for chapters 04–07 until they use Finding.)
-  bool check(const std::string& name, bool passed, const std::string& detail);
-
   /// Is the run instrumented (timing checks not judged)?
   bool instrumented() const { return instrumented_; }
   /// Does @p finding count toward the verdict? A check, unless it is a timing
@@ -181,7 +173,7 @@ class Report {
 
  private:
   struct Result {
-    std::string table;  // the title of the table it came from ("" for add_result)
+    std::string table;  // the title of the table it came from
     ResultTable::Row row;
   };
   std::string chapter_;
@@ -192,33 +184,5 @@ class Report {
   std::vector<Result> results_;
   std::vector<Finding> findings_;
 };
-
-/// An aligned text table of pre-formatted cells (the earlier interface, kept
-/// for chapters 04–07 until they use ResultTable).
-class Table {
- public:
-  /// One column of a table.
-  struct Column {
-    std::string header;       ///< what the column holds
-    std::string unit;         ///< its unit ("ms", "GB/s"), or "" for none
-    bool align_right = true;  ///< numbers align right, text left
-  };
-
-  /// A table with these columns.
-  explicit Table(std::vector<Column> columns);
-  /// Adds a row; throws std::invalid_argument unless it has one cell per column.
-  void add_row(std::vector<std::string> cells);
-  /// The table as text, each line ending in '\n'.
-  std::string render() const;
-
- private:
-  std::vector<Column> columns_;
-  std::vector<std::vector<std::string>> rows_;
-};
-
-/// Aligns @p rows of cells under @p headers (the first column left-aligned,
-/// the others as @p align_right says): the one text-table renderer.
-std::string render_text_table(const std::vector<std::string>& headers, const std::vector<bool>& align_right,
-                              const std::vector<std::vector<std::string>>& rows);
 
 }  // namespace lab

@@ -13,29 +13,16 @@
 
 using lab_test::lines_of;
 
-TEST_CASE("a table aligns text left and numbers right, with units in the header") {
-  lab::Table table({{"variant", "", false}, {"time", "ms"}, {"bandwidth", "GB/s"}});
-  table.add_row({"copy", "1.250", "2900"});
-  table.add_row({"grid-stride float4", "12.5", "80"});
+TEST_CASE("a result table aligns names left and numbers right, and counts characters, not bytes") {
+  lab::ResultTable table("", "variant", {{"time", "time", "µs", 1}, {"x", "x", "", 0}});
+  table.add_row("grid-stride float4").set("time", 12.5).set("x", 80);
+  table.add_row("copy").set("time", 1.25).set("x", 2900);
   const auto lines = lines_of(table.render());
   REQUIRE(lines.size() == 4);
-  CHECK(lines[0] == "variant             time [ms]  bandwidth [GB/s]");
-  CHECK(lines[1] == std::string(lines[0].size(), '-'));
-  CHECK(lines[2] == "copy                    1.250              2900");
-  CHECK(lines[3] == "grid-stride float4       12.5                80");
-}
-
-TEST_CASE("table width counts characters, not bytes") {
-  lab::Table table({{"t", "µs"}, {"x", ""}});
-  table.add_row({"1", "2"});
-  const auto lines = lines_of(table.render());
-  CHECK(lines[0] == "t [µs]  x");
-  CHECK(lines[2] == "     1  2");
-}
-
-TEST_CASE("a row with the wrong number of cells is refused") {
-  lab::Table table({{"a", ""}, {"b", ""}});
-  CHECK_THROWS_AS(table.add_row({"only one"}), std::invalid_argument);
+  CHECK(lines[0] == "variant             time [µs]     x");
+  CHECK(lines[1] == std::string(lines[0].size() - 1, '-'));  // "µ" is two bytes, one character
+  CHECK(lines[2] == "grid-stride float4       12.5    80");
+  CHECK(lines[3] == "copy                      1.2  2900");
 }
 
 TEST_CASE("fixed formats decimals") {
@@ -47,9 +34,11 @@ using Json = nlohmann::ordered_json;
 
 TEST_CASE("the report has the shared JSON shape") {
   lab::Report report("01_kernel_launch", {{"name", "Test GPU"}}, {{"n", 8}});
-  const lab::Summary s = report.add_result("variant a", "ms", {3, 1, 2}, {{"grid", 4}});
-  CHECK(s.median == 2);
-  CHECK(report.check("correct", true, "8 values"));
+  lab::ResultTable table("t", "variant", {{"grid", "grid", ""}});
+  table.add_row("variant a").samples({3, 1, 2}, "ms").set("grid", 4);
+  CHECK(table.row("variant a").summary().median == 2);
+  report.add(table);
+  report.add(lab::correctness_check("correct", true, "8 values"));
   const Json json = Json::parse(report.json_text());
 
   std::vector<std::string> keys;
@@ -70,7 +59,7 @@ TEST_CASE("the report has the shared JSON shape") {
   CHECK(r.at("samples").at(0) == 3);  // samples keep their order
   CHECK(r.at("min") == 1);
   CHECK(r.at("max") == 3);
-  CHECK(r.at("grid") == 4);  // extra fields are merged in
+  CHECK(r.at("grid") == 4);  // set() fields beside the statistics
   CHECK(json.at("checks").at(0).at("name") == "correct");
   CHECK(json.at("checks").at(0).at("passed") == true);
   CHECK(json.at("passed") == true);
@@ -142,9 +131,9 @@ TEST_CASE("one failed check fails the report, and so does having no checks") {
   CHECK(empty.finish("") == 1);
 
   lab::Report report("x", {}, {});
-  report.check("first", true, "");
+  report.add(lab::correctness_check("first", true, ""));
   CHECK(report.all_passed());
-  CHECK_FALSE(report.check("second", false, "3 of 8 values differ"));
+  report.add(lab::correctness_check("second", false, "3 of 8 values differ"));
   CHECK_FALSE(report.all_passed());
   CHECK(report.finish("") == 1);
   CHECK(Json::parse(report.json_text()).at("passed") == false);
@@ -152,7 +141,7 @@ TEST_CASE("one failed check fails the report, and so does having no checks") {
 
 TEST_CASE("finish writes the JSON file it was given") {
   lab::Report report("x", {}, {});
-  report.check("ok", true, "");
+  report.add(lab::correctness_check("ok", true, ""));
   const std::string path = "report_test_output.json";
   CHECK(report.finish(path) == 0);
   std::ifstream file(path);

@@ -18,12 +18,11 @@ class L2Flusher {
  public:
   /// How the buffer is touched.
   enum class Method {
-    /// cudaMemsetAsync over the buffer, as nvbench does. Leaves the L2 full of
-    /// the buffer's dirty lines, which must be written back to memory before
-    /// the next kernel's data can take their place.
+    /// cudaMemsetAsync over the buffer (nvbench memsets once the L2's size).
+    /// What it leaves behind are written lines; whether their write-back costs
+    /// the next kernel time is what chapter 07 measures, not assumes.
     write,
-    /// A kernel reads the buffer. Leaves the L2 full of clean lines, which can
-    /// be dropped at once: closer to a cold cache after an idle period.
+    /// A kernel reads the buffer: it leaves lines that were only read.
     read
   };
 

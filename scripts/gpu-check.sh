@@ -7,7 +7,7 @@
 #      solutions copied in, every one solved
 #   4. every chapter once with small sizes and --json (read back by scripts/results_table.py)
 #   5. if compute-sanitizer is installed, every chapter's small run under each of its four
-#      tools (memcheck, racecheck, synccheck, initcheck), with --instrumented: timing checks
+#      tools, SANITIZER_JOBS runs at a time (memcheck, racecheck, synccheck, initcheck), with --instrumented: timing checks
 #      are printed as not judged, correctness checks still count. A step fails when the tool
 #      reports an error, the chapter exits non-zero, or it runs past SANITIZER_TIMEOUT;
 #      then every tool's log must hold a zero summary ("ERROR SUMMARY: 0 errors",
@@ -21,7 +21,8 @@
 #
 # Usage: scripts/gpu-check.sh [results-folder]   (default: build/gpu-check/results)
 # Environment: BUILD_DIR (default build/gpu-check), JOBS (default: all cores),
-#              SANITIZER_TIMEOUT (seconds per sanitizer run, default 300).
+#              SANITIZER_TIMEOUT (seconds per sanitizer run, default 300),
+#              SANITIZER_JOBS (sanitizer runs at a time, default 8).
 # shellcheck disable=SC2317  # the step functions are called through step(), which shellcheck cannot follow
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -143,30 +144,64 @@ sanitize() {
   timeout --kill-after=15 "$sanitizer_timeout" compute-sanitizer --tool "$tool" "${flags[@]}" "$@" --instrumented
 }
 
+# One sanitizer run in the background: its output and exit code go to
+# <results>/<name>.<tool>.run and .rc, reported by a step once all have ended.
+sanitize_in_background() {  # sanitize_in_background <name> <tool> <executable> <args...>
+  local name=$1 tool=$2 start=$SECONDS rc=0
+  shift 2
+  sanitize "$tool" "$@" >"$results/$name.$tool.run" 2>&1 </dev/null || rc=$?
+  echo "(ran $((SECONDS - start)) s, $SANITIZER_JOBS runs at a time)" >>"$results/$name.$tool.run"
+  echo "$rc" >"$results/$name.$tool.rc"
+}
+sanitizer_result() {  # sanitizer_result <name> <tool>: the background run's output and exit code
+  cat "$results/$1.$2.run"
+  rm -f "$results/$1.$2.run"
+  return "$(cat "$results/$1.$2.rc" && rm -f "$results/$1.$2.rc")"
+}
+
 if [[ -f $build/chapters.tsv ]]; then
   sanitizer_help=""
   if command -v compute-sanitizer >/dev/null; then
     sanitizer_help=$(compute-sanitizer --help 2>&1 || true)
     compute-sanitizer --version 2>&1 | tail -n 1
   fi
-  while IFS=$'\t' read -r name executable smoke; do
+  mapfile -t chapters <"$build/chapters.tsv"
+  for line in "${chapters[@]}"; do
+    IFS=$'\t' read -r name executable smoke <<<"$line"
     # shellcheck disable=SC2086  # smoke holds several arguments
     step "$name.smoke" "$executable" $smoke --json "$results/$name.smoke.json"
     if command -v python3 >/dev/null; then  # the JSON reads back in the shared shape
       step "$name.json" python3 scripts/results_table.py "$results/$name.smoke.json"
     fi
-    if [[ -z $sanitizer_help ]]; then
-      echo "==> $name: compute-sanitizer not installed, not run"
-      continue
-    fi
-    # memcheck first: an out-of-bounds access makes the other tools' reports meaningless.
-    # initcheck last: it is the slowest (it follows every byte of device memory).
-    for tool in memcheck racecheck synccheck initcheck; do
-      # shellcheck disable=SC2086
-      step "$name.$tool" sanitize "$tool" "$executable" $smoke
-      sanitizer_logs+=("$results/$name.$tool.log")
+  done
+  if [[ -z $sanitizer_help ]]; then
+    echo "==> compute-sanitizer not installed, not run"
+  else
+    # The runs are independent and mostly CPU-bound inside the tool, so they run
+    # SANITIZER_JOBS at a time on the one GPU (their timing checks are not judged).
+    export SANITIZER_JOBS=${SANITIZER_JOBS:-8}
+    running=0
+    for line in "${chapters[@]}"; do
+      IFS=$'\t' read -r name executable smoke <<<"$line"
+      for tool in memcheck racecheck synccheck initcheck; do
+        # shellcheck disable=SC2086
+        sanitize_in_background "$name" "$tool" "$executable" $smoke &
+        running=$((running + 1))
+        if ((running >= SANITIZER_JOBS)); then
+          wait -n
+          running=$((running - 1))
+        fi
+      done
     done
-  done <"$build/chapters.tsv"
+    wait
+    for line in "${chapters[@]}"; do
+      IFS=$'\t' read -r name executable smoke <<<"$line"
+      for tool in memcheck racecheck synccheck initcheck; do
+        step "$name.$tool" sanitizer_result "$name" "$tool"
+        sanitizer_logs+=("$results/$name.$tool.log")
+      done
+    done
+  fi
 fi
 
 # A tool that reported errors must not pass because an exit code got lost: every

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <thread>
 
@@ -338,6 +340,14 @@ std::string producer_consumer_reason(const DeviceSet& devices) {
   int can_access = 0;
   LAB_CHECK(cudaDeviceCanAccessPeer(&can_access, 1, 0));
   return can_access != 0 ? "" : "GPU 1 cannot access GPU 0's memory (cudaDeviceCanAccessPeer)";
+}
+
+void exit_77_without_two_gpus() {
+  const std::string reason = producer_consumer_reason(choose_devices(0));
+  if (reason.empty()) return;
+  std::printf("skipped: %s\n", reason.c_str());
+  std::fflush(stdout);
+  std::exit(lab::exit_code::no_device);
 }
 
 ProducerConsumer::ProducerConsumer(std::int64_t count) : n(count) {

@@ -87,6 +87,10 @@ struct ProducerConsumer {
 
 /// "" when GPUs 0 and 1 exist and GPU 1 can access GPU 0's memory; else why not.
 std::string producer_consumer_reason(const DeviceSet& devices);
+/// For the two-GPU tests and exercise 09's check: when producer_consumer_reason()
+/// gives a reason (one GPU, or no peer access), prints "skipped: <reason>" and
+/// ends the process with exit code 77, which ctest and scripts/progress report as not checked.
+void exit_77_without_two_gpus();
 /// On GPU 0's stream: spin for @p producer_ms, then write @p value into every element of produced.
 void queue_producer(ProducerConsumer& pc, double producer_ms, float value);
 /// On GPU 1's stream: a kernel copies produced (GPU 0's memory) into seen. No ordering of its own.

@@ -115,6 +115,15 @@ TEST_CASE("two_gpu_reason: none with two, the machine's count with one, the opti
   CHECK(contains(ch09::two_gpu_reason(machine(4, 1)), "--devices 1 of the 4"));
 }
 
+TEST_CASE("devices table: one row per device in use") {
+  ch09::DeviceSet devices = machine(4, 2);
+  devices.names = {"NVIDIA H200", "NVIDIA H200"};
+  const lab::ResultTable table = ch09::devices_table(devices);
+  CHECK(table.rows().size() == 2);
+  CHECK(table.row("GPU 1").get("name").text() == "NVIDIA H200");
+  CHECK(contains(table.title(), "2 of the 4"));
+}
+
 // --- 1 --------------------------------------------------------------------------------
 
 TEST_CASE("ownership: as the guide says, on two GPUs") {

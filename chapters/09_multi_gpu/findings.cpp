@@ -34,6 +34,16 @@ std::string gpu(int ordinal) { return "GPU " + std::to_string(ordinal); }
 
 }  // namespace
 
+lab::ResultTable devices_table(const DeviceSet& devices) {
+  lab::ResultTable table("The GPUs in use: " + std::to_string(devices.used) + " of the " +
+                             std::to_string(devices.visible) + " this machine shows",
+                         "device", {{"name", "name", "", 0}});
+  for (std::size_t d = 0; d < devices.names.size(); ++d)
+    table.add_row(gpu(static_cast<int>(d))).set("name", devices.names[d]);
+  table.note("numbered as CUDA numbers them (CUDA_VISIBLE_DEVICES chooses and orders them)");
+  return table;
+}
+
 std::string two_gpu_reason(const DeviceSet& devices) {
   if (devices.used >= 2) return "";
   if (devices.visible >= 2)

@@ -33,6 +33,9 @@ struct DeviceSet {
   std::vector<std::string> names;  ///< the name of each device used
 };
 
+/// One row per device in use: its ordinal and name, and how many the machine shows.
+lab::ResultTable devices_table(const DeviceSet& devices);
+
 /// "" when @p devices holds at least two GPUs; otherwise why a two-GPU section is skipped,
 /// e.g. "needs 2 GPUs; this machine shows 1".
 std::string two_gpu_reason(const DeviceSet& devices);

@@ -52,6 +52,7 @@ int main(int argc, char** argv) {
     const auto seed_value = static_cast<std::uint64_t>(seed);
 
     report.section("1. What belongs to a device");
+    report.add(ch09::devices_table(devices));
     const ch09::OwnershipRun ownership = ch09::probe_ownership(devices, std::int64_t{1} << 20, seed_value);
     report.add(ch09::ownership_table(ownership));
     report.add(ch09::ownership_findings(ownership));

@@ -32,6 +32,7 @@ results=${1:-$build/results}
 jobs=${JOBS:-$(nproc)}
 sanitizer_timeout=${SANITIZER_TIMEOUT:-300}
 mkdir -p "$results"
+results=$(cd "$results" && pwd)  # absolute: some steps run in other folders
 failed=()
 steps=0
 printf 'step\tresult\tseconds\n' >"$results/steps.tsv"

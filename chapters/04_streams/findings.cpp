@@ -632,7 +632,7 @@ std::vector<lab::Finding> memory_findings(const MemoryRun& run) {
   findings.push_back(observe(
       "the call with cudaMallocAsync / cudaFreeAsync",
       "returned after " + fixed(ordered.call_ms, 3) + " ms" + behind +
-          (ordered.call_ms < 0.5 * ordered.queued_ms ? ": the host went on at once" : ": it waited too")));
+          (ordered.call_ms < 0.5 * ordered.queued_ms ? ": it did not wait for the queued work" : ": it waited for the queued work too")));
 
   // Each call alone.
   const AllocationTimes& t = run.calls;

@@ -178,6 +178,13 @@ lab::Finding launch_gap_finding(const SweepRun& run) {
                              size_text(large.bytes) + " the two differ by " + signed_percent(large_apart) +
                              ": the gap is a fixed cost, it matters for small copies only");
   }
+  if (blocked - isolated > 0.1 * isolated) {
+    return observe(name, measured + ": the blocked pair read " + us_text(blocked - isolated) +
+                             " more. Behind a held stream the pair also timed something the isolated pair did not: "
+                             "for a copy this small neither pair is the copy's own time (chapter 03 compares event "
+                             "pairs with CUPTI's durations). At " +
+                             size_text(large.bytes) + " the two differ by " + signed_percent(large_apart));
+  }
   return observe(name, measured + ": within 10 % of each other, so this run shows no launch gap in the isolated "
                                   "samples (at " +
                            size_text(large.bytes) + ": " + signed_percent(large_apart) + ")");

@@ -74,7 +74,8 @@ int main(int argc, char** argv) {
     const std::size_t size = static_cast<std::size_t>(s.mib) * kMiB;
 
     report.section("1. Copy bandwidth: pageable and pinned, one direction and both");
-    const ch06::SweepRun sweep = ch06::sweep_copies(largest, size, seed, device.ordinal, stream, reps);
+    const ch06::SweepRun sweep = ch06::sweep_copies(largest, size, seed, device.ordinal, stream, reps,
+                                                    !chapter.instrumented());
     report.add(ch06::sweep_table(sweep));
     report.add(ch06::both_directions_table(sweep));
     report.add(ch06::sweep_findings(sweep));
@@ -101,7 +102,8 @@ int main(int argc, char** argv) {
     report.add(ch06::cpu_freed_findings(freed));
 
     report.section("5a. Write-combined pinned memory");
-    const ch06::WriteCombinedRun combined = ch06::compare_write_combined(size, seed + 200, stream, reps);
+    const ch06::WriteCombinedRun combined = ch06::compare_write_combined(size, seed + 200, stream, reps,
+                                                                       !chapter.instrumented());
     report.add(ch06::write_combined_table(combined));
     report.add(ch06::write_combined_findings(combined));
     report.add(ch06::write_combined_background());

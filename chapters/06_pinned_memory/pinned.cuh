@@ -99,9 +99,10 @@ std::vector<std::size_t> sweep_sizes(std::size_t largest, std::size_t experiment
 /// 1. Every size of sweep_sizes(): pageable copies isolated, pinned copies
 /// behind a blocked stream and isolated, both directions at once, and a round
 /// trip of random bytes through each kind of memory. Reads the PCIe link of
-/// device @p device_ordinal from NVML.
+/// device @p device_ordinal from NVML. @p hold_stream false (an instrumented
+/// run, where a tool's work per call can outlast any hold) times every series isolated.
 SweepRun sweep_copies(std::size_t largest, std::size_t experiment_bytes, std::uint64_t seed, int device_ordinal,
-                      cudaStream_t stream, int reps);
+                      cudaStream_t stream, int reps, bool hold_stream = true);
 
 // --- 2. the four combinations ---------------------------------------------------------
 
@@ -186,8 +187,9 @@ struct CpuAccess {
 CpuAccess time_cpu_access(HostMemory& memory, int reps);
 
 /// 5a. Ordinary and write-combined pinned memory of @p bytes: H2D copies
-/// (behind a blocked stream), CPU reads and writes, and a round trip.
-WriteCombinedRun compare_write_combined(std::size_t bytes, std::uint64_t seed, cudaStream_t stream, int reps);
+/// (behind a blocked stream unless @p hold_stream is false), CPU reads and writes, and a round trip.
+WriteCombinedRun compare_write_combined(std::size_t bytes, std::uint64_t seed, cudaStream_t stream, int reps,
+                                        bool hold_stream = true);
 
 /// @p floats floats in @p mapped (a HostKind::mapped buffer): out[i] = passes x in[i],
 /// the kernel sweeping the input @p passes times, its input copied first or

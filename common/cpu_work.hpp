@@ -1,7 +1,6 @@
 /// @file cpu_work.hpp
-/// @brief Real work for one CPU core, for the chapters that show CPU work
-/// overlapping the GPU's (02, 03): it cannot be folded away by the compiler,
-/// and it comes in slices short enough to check a clock or poll an event between them.
+/// @brief Real work for one CPU core, that the compiler cannot fold away, in
+/// slices short enough to poll an event between them (chapters 02, 03).
 #pragma once
 
 #include <cstdint>

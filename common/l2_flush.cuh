@@ -10,20 +10,17 @@
 
 namespace lab {
 
-/// Evicts the L2 cache: touches a buffer twice the L2's size (read from
-/// cudaDevAttrL2CacheSize) so that no line of earlier data survives, after
-/// resetting lines marked persisting, which a plain flush would not evict
-/// (nvbench issue #458).
+/// Evicts the L2 cache: resets lines marked persisting (a plain flush keeps
+/// them: nvbench issue #458), then touches a buffer twice the L2's size.
 class L2Flusher {
  public:
   /// How the buffer is touched.
   enum class Method {
-    /// cudaMemsetAsync over the buffer, as nvbench does. Leaves the L2 full of
-    /// the buffer's dirty lines, which must be written back to memory before
-    /// the next kernel's data can take their place.
+    /// cudaMemsetAsync over the buffer, as nvbench does. Leaves dirty lines,
+    /// written back before the next kernel's data can take their place.
     write,
-    /// A kernel reads the buffer. Leaves the L2 full of clean lines, which can
-    /// be dropped at once: closer to a cold cache after an idle period.
+    /// A kernel reads the buffer. Leaves clean lines, dropped at once: closer
+    /// to a cache gone cold while idle.
     read
   };
 
@@ -31,10 +28,8 @@ class L2Flusher {
   explicit L2Flusher(Method method = Method::write);
   /// Queues the flush on @p stream.
   void flush(cudaStream_t stream);
-  /// Size of the flush buffer in bytes.
-  std::size_t bytes() const { return buffer_.bytes(); }
-  /// How this flusher touches its buffer.
-  Method method() const { return method_; }
+  std::size_t bytes() const { return buffer_.bytes(); }  ///< size of the flush buffer
+  Method method() const { return method_; }              ///< how it touches the buffer
 
  private:
   DeviceBuffer<unsigned char> buffer_;

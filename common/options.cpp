@@ -1,9 +1,6 @@
-// The option table on CLI11. CLI11 splits the command line (`--name value`,
-// `--name=value`), matches the names and collects the raw texts; this file
-// converts them (integer suffixes, ranges, output files), writes every message
-// and the help. CLI11 is configured to take every value as text, to accept an
-// option any number of times and to keep what it does not know, so that the
-// errors it would raise become ours, with the option's name in them.
+// CLI11 splits the command line, matches the names and collects the raw texts;
+// it is set to accept anything (repeats, unknown options) so that every error
+// is raised here, with the option's name in it.
 #include "options.hpp"
 
 #include <CLI/CLI.hpp>
@@ -29,7 +26,6 @@ struct Suffix {
   const char* text;
   std::int64_t factor;
 };
-// Longest first so that "Mi" is not read as "M".
 constexpr Suffix kSuffixes[] = {{"Ki", std::int64_t{1} << 10},
                                 {"Mi", std::int64_t{1} << 20},
                                 {"Gi", std::int64_t{1} << 30},
@@ -81,14 +77,6 @@ std::string with_largest_unit(std::int64_t value, std::initializer_list<Suffix> 
 
 std::string range_text(std::int64_t min, std::int64_t max) { return format_count(min) + ".." + format_count(max); }
 std::string range_text(double min, double max) { return format_real(min) + ".." + format_real(max); }
-
-// The first thing CLI11 kept because it matched nothing, as our message.
-std::string unexpected(const std::string& argument) {
-  if (argument.size() > 2 && argument.compare(0, 2, "--") == 0) {
-    return "unknown option '" + argument.substr(0, argument.find('=')) + "'";
-  }
-  return "unexpected argument '" + argument + "'";
-}
 
 }  // namespace
 
@@ -183,9 +171,8 @@ Options& Options::add(const std::string& name, std::string* value, const std::st
 }
 
 Options& Options::add_output_file(const std::string& name, std::string* value, const std::string& help) {
-  Entry& e = declare(name, Kind::output_file, value, help);
-  e.placeholder = "path";
-  e.default_text = value->empty() ? "none" : *value;
+  add(name, value, help, "path");
+  entries_.back().kind = Kind::output_file;
   return *this;
 }
 
@@ -201,10 +188,8 @@ Options& Options::add_rule(std::function<std::string()> rule) {
 }
 
 const Options::Entry* Options::find(const std::string& name) const {
-  for (const auto& e : entries_) {
-    if (e.name == name) return &e;
-  }
-  return nullptr;
+  const auto e = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.name == name; });
+  return e != entries_.end() ? &*e : nullptr;
 }
 
 void Options::assign(const Entry& e, const std::string& text) const {
@@ -313,7 +298,12 @@ Options::Parsed Options::parse(int argc, const char* const* argv) {
     }
     assign(e, value);
   }
-  if (const auto extras = app.remaining(); !extras.empty()) throw UsageError(unexpected(extras.front()));
+  if (const auto extras = app.remaining(); !extras.empty()) {
+    const std::string& first = extras.front();
+    if (first.size() > 2 && first.compare(0, 2, "--") == 0)
+      throw UsageError("unknown option '" + first.substr(0, first.find('=')) + "'");
+    throw UsageError("unexpected argument '" + first + "'");
+  }
 
   for (const auto& rule : rules_) {
     if (std::string problem = rule(); !problem.empty()) throw UsageError(problem);

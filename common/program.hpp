@@ -1,8 +1,6 @@
 /// @file program.hpp
-/// @brief Exit codes and the wrapper that turns errors into them.
-///
-/// Every chapter's main() is `return lab::run_program("chNN_name", [&] { ... });`
-/// so that every failure ends the same documented way.
+/// @brief Exit codes, and lab::run_program, which turns errors into them:
+/// every main() is `return lab::run_program("chNN_name", [&] { ... });`.
 #pragma once
 
 #include <cstdio>

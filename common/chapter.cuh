@@ -3,18 +3,14 @@
 /// the device check, the header, the report and the exit code.
 ///
 /// @code
-///   int main(int argc, char** argv) {
-///     return lab::run_program("ch01_kernel_launch", [&] {
-///       lab::Chapter chapter("ch01_kernel_launch", "Chapter 01: kernel launch", "What it shows.");
-///       chapter.options().add("n", &n, 1, max_n, "elements");
-///       if (!chapter.start(argc, argv)) return 0;  // --help was printed
-///       lab::Report& report = chapter.report();
-///       report.section("1. ...");
-///       report.add(ch01::variants_table(ch01::compare_variants(...)));  // data in, table out
-///       report.add(ch01::findings(...));                                 // verdicts computed from data
-///       return chapter.finish();
-///     });
-///   }
+///   return lab::run_program("ch01_kernel_launch", [&] {
+///     lab::Chapter chapter("ch01_kernel_launch", "Chapter 01: kernel launch", "What it shows.");
+///     chapter.options().add("n", &n, 1, max_n, "elements");
+///     if (!chapter.start(argc, argv)) return 0;  // --help was printed
+///     chapter.report().section("1. ...");
+///     chapter.report().add(ch01::variants_table(ch01::compare_variants(...)));  // data in, table out
+///     return chapter.finish();
+///   });
 /// @endcode
 #pragma once
 
@@ -30,9 +26,7 @@ namespace lab {
 /// One chapter's run, from the command line to the exit code.
 class Chapter {
  public:
-  /// @param program     executable name, e.g. "ch01_kernel_launch"
-  /// @param title       printed at the top, e.g. "Chapter 01: kernel launch"
-  /// @param description shown by `--help`
+  /// @p program is the executable's name, @p title is printed at the top, @p description by `--help`.
   Chapter(std::string program, std::string title, std::string description);
 
   /// The option table; `--json` is already in it.

@@ -16,10 +16,7 @@ namespace lab {
 /// A CUDA runtime call (or a kernel launch) failed.
 class CudaError : public std::runtime_error {
  public:
-  /// @param error what the runtime returned
-  /// @param call  the source text of the call, e.g. "cudaMalloc(&p, bytes)"
-  /// @param file  the file of the call
-  /// @param line  the line of the call
+  /// @p call is the call's source text, e.g. "cudaMalloc(&p, bytes)".
   CudaError(cudaError_t error, const char* call, const char* file, int line)
       : std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + call +
                            " failed: " + cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ")"),

@@ -70,9 +70,7 @@ class TimelineRecorder {
 /// one time axis. Does nothing unless asked for.
 class TimelineSession {
  public:
-  /// @param chart        print a chart after each variant (`--timeline`)
-  /// @param trace_path   write a Chrome trace here at the end (`--trace PATH`), "" for none
-  /// @param device_name  for the trace's process name
+  /// Prints a chart per variant if @p chart; writes a trace to @p trace_path unless it is "".
   void configure(bool chart, std::string trace_path, std::string device_name);
   /// Was a chart or a trace asked for?
   bool wanted() const { return chart_ || !trace_path_.empty(); }

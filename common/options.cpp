@@ -26,13 +26,9 @@ struct Suffix {
   const char* text;
   std::int64_t factor;
 };
-constexpr Suffix kSuffixes[] = {{"Ki", std::int64_t{1} << 10},
-                                {"Mi", std::int64_t{1} << 20},
-                                {"Gi", std::int64_t{1} << 30},
-                                {"Ti", std::int64_t{1} << 40},
-                                {"k", 1000},
-                                {"M", 1000 * 1000},
-                                {"G", 1000LL * 1000 * 1000}};
+constexpr Suffix kSuffixes[] = {
+    {"Ki", 1 << 10}, {"Mi", 1 << 20},    {"Gi", 1 << 30},          {"Ti", std::int64_t{1} << 40},
+    {"k", 1000},     {"M", 1000 * 1000}, {"G", 1000 * 1000 * 1000}};
 
 // What CLI11 records for an option given without a value (`--json` at the end
 // of the line, or followed by another option): its "default string", which no
@@ -109,9 +105,8 @@ std::int64_t parse_integer(const std::string& text, const std::string& what) {
 
 std::string format_count(std::int64_t value) {
   if (value == 0) return "0";
-  const std::int64_t Ki = 1024;
   if (std::string text =
-          with_largest_unit(value, {{"Ti", Ki * Ki * Ki * Ki}, {"Gi", Ki * Ki * Ki}, {"Mi", Ki * Ki}, {"Ki", Ki}});
+          with_largest_unit(value, {{"Ti", std::int64_t{1} << 40}, {"Gi", 1 << 30}, {"Mi", 1 << 20}, {"Ki", 1 << 10}});
       !text.empty()) {
     return text;
   }
@@ -130,7 +125,8 @@ std::string format_count(std::int64_t value) {
 Options::Options(std::string program, std::string description)
     : program_(std::move(program)), description_(std::move(description)) {}
 
-Options::Entry& Options::declare(const std::string& name, Kind kind, void* value, const std::string& help) {
+Options::Entry& Options::declare(const std::string& name, Kind kind, void* value, const std::string& help,
+                                 const std::string& placeholder, const std::string& default_text) {
   if (name.empty() || name == "help" || find(name) != nullptr) {
     throw std::logic_error("option --" + name + " declared twice or reserved");
   }
@@ -139,34 +135,28 @@ Options::Entry& Options::declare(const std::string& name, Kind kind, void* value
   const bool typable =
       std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_'; });
   if (!typable || name[0] == '-') throw std::logic_error("option name '" + name + "' is not letters, digits, - and _");
-  entries_.push_back(Entry{name, kind, value, 0, 0, 0, 0, help, "", ""});
+  entries_.push_back(Entry{name, kind, value, 0, 0, 0, 0, help, placeholder, default_text});
   return entries_.back();
 }
 
 Options& Options::add(const std::string& name, std::int64_t* value, std::int64_t min, std::int64_t max,
                       const std::string& help) {
-  Entry& e = declare(name, Kind::integer, value, help);
+  Entry& e = declare(name, Kind::integer, value, help, "int", format_count(*value));
   e.imin = min;
   e.imax = max;
-  e.placeholder = "int";
-  e.default_text = format_count(*value);
   return *this;
 }
 
 Options& Options::add(const std::string& name, double* value, double min, double max, const std::string& help) {
-  Entry& e = declare(name, Kind::real, value, help);
+  Entry& e = declare(name, Kind::real, value, help, "number", format_real(*value));
   e.min = min;
   e.max = max;
-  e.placeholder = "number";
-  e.default_text = format_real(*value);
   return *this;
 }
 
 Options& Options::add(const std::string& name, std::string* value, const std::string& help,
                       const std::string& placeholder) {
-  Entry& e = declare(name, Kind::text, value, help);
-  e.placeholder = placeholder;
-  e.default_text = value->empty() ? "none" : *value;
+  declare(name, Kind::text, value, help, placeholder, value->empty() ? "none" : *value);
   return *this;
 }
 
@@ -177,8 +167,7 @@ Options& Options::add_output_file(const std::string& name, std::string* value, c
 }
 
 Options& Options::add_flag(const std::string& name, bool* value, const std::string& help) {
-  Entry& e = declare(name, Kind::flag, value, help);
-  e.default_text = *value ? "on" : "off";
+  declare(name, Kind::flag, value, help, "", *value ? "on" : "off");
   return *this;
 }
 

@@ -47,8 +47,7 @@ class Options {
     help  ///< `--help` was given and printed: exit with code 0
   };
 
-  /// @param program     the program's name, shown in the usage line
-  /// @param description what the program does, shown by `--help`
+  /// @p program and @p description are shown by `--help`.
   Options(std::string program, std::string description);
 
   /// An integer option with an inclusive range; the default is `*value`.
@@ -89,7 +88,8 @@ class Options {
     std::string default_text;
   };
 
-  Entry& declare(const std::string& name, Kind kind, void* value, const std::string& help);
+  Entry& declare(const std::string& name, Kind kind, void* value, const std::string& help,
+                 const std::string& placeholder, const std::string& default_text);
   const Entry* find(const std::string& name) const;
   void assign(const Entry& entry, const std::string& text) const;
 

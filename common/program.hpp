@@ -30,9 +30,8 @@ class NoDeviceError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Runs @p body and maps what it throws to a message and an exit code.
-/// @param program the program's name, printed before error messages
-/// @param body    returns the exit code (exit_code::success or exit_code::failure)
+/// Runs @p body, which returns the exit code, and maps what it throws to a
+/// message on stderr (prefixed with @p program) and an exit code.
 template <class Body>
 int run_program(const char* program, Body&& body) noexcept {
   try {

@@ -55,9 +55,7 @@ class ResultTable {
     Summary summary_{};
   };
 
-  /// @param title       what the table shows, printed above it and stored with each row
-  /// @param name_header the header of the first column, which holds each row's name
-  /// @param columns     the further columns, left to right
+  /// A table titled @p title whose first column, headed @p name_header, holds the row names.
   ResultTable(std::string title, std::string name_header, std::vector<Column> columns);
   /// Adds a row named @p name and returns it to be filled.
   Row& add_row(const std::string& name);
@@ -113,11 +111,7 @@ Finding observation(std::string name, std::string text);
 /// Collects a chapter's tables and findings, prints them as they come, writes the JSON.
 class Report {
  public:
-  /// @param chapter      e.g. "01_kernel_launch"
-  /// @param device       the device's properties (DeviceInfo::fields)
-  /// @param options      the option values (Options::fields)
-  /// @param instrumented true under a sanitizer or profiler: timing checks are
-  ///                     printed and stored as not judged
+  /// A report for @p chapter ("01_kernel_launch"); when @p instrumented, timing checks are not judged.
   Report(std::string chapter, Fields device, Fields options, bool instrumented = false);
 
   /// Starts a numbered section of the chapter page, e.g. "2. Three ways to cover n elements".

@@ -41,12 +41,11 @@ class HostTimer {
 /// @endcode
 class EventTimer {
  public:
-  /// Records start on construction and stop on destruction.
+  /// Records start on construction and stop on destruction (an error then is
+  /// thrown by elapsed_ms()).
   class Scope {
    public:
-    /// Records the timer's start event.
-    explicit Scope(EventTimer& timer) : timer_(timer) { timer_.start(); }
-    /// Records the timer's stop event; an error is kept for elapsed_ms().
+    explicit Scope(EventTimer& timer) : timer_(timer) { timer_.start(); }  ///< records the start event
     ~Scope() {
       try {
         timer_.stop();

@@ -9,9 +9,8 @@ namespace lab {
 
 namespace {
 
-// NVML, the driver's management library, is opened at run time (dlopen) so
-// that the programs need no NVML to build or start. Only the few functions we
-// call are declared; their signatures are NVML's own (nvml.h).
+// NVML opened at run time, so the programs need it neither to build nor to
+// start. The function types below are NVML's own (nvml.h).
 class Nvml {
  public:
   Nvml() {
@@ -42,8 +41,7 @@ class Nvml {
 
 }  // namespace
 
-// The driver's release ("580.159.04") is not in the runtime API. NVML knows
-// it; failing that, the Linux kernel module states it in /proc/driver/nvidia/version.
+// The runtime API does not know the driver's release; NVML or the kernel module does.
 std::string driver_release() noexcept {
   {
     Nvml nvml;

@@ -30,9 +30,8 @@ constexpr Suffix kSuffixes[] = {
     {"Ki", 1 << 10}, {"Mi", 1 << 20},    {"Gi", 1 << 30},          {"Ti", std::int64_t{1} << 40},
     {"k", 1000},     {"M", 1000 * 1000}, {"G", 1000 * 1000 * 1000}};
 
-// What CLI11 records for an option given without a value (`--json` at the end
-// of the line, or followed by another option): its "default string", which no
-// one types.
+// What CLI11 records for an option given without a value (its "default
+// string"): a text no one types.
 const std::string kNoValue = "\x01(no value)";
 
 bool all_digits(const std::string& text) {
@@ -59,9 +58,8 @@ std::int64_t parse_power_of_two(const std::string& text, const std::string& what
   return start == 1 ? -value : value;
 }
 
-// @p value with the largest of @p units (largest first) that divides it, when
-// at most four digits remain: 1536Mi reads at a glance, 4194304Ti does not.
-// "" when no unit fits.
+// @p value with the largest of @p units that divides it if at most four digits
+// remain (1536Mi reads at a glance, 4194304Ti does not), else "".
 std::string with_largest_unit(std::int64_t value, std::initializer_list<Suffix> units) {
   for (const Suffix& unit : units) {
     if (value % unit.factor != 0) continue;
@@ -227,10 +225,8 @@ void Options::assign(const Entry& e, const std::string& text) const {
 }
 
 Options::Parsed Options::parse(int argc, const char* const* argv) {
-  // Two forms CLI11 reads otherwise than we do, caught before it sees them:
-  // `--help=...` (CLI11 would take `--help=true` for `--help`), and `--name=`
-  // with nothing after the '=' (CLI11 would take the next argument as the value).
-  // Neither can be a value of another option: no value starts with "--".
+  // Caught before CLI11 reads them otherwise: `--help=true` (it would take it
+  // for `--help`) and `--name=` (it would take the next argument as the value).
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg.rfind("--help=", 0) == 0) throw UsageError("--help takes no value (got '" + arg + "')");
@@ -248,9 +244,8 @@ Options::Parsed Options::parse(int argc, const char* const* argv) {
     if (e.kind == Kind::flag) {
       option = app.add_flag("--" + e.name);  // `--name=value` gives the raw value, `--name` gives "true"
     } else {
-      // Zero or one value: CLI11 then takes the next argument only when it is
-      // not an option, so `--json --block 64` leaves `--json` without a value
-      // (recorded as kNoValue) instead of writing a file named "--block".
+      // Zero or one value: `--json --block 64` leaves `--json` without a value
+      // (kNoValue) instead of writing a file named "--block".
       option = app.add_option("--" + e.name)->expected(0, 1)->default_str(kNoValue);
     }
     option->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);  // a repeat is reported below, as ours

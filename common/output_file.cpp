@@ -79,8 +79,7 @@ std::string check_output_file(const std::string& path) {
 
   if (::stat(path.c_str(), &info) == 0) {
     if (S_ISDIR(info.st_mode)) return cannot_write(path, "it names a folder, not a file");
-    // A device (/dev/full, /dev/null), a pipe or a socket: renaming a result
-    // over it would replace it, and writing into it is not keeping a result.
+    // Renaming a result over a device (/dev/null), a pipe or a socket would replace it.
     if (!S_ISREG(info.st_mode)) return cannot_write(path, "it is not a regular file (a device, a pipe or a socket)");
   } else if (errno != ENOENT) {
     return cannot_write(path, errno_text());
@@ -111,8 +110,7 @@ void write_file_atomically(const std::string& path, const std::string& text) {
   }
   std::string error = write_all(fd, text);
   if (error.empty() && ::fchmod(fd, new_file_mode()) != 0) error = "fchmod failed: " + errno_text();
-  // fsync before the rename: after a crash the name then points at the whole
-  // text, never at an empty file whose data had not reached the disk yet.
+  // fsync before the rename: after a crash the name never points at an empty file.
   if (error.empty() && ::fsync(fd) != 0) error = "fsync failed: " + errno_text();
   if (::close(fd) != 0 && error.empty()) error = "close failed: " + errno_text();
   if (error.empty() && ::rename(temp_path.c_str(), path.c_str()) != 0) {

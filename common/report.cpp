@@ -48,15 +48,6 @@ Json to_json(const Fields& fields) {
   return json;
 }
 
-const char* kind_name(Finding::Kind kind) {
-  switch (kind) {
-    case Finding::Kind::correctness: return "correctness";
-    case Finding::Kind::timing: return "timing";
-    case Finding::Kind::observation: return "observation";
-  }
-  return "?";
-}
-
 // What a row with samples answers for these keys, besides "count" (lab::summarize).
 constexpr std::pair<const char*, double Summary::*> kStatistics[] = {
     {"min", &Summary::min}, {"q1", &Summary::q1},     {"median", &Summary::median}, {"q3", &Summary::q3},
@@ -65,6 +56,10 @@ constexpr std::pair<const char*, double Summary::*> kStatistics[] = {
 bool is_check(const Finding& f) { return f.kind != Finding::Kind::observation; }
 
 }  // namespace
+
+NLOHMANN_JSON_SERIALIZE_ENUM(Finding::Kind, {{Finding::Kind::correctness, "correctness"},
+                                             {Finding::Kind::timing, "timing"},
+                                             {Finding::Kind::observation, "observation"}})
 
 std::string render_text_table(const std::vector<std::string>& headers, const std::vector<bool>& align_right,
                               const std::vector<std::vector<std::string>>& rows) {
@@ -271,11 +266,8 @@ std::string Report::json_text() const {
   Json findings = Json::array();
   for (const Finding& f : findings_) {
     if (is_check(f)) {
-      checks.push_back({{"name", f.name},
-                        {"kind", kind_name(f.kind)},
-                        {"passed", f.passed},
-                        {"judged", judged(f)},
-                        {"detail", f.text}});
+      checks.push_back(
+          {{"name", f.name}, {"kind", f.kind}, {"passed", f.passed}, {"judged", judged(f)}, {"detail", f.text}});
     } else {
       findings.push_back({{"name", f.name}, {"text", f.text}});
     }

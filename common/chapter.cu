@@ -19,14 +19,14 @@ Chapter::Chapter(std::string program, std::string title, std::string description
 
 void Chapter::add_timeline_options() {
   options_.add_flag("timeline", &timeline_chart_, "print a CUPTI timeline of the GPU's work after each variant")
-      .add_output_file("trace", &trace_path_, "write the recorded variants as a Chrome trace (open in ui.perfetto.dev)");
+      .add_output_file("trace", &trace_path_,
+                       "write the recorded variants as a Chrome trace (open in ui.perfetto.dev)");
 }
 
 bool Chapter::start(int argc, const char* const* argv) {
   if (options_.parse(argc, argv) == Options::Parsed::help) return false;
-  // The tools load themselves through these variables: Nsight Compute and
-  // Systems set CUDA_INJECTION64_PATH; compute-sanitizer (CUDA 13.0) was seen
-  // to set NVTX_INJECTION64_PATH=libsanitizer-collection.so.
+  // Nsight Compute and Systems set CUDA_INJECTION64_PATH; compute-sanitizer
+  // (CUDA 13.0) sets NVTX_INJECTION64_PATH=libsanitizer-collection.so.
   for (const char* variable : {"CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH"}) {
     const char* value = std::getenv(variable);
     if (value != nullptr && *value != '\0') instrumented_ = true;
@@ -42,8 +42,6 @@ bool Chapter::start(int argc, const char* const* argv) {
 }
 
 double Chapter::measure_sm_clock() {
-  // Nominal clocks say nothing about throttling or power-saving states, so a
-  // report records the clock a kernel measured.
   const double mhz = measure_sm_clock_mhz();
   report_.add_device_field({"measured_sm_clock_mhz", mhz});
   std::printf("  SM clock measured in a kernel: %.0f MHz\n", mhz);

@@ -3,18 +3,14 @@
 /// the device check, the header, the report and the exit code.
 ///
 /// @code
-///   int main(int argc, char** argv) {
-///     return lab::run_program("ch01_kernel_launch", [&] {
-///       lab::Chapter chapter("ch01_kernel_launch", "Chapter 01: kernel launch", "What it shows.");
-///       chapter.options().add("n", &n, 1, max_n, "elements");
-///       if (!chapter.start(argc, argv)) return 0;  // --help was printed
-///       lab::Report& report = chapter.report();
-///       report.section("1. ...");
-///       report.add(ch01::variants_table(ch01::compare_variants(...)));  // data in, table out
-///       report.add(ch01::findings(...));                                 // verdicts computed from data
-///       return chapter.finish();
-///     });
-///   }
+///   return lab::run_program("ch01_kernel_launch", [&] {
+///     lab::Chapter chapter("ch01_kernel_launch", "Chapter 01: kernel launch", "What it shows.");
+///     chapter.options().add("n", &n, 1, max_n, "elements");
+///     if (!chapter.start(argc, argv)) return 0;  // --help was printed
+///     chapter.report().section("1. ...");
+///     chapter.report().add(ch01::variants_table(ch01::compare_variants(...)));  // data in, table out
+///     return chapter.finish();
+///   });
 /// @endcode
 #pragma once
 
@@ -30,43 +26,33 @@ namespace lab {
 /// One chapter's run, from the command line to the exit code.
 class Chapter {
  public:
-  /// @param program     executable name, e.g. "ch01_kernel_launch"
-  /// @param title       printed at the top, e.g. "Chapter 01: kernel launch"
-  /// @param description shown by `--help`
+  /// @p program is the executable's name, @p title is printed at the top, @p description by `--help`.
   Chapter(std::string program, std::string title, std::string description);
 
   /// The option table; `--json` is already in it.
   Options& options() { return options_; }
 
-  /// Parses the command line (throws lab::UsageError), then requires a usable
-  /// device (throws lab::NoDeviceError) and prints the title and the device
-  /// summary. Queues no GPU work. Returns false when `--help` was printed and
-  /// the program should exit with code 0.
+  /// Parses the command line (throws lab::UsageError), requires a device
+  /// (throws lab::NoDeviceError), prints the title and the device. Queues no
+  /// GPU work. Returns false when `--help` was printed (exit with code 0).
   bool start(int argc, const char* const* argv);
 
-  /// Measures the SM clock inside a kernel (lab::measure_sm_clock_mhz), prints
-  /// it and records it with the device. A GPU workload of its own: a chapter
-  /// calls it where a busy GPU does not disturb what it measures.
+  /// Measures the SM clock in a kernel (lab::measure_sm_clock_mhz), prints it and
+  /// records it with the device. Runs GPU work: call it where that disturbs nothing.
   double measure_sm_clock();
 
-  /// Is the run instrumented (compute-sanitizer, Nsight Compute or Systems),
-  /// so that timing checks are not judged? True when `--instrumented` was
-  /// given or a variable those tools set (CUDA_INJECTION64_PATH,
-  /// NVTX_INJECTION64_PATH) is present.
+  /// Is the run under compute-sanitizer or Nsight, so timing checks are not
+  /// judged? `--instrumented`, or a variable those tools set.
   bool instrumented() const { return instrumented_; }
 
-  /// Adds `--timeline` (print a CUPTI chart of each recorded variant) and
-  /// `--trace PATH` (write them all as a Chrome trace) to the options. Call
-  /// before start() in chapters that mark variants with timeline().begin()/end().
+  /// Adds `--timeline` (a chart per variant) and `--trace PATH` (a Chrome
+  /// trace) to the options; call before start().
   void add_timeline_options();
-  /// The timeline session, configured by start() from those options; it does
-  /// nothing unless one of them was given.
+  /// The timeline session; does nothing unless one of those options was given.
   TimelineSession& timeline() { return timeline_; }
 
-  /// The device in use (after start()).
-  const DeviceInfo& device() const { return device_; }
-  /// The report results and checks go into (after start()).
-  Report& report() { return report_; }
+  const DeviceInfo& device() const { return device_; }  ///< the device in use (after start())
+  Report& report() { return report_; }                  ///< where results go (after start())
   /// Writes the trace and the JSON when asked for and returns the exit code (0 or 1).
   int finish() {
     timeline_.write();

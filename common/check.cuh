@@ -1,11 +1,9 @@
 /// @file check.cuh
 /// @brief Error checking: every CUDA call and every kernel launch is checked.
 ///
-/// A failed call throws lab::CudaError carrying the call's own text, the file and
-/// line, and CUDA's description of the error. lab::run_program() (program.hpp)
-/// turns it into a message on stderr and exit code 1. Unlike many samples, the
-/// checks stay in release builds: a wrong result that goes unnoticed is worse
-/// than the nanoseconds a check costs.
+/// A failed call throws lab::CudaError with the call's text, file, line and
+/// CUDA's description; lab::run_program() makes it exit code 1. The checks stay
+/// in release builds: an unnoticed wrong result costs more than a check.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -18,10 +16,7 @@ namespace lab {
 /// A CUDA runtime call (or a kernel launch) failed.
 class CudaError : public std::runtime_error {
  public:
-  /// @param error what the runtime returned
-  /// @param call  the source text of the call, e.g. "cudaMalloc(&p, bytes)"
-  /// @param file  the file of the call
-  /// @param line  the line of the call
+  /// @p call is the call's source text, e.g. "cudaMalloc(&p, bytes)".
   CudaError(cudaError_t error, const char* call, const char* file, int line)
       : std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + call +
                            " failed: " + cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ")"),
@@ -44,8 +39,6 @@ inline void check(cudaError_t error, const char* call, const char* file, int lin
 /// Wraps a CUDA runtime call: `LAB_CHECK(cudaMalloc(&p, bytes));`
 #define LAB_CHECK(call) ::lab::check((call), #call, __FILE__, __LINE__)
 
-/// Checks the launch just made. A launch returns no error code: a bad
-/// configuration (too many threads per block, too much shared memory) is only
-/// reported by cudaGetLastError(). Errors *inside* the kernel appear later, at
-/// the next synchronising call, which LAB_CHECK then reports.
+/// Checks the launch just made: a bad configuration is reported only by
+/// cudaGetLastError(); errors inside the kernel appear at the next synchronising call.
 #define LAB_CHECK_LAUNCH() ::lab::check(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)

@@ -1,15 +1,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include "output_file.hpp"
 #include <mutex>
 #include <stdexcept>
 
 #include "check.cuh"
 #include "clock.cuh"
-#include "memory.cuh"
 #include "cupti_timeline.cuh"
+#include "memory.cuh"
+#include "output_file.hpp"
 
 #if LAB_HAVE_CUPTI
 #include <cupti.h>
@@ -21,21 +20,16 @@ namespace lab {
 
 namespace {
 
-// CUPTI hands completed buffers to a callback on a thread of its own; what
-// they hold is converted and collected here until stop() takes it.
+// CUPTI hands completed buffers to a callback on a thread of its own; their
+// records wait here until stop() takes them.
 struct Collected {
   std::mutex mutex;
   std::vector<Interval> intervals;
   std::size_t dropped = 0;
-  std::uint64_t origin_ns = 0;
   bool callbacks_registered = false;
-};
-Collected& collected() {
-  static Collected instance;
-  return instance;
-}
+} collected;
 
-constexpr std::size_t kBufferBytes = 8 << 20;  // 8 MiB per buffer: tens of thousands of records
+constexpr std::size_t kBufferBytes = 8 << 20;  // tens of thousands of records
 
 void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
   *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, kBufferBytes));
@@ -54,70 +48,71 @@ const char* copy_direction(std::uint8_t kind) {
   }
 }
 
-const char* host_memory(std::uint8_t kind) {
-  switch (kind) {
-    case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE: return "pageable";
-    case CUPTI_ACTIVITY_MEMORY_KIND_PINNED: return "pinned";
-    default: return "";
-  }
-}
-
 std::string megabytes(std::uint64_t bytes) {
   char text[48];
   std::snprintf(text, sizeof text, "%.2f MiB", static_cast<double>(bytes) / (1 << 20));
   return text;
 }
 
-// Every kernel, memcpy and memset record says where and when in the same fields.
+// Kernel, memcpy and memset records say where and when in the same fields.
 template <class Record>
-void take_place_and_time(Interval& i, const Record& r) {
+Interval place_and_time(Interval::Kind kind, const Record& r) {
+  Interval i;
+  i.kind = kind;
   i.device = static_cast<int>(r.deviceId);
   i.stream = r.streamId;
   i.start_ns = static_cast<double>(r.start);
   i.end_ns = static_cast<double>(r.end);
+  return i;
 }
 
 void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream_id, uint8_t* buffer, size_t, size_t valid) {
-  Collected& c = collected();
   std::vector<Interval> found;
   CUpti_Activity* record = nullptr;
   while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
-    Interval i;
     if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || record->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
       const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-      i.kind = Interval::Kind::kernel;
+      Interval i = place_and_time(Interval::Kind::kernel, *k);
       i.name = k->name != nullptr ? k->name : "kernel";
-      take_place_and_time(i, *k);
+      found.push_back(std::move(i));
     } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
       const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
-      i.kind = Interval::Kind::memcpy;
+      Interval i = place_and_time(Interval::Kind::memcpy, *m);
       i.direction = copy_direction(m->copyKind);
       const std::uint8_t host_side = m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOH ? m->dstKind : m->srcKind;
-      if (i.direction == "HtoD" || i.direction == "DtoH") i.host_memory = host_memory(host_side);
+      if (i.direction == "HtoD" || i.direction == "DtoH") {
+        if (host_side == CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE) i.host_memory = "pageable";
+        if (host_side == CUPTI_ACTIVITY_MEMORY_KIND_PINNED) i.host_memory = "pinned";
+      }
       i.bytes = m->bytes;
       i.name = "copy " + i.direction + " " + megabytes(m->bytes) + (i.host_memory.empty() ? "" : ", " + i.host_memory);
-      take_place_and_time(i, *m);
+      found.push_back(std::move(i));
     } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
       const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
-      i.kind = Interval::Kind::memset;
+      Interval i = place_and_time(Interval::Kind::memset, *m);
       i.bytes = m->bytes;
       i.name = "memset " + megabytes(m->bytes);
-      take_place_and_time(i, *m);
-    } else {
-      continue;
+      found.push_back(std::move(i));
     }
-    found.push_back(std::move(i));
   }
   size_t dropped = 0;
   cuptiActivityGetNumDroppedRecords(context, stream_id, &dropped);
   std::free(buffer);
-  std::lock_guard<std::mutex> lock(c.mutex);
-  c.dropped += dropped;
-  for (Interval& i : found) c.intervals.push_back(std::move(i));
+  std::lock_guard<std::mutex> lock(collected.mutex);
+  collected.dropped += dropped;
+  for (Interval& i : found) collected.intervals.push_back(std::move(i));
 }
 
 const CUpti_ActivityKind kKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
                                      CUPTI_ACTIVITY_KIND_MEMSET};
+
+// Waits for the device and for CUPTI's last buffers, then stops recording.
+cudaError_t finish_recording() {
+  const cudaError_t synced = cudaDeviceSynchronize();
+  cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  for (CUpti_ActivityKind kind : kKinds) cuptiActivityDisable(kind);
+  return synced;
+}
 
 std::string cupti_error(const char* call, CUptiResult result) {
   const char* text = nullptr;
@@ -137,20 +132,19 @@ std::uint64_t TimelineRecorder::now_ns() {
 
 bool TimelineRecorder::start(std::string* why) {
   if (recording_) throw std::logic_error("TimelineRecorder::start: already recording");
-  Collected& c = collected();
-  if (!c.callbacks_registered) {
+  if (!collected.callbacks_registered) {
     const CUptiResult r = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
     if (r != CUPTI_SUCCESS) {
       if (why != nullptr) *why = cupti_error("cuptiActivityRegisterCallbacks", r);
       return false;
     }
-    c.callbacks_registered = true;
+    collected.callbacks_registered = true;
   }
   LAB_CHECK(cudaDeviceSynchronize());  // work queued before start() stays out of the recording
   {
-    std::lock_guard<std::mutex> lock(c.mutex);
-    c.intervals.clear();
-    c.dropped = 0;
+    std::lock_guard<std::mutex> lock(collected.mutex);
+    collected.intervals.clear();
+    collected.dropped = 0;
   }
   for (CUpti_ActivityKind kind : kKinds) {
     const CUptiResult r = cuptiActivityEnable(kind);
@@ -160,10 +154,9 @@ bool TimelineRecorder::start(std::string* why) {
       return false;
     }
   }
-  // CUPTI sets itself up on the first launch and the first copies after the
-  // records are enabled, which held the first kernel back by milliseconds on
-  // the H100: a tiny kernel and two small copies take that cost before the
-  // origin, so it does not show up in the chapter's work.
+  // CUPTI sets itself up on the first launch and copies after enabling, which
+  // held the first kernel back by milliseconds on the H100: a tiny kernel and
+  // two small copies take that cost before the origin.
   {
     PinnedBuffer<unsigned char> host(1 << 20);
     DeviceBuffer<unsigned char> device(1 << 20);
@@ -172,9 +165,7 @@ bool TimelineRecorder::start(std::string* why) {
     LAB_CHECK(cudaMemcpy(host.data(), device.data(), host.bytes(), cudaMemcpyDeviceToHost));
     LAB_CHECK(cudaDeviceSynchronize());
   }
-  std::uint64_t now = 0;
-  cuptiGetTimestamp(&now);
-  origin_ns_ = now;
+  origin_ns_ = now_ns();
   dropped_ = 0;
   stream_names_.clear();
   recording_ = true;
@@ -183,35 +174,33 @@ bool TimelineRecorder::start(std::string* why) {
 
 void TimelineRecorder::name_stream(cudaStream_t stream, const std::string& name) {
   std::uint32_t id = 0;
-  if (cuptiGetStreamIdEx(nullptr, reinterpret_cast<CUstream>(stream), 0, &id) == CUPTI_SUCCESS) stream_names_[id] = name;
+  if (cuptiGetStreamIdEx(nullptr, reinterpret_cast<CUstream>(stream), 0, &id) == CUPTI_SUCCESS)
+    stream_names_[id] = name;
 }
 
 std::vector<Interval> TimelineRecorder::stop() {
   if (!recording_) return {};
   recording_ = false;
-  const cudaError_t synced = cudaDeviceSynchronize();
-  cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-  for (CUpti_ActivityKind kind : kKinds) cuptiActivityDisable(kind);
-  Collected& c = collected();
+  const cudaError_t synced = finish_recording();
   std::vector<Interval> result;
   {
-    std::lock_guard<std::mutex> lock(c.mutex);
-    result.swap(c.intervals);
-    dropped_ = c.dropped;
+    std::lock_guard<std::mutex> lock(collected.mutex);
+    result.swap(collected.intervals);
+    dropped_ = collected.dropped;
   }
   LAB_CHECK(synced);
-  // The warm-up's cudaMemcpy calls in start() ran on the legacy default stream:
-  // their records say which id CUPTI gave it (cuptiGetStreamIdEx does not
-  // answer for stream 0).
+  const double origin = static_cast<double>(origin_ns_);
+  // start()'s warm-up copies ran on the legacy default stream, which
+  // cuptiGetStreamIdEx does not answer for: their records give its id.
   for (const Interval& i : result) {
-    if (i.kind == Interval::Kind::memcpy && i.end_ns < static_cast<double>(origin_ns_))
+    if (i.kind == Interval::Kind::memcpy && i.end_ns < origin)
       stream_names_.emplace(i.stream, "default stream");  // a name the chapter gave wins
   }
   std::vector<Interval> kept;
   for (Interval& i : result) {
-    if (i.end_ns < static_cast<double>(origin_ns_)) continue;  // finished before start()
-    i.start_ns -= static_cast<double>(origin_ns_);
-    i.end_ns -= static_cast<double>(origin_ns_);
+    if (i.end_ns < origin) continue;
+    i.start_ns -= origin;
+    i.end_ns -= origin;
     auto name = stream_names_.find(i.stream);
     i.stream_name = name != stream_names_.end() ? name->second : "stream " + std::to_string(i.stream);
     kept.push_back(std::move(i));
@@ -220,11 +209,7 @@ std::vector<Interval> TimelineRecorder::stop() {
 }
 
 TimelineRecorder::~TimelineRecorder() {
-  if (!recording_) return;
-  recording_ = false;
-  cudaDeviceSynchronize();  // errors cannot be thrown from here
-  cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-  for (CUpti_ActivityKind kind : kKinds) cuptiActivityDisable(kind);
+  if (recording_) finish_recording();  // a destructor cannot throw the error
 }
 
 #else  // built without CUPTI: the recorder says so and records nothing
@@ -280,19 +265,18 @@ void TimelineSession::end() {
   if (!active_) return;
   active_ = false;
   std::vector<Interval> work = recorder_.stop();
-  for (Interval& span : marks_) {  // host spans onto the recording's axis
-    span.start_ns -= static_cast<double>(recorder_.origin_ns());
-    span.end_ns -= static_cast<double>(recorder_.origin_ns());
+  const double origin = static_cast<double>(recorder_.origin_ns());
+  for (Interval& span : marks_) {
+    span.start_ns -= origin;
+    span.end_ns -= origin;
     work.push_back(span);
   }
   marks_.clear();
-  if (chart_) {
-    std::printf("   timeline (CUPTI) of %s:\n%s", title_.c_str(), render_chart(work, 100).c_str());
-    if (recorder_.dropped() > 0) std::printf("   WARNING: CUPTI dropped %zu record(s): the chart is incomplete\n", recorder_.dropped());
-  } else if (recorder_.dropped() > 0) {
-    std::printf("   WARNING: CUPTI dropped %zu record(s) of %s: the trace is incomplete\n", recorder_.dropped(), title_.c_str());
-  }
-  // On the trace's one time axis: ns after the first recording began.
+  if (chart_) std::printf("   timeline (CUPTI) of %s:\n%s", title_.c_str(), render_chart(work, 100).c_str());
+  if (recorder_.dropped() > 0)
+    std::printf("   WARNING: CUPTI dropped %zu record(s) of %s: the %s is incomplete\n", recorder_.dropped(),
+                title_.c_str(), chart_ ? "chart" : "trace");
+  // The trace's one time axis: ns after the first recording began.
   const double shift = static_cast<double>(recorder_.origin_ns() - first_origin_ns_);
   double last_end = 0;
   for (Interval& i : work) {

@@ -12,14 +12,10 @@
 ///   }
 /// @endcode
 ///
-/// Recording costs nothing until start(): no CUPTI call is made before. While
-/// it records, CUPTI timestamps every kernel, copy and memset (a few hundred
-/// nanoseconds each). Records CUPTI had to drop (its buffers full) are counted
-/// and reported by dropped(), never silently lost. Only one recorder can record
-/// at a time in a process (CUPTI's activity buffers are process-wide).
-///
-/// Built without CUPTI (configure with -DLAB_WITH_CUPTI=OFF, or a toolkit
-/// without it), start() returns false and says so; everything else still works.
+/// No CUPTI call is made before start(); while recording, CUPTI timestamps
+/// every kernel, copy and memset (a few hundred ns each). One recorder at a
+/// time per process: CUPTI's activity buffers are process-wide. Built without
+/// CUPTI (-DLAB_WITH_CUPTI=OFF), start() returns false and says so.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -49,24 +45,18 @@ class TimelineRecorder {
   /// Was the program built with CUPTI? If not, @p why says so.
   static bool built_with_cupti(std::string* why = nullptr);
 
-  /// Enables CUPTI's concurrent-kernel, memcpy and memset records. Returns
-  /// false, with the reason in @p why, when CUPTI is missing or refuses (for
-  /// example because a profiler already holds it); nothing is recorded then.
+  /// Starts recording kernels, copies and memsets. Returns false, with the
+  /// reason in @p why, when CUPTI is missing or refuses (a profiler holds it).
   bool start(std::string* why = nullptr);
-  /// Gives @p stream a name for the chart and the trace (default: "stream <id>";
-  /// the legacy default stream is found from start()'s warm-up copies and named
-  /// "default stream"). Call while recording.
+  /// Names @p stream for the chart and the trace (else "stream <id>", or
+  /// "default stream" for the legacy default stream). Call while recording.
   void name_stream(cudaStream_t stream, const std::string& name);
-  /// Waits for the device, flushes CUPTI's buffers, disables the records and
-  /// returns what ran, in ns after start(); work that ended before start() is
-  /// left out. Empty if nothing was recording.
+  /// Waits for the device and returns what ran, in ns after start() (work that
+  /// ended before start() is left out). Empty if nothing was recording.
   std::vector<Interval> stop();
-  /// Records CUPTI dropped during the last recording (0 when all arrived).
-  std::size_t dropped() const { return dropped_; }
-  /// The CUPTI timestamp at start(), in ns (for putting several recordings on one axis).
-  std::uint64_t origin_ns() const { return origin_ns_; }
-  /// Is it recording?
-  bool recording() const { return recording_; }
+  std::size_t dropped() const { return dropped_; }        ///< records CUPTI dropped (buffers full) last time
+  std::uint64_t origin_ns() const { return origin_ns_; }  ///< CUPTI's clock at start(), in ns
+  bool recording() const { return recording_; }           ///< is it recording?
 
  private:
   bool recording_ = false;
@@ -75,14 +65,12 @@ class TimelineRecorder {
   std::map<std::uint32_t, std::string> stream_names_;
 };
 
-/// A chapter's `--timeline` / `--trace PATH`: records the variants a chapter
-/// marks with begin() / end(), prints each one's chart and writes all of them
-/// to one trace file, on one time axis. Does nothing unless asked for.
+/// A chapter's `--timeline` / `--trace PATH`: records each variant between
+/// begin() and end(), prints its chart and writes all of them to one trace, on
+/// one time axis. Does nothing unless asked for.
 class TimelineSession {
  public:
-  /// @param chart        print a chart after each variant (`--timeline`)
-  /// @param trace_path   write a Chrome trace here at the end (`--trace PATH`), "" for none
-  /// @param device_name  for the trace's process name
+  /// Prints a chart per variant if @p chart; writes a trace to @p trace_path unless it is "".
   void configure(bool chart, std::string trace_path, std::string device_name);
   /// Was a chart or a trace asked for?
   bool wanted() const { return chart_ || !trace_path_.empty(); }
@@ -90,14 +78,11 @@ class TimelineSession {
   void begin(const std::string& title);
   /// Names @p stream in the current recording.
   void name_stream(cudaStream_t stream, const std::string& name);
-  /// Adds a span of the host's own, from @p begin_ns to @p end_ns on
-  /// TimelineRecorder::now_ns()'s clock, on the row @p row of the current recording.
+  /// Adds a host span on row @p row, timed with TimelineRecorder::now_ns().
   void mark(const std::string& row, const std::string& name, std::uint64_t begin_ns, std::uint64_t end_ns);
-  /// Stops recording; prints the chart when asked for and keeps the
-  /// intervals (and a region named after the variant) for the trace.
+  /// Stops recording, prints the chart when asked for, keeps the intervals for the trace.
   void end();
-  /// Writes the trace file when one was asked for; prints where. Throws
-  /// std::runtime_error when the file cannot be written.
+  /// Writes the trace file when one was asked for (throws std::runtime_error if it cannot).
   void write() const;
 
  private:

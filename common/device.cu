@@ -1,8 +1,4 @@
-#include <cuda_runtime.h>
-
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "check.cuh"
 #include "device.cuh"
@@ -38,7 +34,7 @@ std::string DeviceInfo::summary() const {
 }
 
 Fields DeviceInfo::fields() const {
-  auto dims = [](const int (&d)[3]) { return std::vector<double>{double(d[0]), double(d[1]), double(d[2])}; };
+  auto dims = [](const int(&d)[3]) { return std::vector<double>{double(d[0]), double(d[1]), double(d[2])}; };
   return {{"ordinal", ordinal},
           {"name", name},
           {"compute_capability", compute_capability()},
@@ -69,8 +65,7 @@ int device_count(std::string* reason) noexcept {
   if (error != cudaSuccess) {
     if (reason != nullptr) {
       *reason = std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
-      // What the runtime says when there is no driver at all reads like a
-      // version problem; say both.
+      // With no driver at all, the runtime's message reads like a version problem.
       if (error == cudaErrorInsufficientDriver) *reason += " (no NVIDIA driver is loaded, or it is too old)";
     }
     (void)cudaGetLastError();  // this error is not sticky: clear it
@@ -141,7 +136,6 @@ int current_device_attribute(cudaDeviceAttr attribute) {
   LAB_CHECK(cudaDeviceGetAttribute(&value, attribute, device));
   return value;
 }
-
 
 DeviceInfo require_device() {
   std::string reason;

@@ -45,8 +45,8 @@ struct DeviceInfo {
   Fields fields() const;
 };
 
-/// Number of CUDA devices; 0 with @p reason set when there is no driver, no
-/// GPU, or every GPU is hidden (CUDA_VISIBLE_DEVICES). Never throws.
+/// Number of CUDA devices; 0 with @p reason set when there is no driver or no
+/// visible GPU. Never throws.
 int device_count(std::string* reason = nullptr) noexcept;
 
 /// Is there a device this process can create a context on? Never throws.
@@ -55,12 +55,10 @@ bool usable_device(std::string* reason = nullptr) noexcept;
 /// Reads the properties of device @p ordinal (throws lab::CudaError).
 DeviceInfo query_device(int ordinal = 0);
 
-/// One attribute of the current device (cudaDeviceGetAttribute), e.g.
-/// cudaDevAttrMultiProcessorCount for sizing a grid. Throws lab::CudaError.
+/// One attribute of the current device, e.g. cudaDevAttrMultiProcessorCount.
 int current_device_attribute(cudaDeviceAttr attribute);
 
-/// Selects device 0 and returns what it is; throws lab::NoDeviceError, which
-/// lab::run_program reports as "no usable CUDA device: <reason>" with exit code 77.
+/// Selects device 0 and returns what it is; throws lab::NoDeviceError (exit code 77).
 DeviceInfo require_device();
 
 }  // namespace lab

@@ -6,14 +6,8 @@
 namespace lab {
 
 double Value::number() const {
-  switch (type_) {
-    case Type::number: return number_;
-    case Type::integer:
-    case Type::boolean: return static_cast<double>(integer_);
-    case Type::none:
-    case Type::text:
-    case Type::numbers: break;
-  }
+  if (type_ == Type::number) return number_;
+  if (type_ == Type::integer || type_ == Type::boolean) return static_cast<double>(integer_);
   throw std::logic_error("Value::number(): the value is not a number");
 }
 

@@ -1,9 +1,6 @@
 /// @file fields.hpp
-/// @brief A named value: how a measurement, an option or a device property is
-/// recorded once and then rendered both as a terminal cell and as JSON.
-///
-/// No JSON library is included here: chapters and CUDA files stay quick to
-/// compile; only report.cpp turns fields into JSON (with nlohmann-json).
+/// @brief A named value (a measurement, an option, a device property), recorded
+/// once and rendered as a terminal cell and as JSON (in report.cpp only).
 #pragma once
 
 #include <cstdint>
@@ -19,30 +16,29 @@ class Value {
   /// What the value holds.
   enum class Type { none, number, integer, boolean, text, numbers };
 
-  Value() = default;                                                           ///< nothing (JSON null, "-" in a table)
-  Value(double v) : type_(Type::number), number_(v) {}                         ///< a measured number
-  Value(float v) : Value(static_cast<double>(v)) {}                            ///< a measured number
-  Value(int v) : Value(static_cast<long long>(v)) {}                           ///< an integer
-  Value(long v) : Value(static_cast<long long>(v)) {}                          ///< an integer
-  Value(long long v) : type_(Type::integer), integer_(v) {}                    ///< an integer
-  Value(unsigned v) : Value(static_cast<long long>(v)) {}                      ///< an integer
-  Value(unsigned long v) : Value(static_cast<long long>(v)) {}                 ///< an integer
-  Value(unsigned long long v) : Value(static_cast<long long>(v)) {}            ///< an integer
-  Value(bool v) : type_(Type::boolean), integer_(v ? 1 : 0) {}                 ///< yes or no
-  Value(const char* v) : type_(Type::text), text_(v) {}                        ///< a text
-  Value(std::string v) : type_(Type::text), text_(std::move(v)) {}             ///< a text
+  Value() = default;                                                 ///< nothing (JSON null, "-" in a table)
+  Value(double v) : type_(Type::number), number_(v) {}               ///< a measured number
+  Value(float v) : Value(static_cast<double>(v)) {}                  ///< a measured number
+  Value(int v) : Value(static_cast<long long>(v)) {}                 ///< an integer
+  Value(long v) : Value(static_cast<long long>(v)) {}                ///< an integer
+  Value(long long v) : type_(Type::integer), integer_(v) {}          ///< an integer
+  Value(unsigned v) : Value(static_cast<long long>(v)) {}            ///< an integer
+  Value(unsigned long v) : Value(static_cast<long long>(v)) {}       ///< an integer
+  Value(unsigned long long v) : Value(static_cast<long long>(v)) {}  ///< an integer
+  Value(bool v) : type_(Type::boolean), integer_(v ? 1 : 0) {}       ///< yes or no
+  Value(const char* v) : type_(Type::text), text_(v) {}              ///< a text
+  Value(std::string v) : type_(Type::text), text_(std::move(v)) {}   ///< a text
   Value(std::vector<double> v) : type_(Type::numbers), numbers_(std::move(v)) {}  ///< a list of numbers
 
-  Type type() const { return type_; }                                   ///< what it holds
-  bool is_none() const { return type_ == Type::none; }                  ///< nothing?
-  double number() const;                                                ///< a number or integer as double; throws otherwise
-  long long integer() const { return integer_; }                        ///< the integer (or 0/1 for a yes/no)
-  bool boolean() const { return integer_ != 0; }                        ///< the yes/no
-  const std::string& text() const { return text_; }                     ///< the text
-  const std::vector<double>& numbers() const { return numbers_; }       ///< the list
-  /// As a table cell: numbers with @p decimals digits after the point,
-  /// integers as they are, yes/no, texts as they are, a list as its numbers
-  /// joined by ", " (each with @p decimals digits), "-" for nothing.
+  Type type() const { return type_; }                              ///< what it holds
+  bool is_none() const { return type_ == Type::none; }             ///< nothing?
+  double number() const;                                           ///< a number or integer as double; throws otherwise
+  long long integer() const { return integer_; }                   ///< the integer (or 0/1 for a yes/no)
+  bool boolean() const { return integer_ != 0; }                   ///< the yes/no
+  const std::string& text() const { return text_; }                ///< the text
+  const std::vector<double>& numbers() const { return numbers_; }  ///< the list
+  /// As a table cell: numbers (and a list's, joined by ", ") with @p decimals
+  /// digits after the point, "yes"/"no", "-" for nothing.
   std::string format(int decimals) const;
 
  private:

@@ -10,10 +10,8 @@
 
 namespace lab {
 
-/// Evicts the L2 cache: touches a buffer twice the L2's size (read from
-/// cudaDevAttrL2CacheSize) so that no line of earlier data survives, after
-/// resetting lines marked persisting, which a plain flush would not evict
-/// (nvbench issue #458).
+/// Evicts the L2 cache: resets lines marked persisting (a plain flush keeps
+/// them: nvbench issue #458), then touches a buffer twice the L2's size.
 class L2Flusher {
  public:
   /// How the buffer is touched.
@@ -30,10 +28,8 @@ class L2Flusher {
   explicit L2Flusher(Method method = Method::write);
   /// Queues the flush on @p stream.
   void flush(cudaStream_t stream);
-  /// Size of the flush buffer in bytes.
-  std::size_t bytes() const { return buffer_.bytes(); }
-  /// How this flusher touches its buffer.
-  Method method() const { return method_; }
+  std::size_t bytes() const { return buffer_.bytes(); }  ///< size of the flush buffer
+  Method method() const { return method_; }              ///< how it touches the buffer
 
  private:
   DeviceBuffer<unsigned char> buffer_;

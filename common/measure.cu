@@ -1,10 +1,9 @@
-#include "measure.cuh"
-
 #include <memory>
 #include <stdexcept>
 
 #include "check.cuh"
 #include "l2_flush.cuh"
+#include "measure.cuh"
 #include "stream_blocker.cuh"
 #include "timers.cuh"
 
@@ -39,19 +38,15 @@ std::vector<double> measure_ms(const std::function<void(cudaStream_t)>& work, cu
   if (flusher) flusher->flush(stream);
   LAB_CHECK(cudaStreamSynchronize(stream));
 
-  std::vector<Event> starts;
-  std::vector<Event> stops;
-  starts.reserve(static_cast<std::size_t>(config.samples));
-  stops.reserve(static_cast<std::size_t>(config.samples));
-  for (int i = 0; i < config.samples; ++i) {
-    starts.emplace_back();
-    stops.emplace_back();
+  std::vector<Event> starts(static_cast<std::size_t>(config.samples));
+  std::vector<Event> stops(static_cast<std::size_t>(config.samples));
+  for (std::size_t i = 0; i < starts.size(); ++i) {
     if (blocker) blocker->block(stream);
     if (flusher) flusher->flush(stream);
     if (config.before_sample) config.before_sample(stream);
-    starts.back().record(stream);
+    starts[i].record(stream);
     work(stream);
-    stops.back().record(stream);
+    stops[i].record(stream);
     if (blocker) blocker->release();
     if (config.mode != SampleMode::back_to_back) {
       LAB_CHECK(cudaStreamSynchronize(stream));
@@ -65,7 +60,6 @@ std::vector<double> measure_ms(const std::function<void(cudaStream_t)>& work, cu
   LAB_CHECK(cudaStreamSynchronize(stream));
 
   std::vector<double> samples;
-  samples.reserve(starts.size());
   for (std::size_t i = 0; i < starts.size(); ++i) samples.push_back(Event::elapsed_ms(starts[i], stops[i]));
   return samples;
 }

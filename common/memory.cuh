@@ -1,11 +1,6 @@
 /// @file memory.cuh
-/// @brief Owning, move-only wrappers for device memory, pinned host memory and
-/// page-locked registration of existing host memory.
-///
-/// Chapter code never calls cudaFree, cudaFreeHost or cudaHostUnregister itself:
-/// the destructor does, also when an exception leaves the scope. All of them,
-/// and the streams and events of stream.cuh, rest on one small template,
-/// detail::UniqueHandle, so the rules of ownership are written once.
+/// @brief Owning, move-only device memory, pinned host memory and host
+/// registrations: the destructor frees them, also when an exception leaves the scope.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -22,10 +17,9 @@ namespace lab {
 
 namespace detail {
 
-// Owns one CUDA resource and gives it back with Release exactly once: when the
-// owner is destroyed, or when another resource is moved into it. Move-only,
-// because two owners would release the same resource twice. A destructor must
-// not throw, so a failed release is reported on stderr and otherwise ignored.
+// Owns one CUDA resource (memory here, streams and events in stream.cuh) and
+// releases it exactly once; move-only, since two owners would release it twice.
+// A destructor must not throw, so a failed release only warns on stderr.
 template <class Handle, cudaError_t (*Release)(Handle)>
 class UniqueHandle {
  public:
@@ -73,9 +67,8 @@ class DeviceBuffer {
 
   T* data() { return static_cast<T*>(memory_.get()); }                    ///< device pointer
   const T* data() const { return static_cast<const T*>(memory_.get()); }  ///< device pointer
-  std::size_t size() const {
-    return memory_.get() != nullptr ? count_ : 0;
-  }                                                         ///< number of elements (0 once moved from)
+  /// Number of elements (0 once moved from).
+  std::size_t size() const { return memory_.get() != nullptr ? count_ : 0; }
   std::size_t bytes() const { return size() * sizeof(T); }  ///< size in bytes
 
   /// Copies @p host (at most size() elements) to the device; blocks the host.
@@ -98,17 +91,15 @@ class DeviceBuffer {
   std::size_t count_ = 0;
 };
 
-/// `count` elements of T in page-locked ("pinned") host memory
-/// (cudaMallocHost / cudaFreeHost). Move-only. Only pinned memory lets a copy
-/// engine read or write host memory directly, so only copies from/to it are
-/// truly asynchronous.
+/// `count` elements of T in page-locked ("pinned") host memory (cudaHostAlloc /
+/// cudaFreeHost). Move-only. A copy engine reads and writes only pinned memory
+/// directly, so only copies from/to it are truly asynchronous.
 template <class T>
 class PinnedBuffer {
  public:
   PinnedBuffer() = default;
-  /// Allocates @p count elements (uninitialised) with cudaHostAlloc @p flags:
-  /// cudaHostAllocDefault (the same as cudaMallocHost), or for example
-  /// cudaHostAllocWriteCombined or cudaHostAllocMapped (chapter 06).
+  /// Allocates @p count elements (uninitialised) with cudaHostAlloc @p flags,
+  /// e.g. cudaHostAllocWriteCombined or cudaHostAllocMapped (chapter 06).
   explicit PinnedBuffer(std::size_t count, unsigned flags = cudaHostAllocDefault) : count_(count) {
     void* memory = nullptr;
     if (count > 0) LAB_CHECK(cudaHostAlloc(&memory, count * sizeof(T), flags));
@@ -117,9 +108,8 @@ class PinnedBuffer {
 
   T* data() { return static_cast<T*>(memory_.get()); }                    ///< host pointer
   const T* data() const { return static_cast<const T*>(memory_.get()); }  ///< host pointer
-  std::size_t size() const {
-    return memory_.get() != nullptr ? count_ : 0;
-  }                                                               ///< number of elements (0 once moved from)
+  /// Number of elements (0 once moved from).
+  std::size_t size() const { return memory_.get() != nullptr ? count_ : 0; }
   std::size_t bytes() const { return size() * sizeof(T); }        ///< size in bytes
   T& operator[](std::size_t i) { return data()[i]; }              ///< element access
   const T& operator[](std::size_t i) const { return data()[i]; }  ///< element access
@@ -133,8 +123,7 @@ class PinnedBuffer {
 };
 
 /// Page-locks memory the program already has (cudaHostRegister) for as long as
-/// the object lives, then unlocks it (cudaHostUnregister). The contents stay
-/// as they are. Move-only. The C++ counterpart of Numba's `cuda.pinned(array)`.
+/// the object lives; the contents stay as they are. Move-only.
 class HostRegistration {
  public:
   HostRegistration() = default;

@@ -1,17 +1,16 @@
-#include "nvml.cuh"
-
 #include <cuda_runtime.h>
 #include <dlfcn.h>  // dlopen: NVML without linking it
 
 #include <fstream>
 
+#include "nvml.cuh"
+
 namespace lab {
 
 namespace {
 
-// NVML, the driver's management library, is opened at run time (dlopen) so
-// that the programs need no NVML to build or start. Only the few functions we
-// call are declared; their signatures are NVML's own (nvml.h).
+// NVML opened at run time, so the programs need it neither to build nor to
+// start. The function types below are NVML's own (nvml.h).
 class Nvml {
  public:
   Nvml() {
@@ -42,8 +41,7 @@ class Nvml {
 
 }  // namespace
 
-// The driver's release ("580.159.04") is not in the runtime API. NVML knows
-// it; failing that, the Linux kernel module states it in /proc/driver/nvidia/version.
+// The runtime API does not know the driver's release; NVML or the kernel module does.
 std::string driver_release() noexcept {
   {
     Nvml nvml;
@@ -80,11 +78,13 @@ NvmlReading read_nvml(int ordinal) noexcept {
   using ClockQuery = int (*)(Device, int, unsigned*);
   if (auto clock = nvml.function<ClockQuery>("nvmlDeviceGetClockInfo"); clock && clock(device, kClockSm, &value) == 0)
     reading.sm_clock_mhz = value;
-  if (auto clock = nvml.function<ClockQuery>("nvmlDeviceGetMaxClockInfo"); clock && clock(device, kClockSm, &value) == 0)
+  if (auto clock = nvml.function<ClockQuery>("nvmlDeviceGetMaxClockInfo");
+      clock && clock(device, kClockSm, &value) == 0)
     reading.max_sm_clock_mhz = value;
   using LinkQuery = int (*)(Device, unsigned*);
   auto link = [&](const char* name, int* out) {
-    if (auto query = nvml.function<LinkQuery>(name); query && query(device, &value) == 0) *out = static_cast<int>(value);
+    if (auto query = nvml.function<LinkQuery>(name); query && query(device, &value) == 0)
+      *out = static_cast<int>(value);
   };
   link("nvmlDeviceGetMaxPcieLinkGeneration", &reading.pcie_generation_max);
   link("nvmlDeviceGetMaxPcieLinkWidth", &reading.pcie_width_max);
@@ -104,19 +104,12 @@ NvmlReading read_nvml(int ordinal) noexcept {
 }
 
 double pcie_gigabytes_per_second(int generation, int lanes) {
-  // Transfers per second per lane and the line code: Gen 1-2 send 10 bits per
-  // byte (8b/10b), Gen 3-5 130 bits per 128 (128b/130b); Gen 6 is not handled.
-  double gigatransfers = 0;
-  double efficiency = 128.0 / 130.0;
-  switch (generation) {
-    case 1: gigatransfers = 2.5; efficiency = 0.8; break;
-    case 2: gigatransfers = 5.0; efficiency = 0.8; break;
-    case 3: gigatransfers = 8.0; break;
-    case 4: gigatransfers = 16.0; break;
-    case 5: gigatransfers = 32.0; break;
-    default: return 0.0;
-  }
-  return gigatransfers * efficiency / 8.0 * lanes;
+  // GT/s per lane of Gen 1..5. Gen 1-2 send 10 bits per byte (8b/10b), Gen 3-5
+  // 130 bits per 128 (128b/130b); Gen 6 is not handled.
+  constexpr double kGigatransfers[] = {2.5, 5.0, 8.0, 16.0, 32.0};
+  if (generation < 1 || generation > 5) return 0.0;
+  const double efficiency = generation <= 2 ? 0.8 : 128.0 / 130.0;
+  return kGigatransfers[generation - 1] * efficiency / 8.0 * lanes;
 }
 
 }  // namespace lab

@@ -1,20 +1,16 @@
 /// @file nvml.cuh
-/// @brief What the driver's management library (NVML) says about a GPU: the
-/// driver release, the SM clock now and at most, and the PCIe link.
-///
-/// NVML is opened at run time, so the programs build and start without it.
+/// @brief What the driver's management library (NVML, opened at run time, so
+/// optional) says: the driver release, the SM clock and the PCIe link.
 #pragma once
 
 #include <string>
 
 namespace lab {
 
-/// The driver's release, e.g. "580.159.04" (NVML, else /proc/driver/nvidia/version),
-/// or "unknown". Never throws.
+/// The driver's release, e.g. "580.159.04", or "unknown". Never throws.
 std::string driver_release() noexcept;
 
-/// What NVML (the driver's management library) reports now; zeros where it is
-/// missing (no NVML, or a query the GPU does not answer).
+/// What NVML reports now; zeros where it cannot answer.
 struct NvmlReading {
   bool available = false;       ///< NVML was found and knows this device
   double sm_clock_mhz = 0;      ///< the SM clock now, as the driver reports it
@@ -31,8 +27,8 @@ struct NvmlReading {
                                            ///< power cap, 0x8 hardware slowdown, 0x20 software thermal, ...)
 };
 
-/// Reads NVML for CUDA device @p ordinal (matched by PCI bus id, because NVML's
-/// numbering can differ from CUDA's). Opens NVML at run time; never throws.
+/// Reads NVML for CUDA device @p ordinal (matched by PCI bus id: NVML numbers
+/// devices its own way). Never throws.
 NvmlReading read_nvml(int ordinal) noexcept;
 
 /// The theoretical rate of a PCIe link in GB/s per direction after line coding:

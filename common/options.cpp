@@ -1,9 +1,6 @@
-// The option table on CLI11. CLI11 splits the command line (`--name value`,
-// `--name=value`), matches the names and collects the raw texts; this file
-// converts them (integer suffixes, ranges, output files), writes every message
-// and the help. CLI11 is configured to take every value as text, to accept an
-// option any number of times and to keep what it does not know, so that the
-// errors it would raise become ours, with the option's name in them.
+// CLI11 splits the command line, matches the names and collects the raw texts;
+// it is set to accept anything (repeats, unknown options) so that every error
+// is raised here, with the option's name in it.
 #include "options.hpp"
 
 #include <CLI/CLI.hpp>
@@ -29,18 +26,12 @@ struct Suffix {
   const char* text;
   std::int64_t factor;
 };
-// Longest first so that "Mi" is not read as "M".
-constexpr Suffix kSuffixes[] = {{"Ki", std::int64_t{1} << 10},
-                                {"Mi", std::int64_t{1} << 20},
-                                {"Gi", std::int64_t{1} << 30},
-                                {"Ti", std::int64_t{1} << 40},
-                                {"k", 1000},
-                                {"M", 1000 * 1000},
-                                {"G", 1000LL * 1000 * 1000}};
+constexpr Suffix kSuffixes[] = {
+    {"Ki", 1 << 10}, {"Mi", 1 << 20},    {"Gi", 1 << 30},          {"Ti", std::int64_t{1} << 40},
+    {"k", 1000},     {"M", 1000 * 1000}, {"G", 1000 * 1000 * 1000}};
 
-// What CLI11 records for an option given without a value (`--json` at the end
-// of the line, or followed by another option): its "default string", which no
-// one types.
+// What CLI11 records for an option given without a value (its "default
+// string"): a text no one types.
 const std::string kNoValue = "\x01(no value)";
 
 bool all_digits(const std::string& text) {
@@ -67,9 +58,8 @@ std::int64_t parse_power_of_two(const std::string& text, const std::string& what
   return start == 1 ? -value : value;
 }
 
-// @p value with the largest of @p units (largest first) that divides it, when
-// at most four digits remain: 1536Mi reads at a glance, 4194304Ti does not.
-// "" when no unit fits.
+// @p value with the largest of @p units that divides it if at most four digits
+// remain (1536Mi reads at a glance, 4194304Ti does not), else "".
 std::string with_largest_unit(std::int64_t value, std::initializer_list<Suffix> units) {
   for (const Suffix& unit : units) {
     if (value % unit.factor != 0) continue;
@@ -81,14 +71,6 @@ std::string with_largest_unit(std::int64_t value, std::initializer_list<Suffix> 
 
 std::string range_text(std::int64_t min, std::int64_t max) { return format_count(min) + ".." + format_count(max); }
 std::string range_text(double min, double max) { return format_real(min) + ".." + format_real(max); }
-
-// The first thing CLI11 kept because it matched nothing, as our message.
-std::string unexpected(const std::string& argument) {
-  if (argument.size() > 2 && argument.compare(0, 2, "--") == 0) {
-    return "unknown option '" + argument.substr(0, argument.find('=')) + "'";
-  }
-  return "unexpected argument '" + argument + "'";
-}
 
 }  // namespace
 
@@ -121,9 +103,8 @@ std::int64_t parse_integer(const std::string& text, const std::string& what) {
 
 std::string format_count(std::int64_t value) {
   if (value == 0) return "0";
-  const std::int64_t Ki = 1024;
   if (std::string text =
-          with_largest_unit(value, {{"Ti", Ki * Ki * Ki * Ki}, {"Gi", Ki * Ki * Ki}, {"Mi", Ki * Ki}, {"Ki", Ki}});
+          with_largest_unit(value, {{"Ti", std::int64_t{1} << 40}, {"Gi", 1 << 30}, {"Mi", 1 << 20}, {"Ki", 1 << 10}});
       !text.empty()) {
     return text;
   }
@@ -142,7 +123,8 @@ std::string format_count(std::int64_t value) {
 Options::Options(std::string program, std::string description)
     : program_(std::move(program)), description_(std::move(description)) {}
 
-Options::Entry& Options::declare(const std::string& name, Kind kind, void* value, const std::string& help) {
+Options::Entry& Options::declare(const std::string& name, Kind kind, void* value, const std::string& help,
+                                 const std::string& placeholder, const std::string& default_text) {
   if (name.empty() || name == "help" || find(name) != nullptr) {
     throw std::logic_error("option --" + name + " declared twice or reserved");
   }
@@ -151,47 +133,39 @@ Options::Entry& Options::declare(const std::string& name, Kind kind, void* value
   const bool typable =
       std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_'; });
   if (!typable || name[0] == '-') throw std::logic_error("option name '" + name + "' is not letters, digits, - and _");
-  entries_.push_back(Entry{name, kind, value, 0, 0, 0, 0, help, "", ""});
+  entries_.push_back(Entry{name, kind, value, 0, 0, 0, 0, help, placeholder, default_text});
   return entries_.back();
 }
 
 Options& Options::add(const std::string& name, std::int64_t* value, std::int64_t min, std::int64_t max,
                       const std::string& help) {
-  Entry& e = declare(name, Kind::integer, value, help);
+  Entry& e = declare(name, Kind::integer, value, help, "int", format_count(*value));
   e.imin = min;
   e.imax = max;
-  e.placeholder = "int";
-  e.default_text = format_count(*value);
   return *this;
 }
 
 Options& Options::add(const std::string& name, double* value, double min, double max, const std::string& help) {
-  Entry& e = declare(name, Kind::real, value, help);
+  Entry& e = declare(name, Kind::real, value, help, "number", format_real(*value));
   e.min = min;
   e.max = max;
-  e.placeholder = "number";
-  e.default_text = format_real(*value);
   return *this;
 }
 
 Options& Options::add(const std::string& name, std::string* value, const std::string& help,
                       const std::string& placeholder) {
-  Entry& e = declare(name, Kind::text, value, help);
-  e.placeholder = placeholder;
-  e.default_text = value->empty() ? "none" : *value;
+  declare(name, Kind::text, value, help, placeholder, value->empty() ? "none" : *value);
   return *this;
 }
 
 Options& Options::add_output_file(const std::string& name, std::string* value, const std::string& help) {
-  Entry& e = declare(name, Kind::output_file, value, help);
-  e.placeholder = "path";
-  e.default_text = value->empty() ? "none" : *value;
+  add(name, value, help, "path");
+  entries_.back().kind = Kind::output_file;
   return *this;
 }
 
 Options& Options::add_flag(const std::string& name, bool* value, const std::string& help) {
-  Entry& e = declare(name, Kind::flag, value, help);
-  e.default_text = *value ? "on" : "off";
+  declare(name, Kind::flag, value, help, "", *value ? "on" : "off");
   return *this;
 }
 
@@ -201,10 +175,8 @@ Options& Options::add_rule(std::function<std::string()> rule) {
 }
 
 const Options::Entry* Options::find(const std::string& name) const {
-  for (const auto& e : entries_) {
-    if (e.name == name) return &e;
-  }
-  return nullptr;
+  const auto e = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.name == name; });
+  return e != entries_.end() ? &*e : nullptr;
 }
 
 void Options::assign(const Entry& e, const std::string& text) const {
@@ -253,10 +225,8 @@ void Options::assign(const Entry& e, const std::string& text) const {
 }
 
 Options::Parsed Options::parse(int argc, const char* const* argv) {
-  // Two forms CLI11 reads otherwise than we do, caught before it sees them:
-  // `--help=...` (CLI11 would take `--help=true` for `--help`), and `--name=`
-  // with nothing after the '=' (CLI11 would take the next argument as the value).
-  // Neither can be a value of another option: no value starts with "--".
+  // Caught before CLI11 reads them otherwise: `--help=true` (it would take it
+  // for `--help`) and `--name=` (it would take the next argument as the value).
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg.rfind("--help=", 0) == 0) throw UsageError("--help takes no value (got '" + arg + "')");
@@ -274,9 +244,8 @@ Options::Parsed Options::parse(int argc, const char* const* argv) {
     if (e.kind == Kind::flag) {
       option = app.add_flag("--" + e.name);  // `--name=value` gives the raw value, `--name` gives "true"
     } else {
-      // Zero or one value: CLI11 then takes the next argument only when it is
-      // not an option, so `--json --block 64` leaves `--json` without a value
-      // (recorded as kNoValue) instead of writing a file named "--block".
+      // Zero or one value: `--json --block 64` leaves `--json` without a value
+      // (kNoValue) instead of writing a file named "--block".
       option = app.add_option("--" + e.name)->expected(0, 1)->default_str(kNoValue);
     }
     option->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);  // a repeat is reported below, as ours
@@ -313,7 +282,12 @@ Options::Parsed Options::parse(int argc, const char* const* argv) {
     }
     assign(e, value);
   }
-  if (const auto extras = app.remaining(); !extras.empty()) throw UsageError(unexpected(extras.front()));
+  if (const auto extras = app.remaining(); !extras.empty()) {
+    const std::string& first = extras.front();
+    if (first.size() > 2 && first.compare(0, 2, "--") == 0)
+      throw UsageError("unknown option '" + first.substr(0, first.find('=')) + "'");
+    throw UsageError("unexpected argument '" + first + "'");
+  }
 
   for (const auto& rule : rules_) {
     if (std::string problem = rule(); !problem.empty()) throw UsageError(problem);

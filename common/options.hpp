@@ -1,9 +1,7 @@
 /// @file options.hpp
-/// @brief A table-driven command-line parser.
-///
-/// Each option is declared once, bound to a variable that holds its default; the
-/// same table parses the command line, checks ranges, writes `--help` and lists
-/// the values for the report (fields()), so the help text cannot drift from the code.
+/// @brief A table-driven command-line parser: each option is declared once,
+/// bound to the variable that holds its default, and the same table parses,
+/// checks ranges, writes `--help` and lists the values for the report.
 ///
 /// @code
 ///   std::int64_t n = 1 << 20;
@@ -12,21 +10,12 @@
 ///   if (options.parse(argc, argv) == lab::Options::Parsed::help) return 0;
 /// @endcode
 ///
-/// Accepted forms: `--name value` and `--name=value`; a switch is `--name` or
-/// `--name=false`. Integers take the suffixes k, M, G (powers of 1000) and Ki,
-/// Mi, Gi, Ti (powers of 1024), or are written as a power of two: `--n 64Mi`,
-/// `--seed 2^62`. Errors throw lab::UsageError (exit code 2 through
-/// lab::run_program) with a message that names the option:
-///   - a value never starts with `--`: in `--json --block 64`, `--json` has no value;
-///     a negative number is a value (`--x -1`);
-///   - an option given twice, `--name=` with nothing after the '=', an unknown
-///     option and a stray argument are errors;
-///   - output files (add_output_file()) are checked as they are parsed
-///     (lab::check_output_file()), before any GPU work starts;
-///   - `--help` prints the help and wins over everything else on the line; `--help=...` is an error.
-///
-/// CLI11 splits and matches the command line inside options.cpp; no CLI11 header
-/// is included here, so the chapters' CUDA files compile without it.
+/// `--name value` or `--name=value`; a switch is `--name` or `--name=false`.
+/// Every error throws lab::UsageError (exit code 2) naming the option: a value
+/// starting with `--` (in `--json --block 64`, `--json` has no value; `--x -1`
+/// is fine), an option given twice, `--name=` with nothing after it, an unknown
+/// option, a stray argument, an output file that cannot be written. `--help`
+/// wins over everything else on the line. CLI11 is used only inside options.cpp.
 #pragma once
 
 #include <cstdint>
@@ -43,12 +32,10 @@ namespace lab {
 /// @p text is not one.
 std::int64_t parse_integer(const std::string& text, const std::string& what);
 
-/// Writes @p value exactly, the way a learner would type it: with the largest
-/// of Ki, Mi, Gi, Ti that divides it, when at most four digits remain
-/// (67108864 -> "64Mi", "1536Mi"); else with M or G on the same terms
-/// (100000000 -> "100M"; below a million the digits stay: "1000"); else, for
-/// a power of two from 2^10 up, as "2^k" (2^62 -> "2^62", never "4194304Ti");
-/// else as its digits. parse_integer() reads every form back.
+/// Writes @p value exactly, as a learner would type it: with the largest of
+/// Ki..Ti, else of M, G, that leaves at most four digits ("64Mi", "1536Mi",
+/// "100M", but "1000"); else a power of two from 2^10 as "2^k"; else its digits.
+/// parse_integer() reads every form back.
 std::string format_count(std::int64_t value);
 
 /// The option table of one program.
@@ -60,8 +47,7 @@ class Options {
     help  ///< `--help` was given and printed: exit with code 0
   };
 
-  /// @param program     the program's name, shown in the usage line
-  /// @param description what the program does, shown by `--help`
+  /// @p program and @p description are shown by `--help`.
   Options(std::string program, std::string description);
 
   /// An integer option with an inclusive range; the default is `*value`.
@@ -72,24 +58,21 @@ class Options {
   /// A text option (a path, a name); the default is `*value`, "" meaning none.
   Options& add(const std::string& name, std::string* value, const std::string& help,
                const std::string& placeholder = "path");
-  /// A file the program will write (`--json PATH`): checked at parse time with
-  /// lab::check_output_file(), so that a missing folder, a folder or a device is
-  /// a usage error before any GPU work starts.
+  /// A file the program will write (`--json PATH`), checked at parse time
+  /// (lab::check_output_file()) so that a bad path fails before any GPU work.
   Options& add_output_file(const std::string& name, std::string* value, const std::string& help);
   /// A switch: present means true. `--name=false` (or 0, off) turns it off again.
   Options& add_flag(const std::string& name, bool* value, const std::string& help);
 
-  /// A rule over the parsed values that a range cannot express ("a multiple of
-  /// 32"). Rules run after parsing, in order; one that returns a non-empty
-  /// message makes parse() throw lab::UsageError with it.
+  /// A rule a range cannot express ("a multiple of 32"), run after parsing:
+  /// a non-empty message makes parse() throw lab::UsageError with it.
   Options& add_rule(std::function<std::string()> rule);
 
   /// Parses the command line (argv[0] is skipped). Throws lab::UsageError.
   Parsed parse(int argc, const char* const* argv);
   /// The `--help` text, generated from the table.
   std::string help() const;
-  /// The current value of every option, in the order they were added: integers
-  /// as integers, numbers as numbers, texts and paths as texts, switches as yes/no.
+  /// The current value of every option, in the order they were added.
   Fields fields() const;
 
  private:
@@ -105,7 +88,8 @@ class Options {
     std::string default_text;
   };
 
-  Entry& declare(const std::string& name, Kind kind, void* value, const std::string& help);
+  Entry& declare(const std::string& name, Kind kind, void* value, const std::string& help,
+                 const std::string& placeholder, const std::string& default_text);
   const Entry* find(const std::string& name) const;
   void assign(const Entry& entry, const std::string& text) const;
 

@@ -7,13 +7,14 @@
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
-#include <vector>
 
 namespace lab {
 
 namespace {
 
-/// A path cut at its last '/': the folder ("." when there is none) and the name.
+std::string errno_text() { return std::strerror(errno); }
+
+// A path cut at its last '/': the folder ("." when there is none) and the name.
 struct Place {
   std::string folder;
   std::string name;
@@ -31,23 +32,15 @@ std::string cannot_write(const std::string& path, const std::string& why) {
   return "cannot write '" + path + "': " + why;
 }
 
-std::string system_error_text(int error) { return std::strerror(error); }
-
-/// Creates a new, empty file beside the target (same folder, so that rename()
-/// replaces the target in one step: a rename never crosses file systems).
-/// Returns its descriptor and sets @p temp_path, or returns -1 with errno set.
+// Creates a new, empty, hidden file beside the target (in its folder, so that
+// rename() never crosses file systems); returns -1 with errno set on failure.
+// The name is cut to stay under any file system's 255-byte limit.
 int create_temporary(const Place& place, std::string& temp_path) {
-  // A hidden name that says whose it is, short enough for any file system's
-  // 255-byte limit on a name.
-  std::string pattern = place.folder + "/." + place.name.substr(0, 64) + ".XXXXXX";
-  std::vector<char> buffer(pattern.begin(), pattern.end());
-  buffer.push_back('\0');
-  const int fd = ::mkstemp(buffer.data());
-  if (fd >= 0) temp_path = buffer.data();
-  return fd;
+  temp_path = place.folder + "/." + place.name.substr(0, 64) + ".XXXXXX";
+  return ::mkstemp(temp_path.data());
 }
 
-/// Writes all of @p text; returns "" or what went wrong.
+// Writes all of @p text; returns "" or what went wrong.
 std::string write_all(int fd, const std::string& text) {
   std::size_t done = 0;
   while (done < text.size()) {
@@ -55,15 +48,15 @@ std::string write_all(int fd, const std::string& text) {
     if (written < 0) {
       if (errno == EINTR) continue;
       return "writing failed after " + std::to_string(done) + " of " + std::to_string(text.size()) +
-             " bytes: " + system_error_text(errno);
+             " bytes: " + errno_text();
     }
     done += static_cast<std::size_t>(written);
   }
   return "";
 }
 
-/// The mode a file created by open() would get (0666 less the umask): mkstemp
-/// creates 0600, which would hide a result file from the other users of a machine.
+// The mode open() would give (0666 less the umask): mkstemp's 0600 would hide
+// a result file from the other users of a machine.
 mode_t new_file_mode() {
   const mode_t mask = ::umask(0);
   ::umask(mask);
@@ -80,17 +73,16 @@ std::string check_output_file(const std::string& path) {
   struct stat info {};
   if (::stat(place.folder.c_str(), &info) != 0) {
     if (errno == ENOENT) return cannot_write(path, "folder '" + place.folder + "' does not exist");
-    return cannot_write(path, "folder '" + place.folder + "' cannot be reached (" + system_error_text(errno) + ")");
+    return cannot_write(path, "folder '" + place.folder + "' cannot be reached (" + errno_text() + ")");
   }
   if (!S_ISDIR(info.st_mode)) return cannot_write(path, "'" + place.folder + "' is not a folder");
 
   if (::stat(path.c_str(), &info) == 0) {
     if (S_ISDIR(info.st_mode)) return cannot_write(path, "it names a folder, not a file");
-    // A device (/dev/full, /dev/null), a pipe or a socket: renaming a result
-    // over it would replace it, and writing into it is not keeping a result.
+    // Renaming a result over a device (/dev/null), a pipe or a socket would replace it.
     if (!S_ISREG(info.st_mode)) return cannot_write(path, "it is not a regular file (a device, a pipe or a socket)");
   } else if (errno != ENOENT) {
-    return cannot_write(path, system_error_text(errno));
+    return cannot_write(path, errno_text());
   }
 
   // Permission bits do not answer "can a file be created here?": root passes
@@ -98,8 +90,7 @@ std::string check_output_file(const std::string& path) {
   std::string temp_path;
   const int fd = create_temporary(place, temp_path);
   if (fd < 0) {
-    return cannot_write(path,
-                        "no file can be created in folder '" + place.folder + "' (" + system_error_text(errno) + ")");
+    return cannot_write(path, "no file can be created in folder '" + place.folder + "' (" + errno_text() + ")");
   }
   ::close(fd);
   ::unlink(temp_path.c_str());
@@ -114,17 +105,16 @@ void write_file_atomically(const std::string& path, const std::string& text) {
   std::string temp_path;
   const int fd = create_temporary(place, temp_path);
   if (fd < 0) {
-    throw std::runtime_error(cannot_write(
-        path, "cannot create a temporary file in folder '" + place.folder + "': " + system_error_text(errno)));
+    throw std::runtime_error(
+        cannot_write(path, "cannot create a temporary file in folder '" + place.folder + "': " + errno_text()));
   }
   std::string error = write_all(fd, text);
-  if (error.empty() && ::fchmod(fd, new_file_mode()) != 0) error = "fchmod failed: " + system_error_text(errno);
-  // fsync before the rename: after a crash the name then points at the whole
-  // text, never at an empty file whose data had not reached the disk yet.
-  if (error.empty() && ::fsync(fd) != 0) error = "fsync failed: " + system_error_text(errno);
-  if (::close(fd) != 0 && error.empty()) error = "close failed: " + system_error_text(errno);
+  if (error.empty() && ::fchmod(fd, new_file_mode()) != 0) error = "fchmod failed: " + errno_text();
+  // fsync before the rename: after a crash the name never points at an empty file.
+  if (error.empty() && ::fsync(fd) != 0) error = "fsync failed: " + errno_text();
+  if (::close(fd) != 0 && error.empty()) error = "close failed: " + errno_text();
   if (error.empty() && ::rename(temp_path.c_str(), path.c_str()) != 0) {
-    error = "renaming the complete temporary file over it failed: " + system_error_text(errno);
+    error = "renaming the complete temporary file over it failed: " + errno_text();
   }
   if (!error.empty()) {
     ::unlink(temp_path.c_str());

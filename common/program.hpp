@@ -1,8 +1,6 @@
 /// @file program.hpp
-/// @brief Exit codes and the wrapper that turns errors into them.
-///
-/// Every chapter's main() is `return lab::run_program("chNN_name", [&] { ... });`
-/// so that every failure ends the same documented way.
+/// @brief Exit codes, and lab::run_program, which turns errors into them:
+/// every main() is `return lab::run_program("chNN_name", [&] { ... });`.
 #pragma once
 
 #include <cstdio>
@@ -32,9 +30,8 @@ class NoDeviceError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Runs @p body and maps what it throws to a message and an exit code.
-/// @param program the program's name, printed before error messages
-/// @param body    returns the exit code (exit_code::success or exit_code::failure)
+/// Runs @p body, which returns the exit code, and maps what it throws to a
+/// message on stderr (prefixed with @p program) and an exit code.
 template <class Body>
 int run_program(const char* program, Body&& body) noexcept {
   try {

@@ -48,16 +48,10 @@ Json to_json(const Fields& fields) {
   return json;
 }
 
-const char* kind_name(Finding::Kind kind) {
-  switch (kind) {
-    case Finding::Kind::correctness: return "correctness";
-    case Finding::Kind::timing: return "timing";
-    case Finding::Kind::observation: return "observation";
-  }
-  return "?";
-}
-
-constexpr const char* kStatisticKeys[] = {"count", "min", "q1", "median", "q3", "max", "mean", "stddev", "cv"};
+// What a row with samples answers for these keys, besides "count" (lab::summarize).
+constexpr std::pair<const char*, double Summary::*> kStatistics[] = {
+    {"min", &Summary::min}, {"q1", &Summary::q1},     {"median", &Summary::median}, {"q3", &Summary::q3},
+    {"max", &Summary::max}, {"mean", &Summary::mean}, {"stddev", &Summary::stddev}, {"cv", &Summary::cv}};
 
 bool is_check(const Finding& f) { return f.kind != Finding::Kind::observation; }
 
@@ -91,6 +85,10 @@ std::string render_text_table(const std::vector<std::string>& headers, const std
 
 }  // namespace
 
+NLOHMANN_JSON_SERIALIZE_ENUM(Finding::Kind, {{Finding::Kind::correctness, "correctness"},
+                                             {Finding::Kind::timing, "timing"},
+                                             {Finding::Kind::observation, "observation"}})
+
 // --- ResultTable ------------------------------------------------------------
 
 ResultTable::Row& ResultTable::Row::set(const std::string& key, Value value) {
@@ -116,17 +114,10 @@ Value ResultTable::Row::get(const std::string& key) const {
     if (f.key == key) return f.value;
   }
   if (samples_.empty()) return Value();
-  // The statistics are computed from the samples, not stored a second time.
-  const Summary& s = summary_;
-  if (key == "count") return Value(static_cast<long long>(s.count));
-  if (key == "min") return s.min;
-  if (key == "q1") return s.q1;
-  if (key == "median") return s.median;
-  if (key == "q3") return s.q3;
-  if (key == "max") return s.max;
-  if (key == "mean") return s.mean;
-  if (key == "stddev") return s.stddev;
-  if (key == "cv") return s.cv;
+  if (key == "count") return Value(static_cast<long long>(summary_.count));
+  for (const auto& [name, member] : kStatistics) {
+    if (key == name) return summary_.*member;
+  }
   return Value();
 }
 
@@ -250,7 +241,8 @@ std::string Report::json_text() const {
     if (!r.sample_values().empty()) {
       entry["unit"] = r.unit();
       entry["samples"] = r.sample_values();
-      for (const char* key : kStatisticKeys) entry[key] = to_json(r.get(key));
+      entry["count"] = r.summary().count;
+      for (const auto& [key, member] : kStatistics) entry[key] = r.summary().*member;
     }
     for (const Field& f : r.fields()) entry[f.key] = to_json(f.value);
     results.push_back(std::move(entry));
@@ -260,11 +252,8 @@ std::string Report::json_text() const {
   Json findings = Json::array();
   for (const Finding& f : findings_) {
     if (is_check(f)) {
-      checks.push_back({{"name", f.name},
-                        {"kind", kind_name(f.kind)},
-                        {"passed", f.passed},
-                        {"judged", judged(f)},
-                        {"detail", f.text}});
+      checks.push_back(
+          {{"name", f.name}, {"kind", f.kind}, {"passed", f.passed}, {"judged", judged(f)}, {"detail", f.text}});
     } else {
       findings.push_back({{"name", f.name}, {"text", f.text}});
     }

@@ -1,19 +1,10 @@
 /// @file report.hpp
-/// @brief Where every number and every finding of a chapter is recorded once,
-/// and rendered twice: as the terminal output and as the `--json` file.
-///
-/// A chapter's experiments return data. Its CPU-side code turns that data into
-/// a lab::ResultTable (columns with name, unit and format; one row per variant)
-/// and into lab::Finding values (verdicts and sentences computed from the
-/// numbers). The lab::Report prints each as it is added and writes them all as
-/// JSON at the end, so the table and the file cannot disagree:
+/// @brief Every number and finding of a chapter, recorded once and rendered
+/// twice: on the terminal as it is added, and in the `--json` file at the end:
 /// @code{.json}
-/// { "chapter": "01_kernel_launch", "date": "...", "device": {...}, "options": {...},
-///   "results": [ {"name", "table", "unit", "samples", "count", "min", "q1", "median", "q3",
-///                 "max", "mean", "stddev", "cv", ...one field per column} ],
-///   "checks":  [ {"name", "kind", "passed", "judged", "detail"} ],
-///   "findings": [ {"name", "text"} ],
-///   "passed": true }
+/// { "chapter", "date", "device": {...}, "options": {...}, "instrumented",
+///   "results": [ {"name", "table", "unit", "samples", "count", "min", ..., "cv", ...one field per column} ],
+///   "checks": [ {"name", "kind", "passed", "judged", "detail"} ], "findings": [ {"name", "text"} ], "passed" }
 /// @endcode
 #pragma once
 
@@ -34,11 +25,8 @@ struct Column {
 };
 
 /// A table of results: one row per variant, one column per measured quantity.
-///
-/// A row holds named values; a row given samples also holds their statistics
-/// under the keys `count`, `min`, `q1`, `median`, `q3`, `max`, `mean`,
-/// `stddev` and `cv` (lab::summarize), so a column with key "median" shows them.
-/// Fields with no column are written to the JSON only.
+/// A row given samples also answers to the keys of lab::Summary ("median", ...);
+/// fields with no column go to the JSON only.
 class ResultTable {
  public:
   /// One row: a name and its fields.
@@ -50,16 +38,11 @@ class ResultTable {
     Row& samples(const std::vector<double>& samples, const std::string& unit);
     /// The field @p key, or the statistic of that name, or a none Value.
     Value get(const std::string& key) const;
-    /// The row's statistics (zeros unless samples() was called).
-    const Summary& summary() const { return summary_; }
-    /// The row's name, e.g. "grid-stride float4".
-    const std::string& name() const { return name_; }
-    /// All samples given to samples().
-    const std::vector<double>& sample_values() const { return samples_; }
-    /// Their unit.
-    const std::string& unit() const { return unit_; }
-    /// The fields in the order they were set.
-    const Fields& fields() const { return fields_; }
+    const Summary& summary() const { return summary_; }                    ///< zeros unless samples() was called
+    const std::string& name() const { return name_; }                      ///< e.g. "grid-stride float4"
+    const std::vector<double>& sample_values() const { return samples_; }  ///< the samples given to samples()
+    const std::string& unit() const { return unit_; }                      ///< their unit
+    const Fields& fields() const { return fields_; }                       ///< in the order they were set
 
     /// A row named @p name with no fields.
     explicit Row(std::string name) : name_(std::move(name)) {}
@@ -72,18 +55,14 @@ class ResultTable {
     Summary summary_{};
   };
 
-  /// @param title       what the table shows, printed above it and stored with each row
-  /// @param name_header the header of the first column, which holds each row's name
-  /// @param columns     the further columns, left to right
+  /// A table titled @p title whose first column, headed @p name_header, holds the row names.
   ResultTable(std::string title, std::string name_header, std::vector<Column> columns);
   /// Adds a row named @p name and returns it to be filled.
   Row& add_row(const std::string& name);
   /// The row named @p name; throws std::out_of_range when there is none.
   const Row& row(const std::string& name) const;
-  /// All rows, in the order they were added.
-  const std::vector<Row>& rows() const { return rows_; }
-  /// The title.
-  const std::string& title() const { return title_; }
+  const std::vector<Row>& rows() const { return rows_; }  ///< in the order they were added
+  const std::string& title() const { return title_; }     ///< the title
   /// A line printed under the table (what the numbers count, how they were taken).
   ResultTable& note(std::string text) {
     note_ = std::move(text);
@@ -100,10 +79,8 @@ class ResultTable {
   std::string note_;
 };
 
-/// What a chapter concluded from its data: a verdict or a sentence.
-///
-/// Made by pure functions of the measured values (each with a CPU test per
-/// branch), never typed as a story the data may contradict.
+/// What a chapter concluded from its data: a verdict or a sentence, made by a
+/// pure function of the measured values (with a CPU test per branch).
 struct Finding {
   /// What kind of conclusion it is.
   enum class Kind {
@@ -117,8 +94,8 @@ struct Finding {
   std::string text;               ///< the sentence, with its numbers
 };
 
-/// What holds whatever the run (how the documentation specifies a call), and
-/// where it is written: printed as background, never as a result.
+/// What holds whatever the run, and where the documentation says so: printed
+/// as background, never as a result.
 struct Background {
   std::string text;    ///< the claim, with its condition
   std::string source;  ///< where it is stated, e.g. "CUDA Runtime API, cudaEventElapsedTime"
@@ -131,23 +108,17 @@ Finding timing_check(std::string name, bool passed, std::string text);
 /// A sentence about what happened, computed from the data.
 Finding observation(std::string name, std::string text);
 
-/// Collects a chapter's tables and findings, prints them as they come, and
-/// writes them out.
+/// Collects a chapter's tables and findings, prints them as they come, writes the JSON.
 class Report {
  public:
-  /// @param chapter      e.g. "01_kernel_launch"
-  /// @param device       the device's properties (DeviceInfo::fields)
-  /// @param options      the option values (Options::fields)
-  /// @param instrumented true under a sanitizer or profiler: timing checks are
-  ///                     printed and stored as not judged
+  /// A report for @p chapter ("01_kernel_launch"); when @p instrumented, timing checks are not judged.
   Report(std::string chapter, Fields device, Fields options, bool instrumented = false);
 
   /// Starts a numbered section of the chapter page, e.g. "2. Three ways to cover n elements".
   void section(const std::string& title);
   /// Prints @p table and records its rows as results.
   void add(const ResultTable& table);
-  /// Prints @p finding ("[PASS] name: text", "[FAIL] ...", "[NOT JUDGED] ...",
-  /// or "  -> text") and records it.
+  /// Prints @p finding ("[PASS] name: text", "[FAIL] ...", "[NOT JUDGED] ...", "  -> text") and records it.
   void add(const Finding& finding);
   /// Adds each of @p findings.
   void add(const std::vector<Finding>& findings);
@@ -160,15 +131,14 @@ class Report {
 
   /// Is the run instrumented (timing checks not judged)?
   bool instrumented() const { return instrumented_; }
-  /// Does @p finding count toward the verdict? A check, unless it is a timing
-  /// check of an instrumented run.
+  /// Does @p finding count toward the verdict? Checks do, except timing checks of an instrumented run.
   bool judged(const Finding& finding) const;
   /// Did every judged check pass (and was at least one check made)?
   bool all_passed() const;
   /// The whole report in the shared shape, as JSON text.
   std::string json_text() const;
-  /// Prints the verdict line, writes the JSON to @p json_path atomically unless
-  /// it is empty, and returns the exit code: 0 when every judged check passed, else 1.
+  /// Prints the verdict, writes the JSON to @p json_path unless it is empty,
+  /// and returns 0 when every judged check passed, else 1.
   int finish(const std::string& json_path) const;
 
  private:

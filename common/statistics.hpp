@@ -1,9 +1,6 @@
 /// @file statistics.hpp
-/// @brief Summary statistics over timing samples.
-///
-/// Report the median with min and max (or the quartiles), and say how many
-/// samples: a GPU shared with others, clock changes and the first-run costs make
-/// the mean a poor summary on its own.
+/// @brief Summary statistics over timing samples. Report the median with min and
+/// max or quartiles: clock changes and first-run costs make the mean a poor summary.
 #pragma once
 
 #include <cstddef>
@@ -24,8 +21,8 @@ struct Summary {
   double cv = 0;          ///< coefficient of variation, stddev / mean; 0 when the mean is 0
 };
 
-/// The @p fraction quantile (0..1) of @p samples, interpolating linearly between
-/// the two nearest ranks (NumPy's default). Throws std::invalid_argument when empty.
+/// The @p fraction quantile (0..1) of @p samples, interpolated linearly (NumPy's
+/// default). Throws std::invalid_argument when empty.
 double quantile(std::vector<double> samples, double fraction);
 
 /// The median of @p samples (quantile 0.5). Throws std::invalid_argument when empty.
@@ -34,8 +31,7 @@ inline double median(const std::vector<double>& samples) { return quantile(sampl
 /// Bandwidth in GB/s (10^9 bytes per second) of moving @p bytes in @p milliseconds.
 inline double gigabytes_per_second(double bytes, double milliseconds) { return bytes / (milliseconds * 1e-3) / 1e9; }
 
-/// Summarises @p samples. Throws std::invalid_argument when @p samples is empty
-/// or holds a NaN.
+/// Summarises @p samples. Throws std::invalid_argument when empty or holding a NaN.
 Summary summarize(const std::vector<double>& samples);
 
 }  // namespace lab

@@ -11,8 +11,7 @@
 
 namespace lab {
 
-/// A CUDA stream (cudaStreamCreateWithFlags / cudaStreamDestroy), move-only. Converts to
-/// cudaStream_t, so it goes straight into a launch: `kernel<<<g, b, 0, stream>>>`.
+/// A CUDA stream, move-only; converts to cudaStream_t: `kernel<<<g, b, 0, stream>>>`.
 class Stream {
  public:
   /// @param flags cudaStreamDefault (synchronises with the legacy default
@@ -33,8 +32,7 @@ class Stream {
   Handle stream_;
 };
 
-/// A CUDA event (cudaEventCreateWithFlags / cudaEventDestroy), move-only: a marker in a
-/// stream that the GPU timestamps when it reaches it.
+/// A CUDA event, move-only: a marker the GPU timestamps when its stream reaches it.
 class Event {
  public:
   /// @param flags cudaEventDefault, cudaEventDisableTiming (cheaper, for

@@ -1,5 +1,5 @@
 /// @file stream_blocker.cuh
-/// @brief Holding a stream until a whole sample is queued, so its events exclude the launch gap (nvbench's blocking kernel).
+/// @brief Holding a stream until a whole sample is queued (nvbench's blocking kernel).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -9,9 +9,7 @@
 namespace lab {
 
 /// Holds a stream with a one-thread kernel that spins until the host releases
-/// it (NVIDIA nvbench's "blocking kernel"). Work queued behind it waits, so a
-/// whole sample can be queued first and then reaches the GPU back to back, with
-/// no launch gap between the start event and the work:
+/// it, so a whole sample is queued first and then runs with no launch gap:
 ///
 /// @code
 ///   lab::StreamBlocker blocker;
@@ -20,11 +18,9 @@ namespace lab {
 ///   blocker.release();                // everything above runs without gaps
 /// @endcode
 ///
-/// The kernel gives up after a timeout instead of hanging, and timed_out() says
-/// so: a profiler that serialises kernels (Nsight Compute) runs the holding
-/// kernel before the host can release it. Kernels queued behind it must
-/// already be loaded (lazy module loading would wait for the held GPU: nvbench
-/// issue #136), so run the work once before blocking.
+/// The kernel gives up after a timeout (timed_out()): a profiler that serialises
+/// kernels runs it before the host can release it. Run the work once before
+/// blocking: lazy module loading would wait for the held GPU (nvbench issue #136).
 class StreamBlocker {
  public:
   /// @param timeout_ms how long the holding kernel waits before giving up
@@ -39,8 +35,7 @@ class StreamBlocker {
   void block(cudaStream_t stream);
   /// Lets the held stream go on.
   void release();
-  /// Did the holding kernel give up before release()? Meaningful once the
-  /// stream has passed it (for example after cudaStreamSynchronize).
+  /// Did the holding kernel give up before release()? Ask after the stream passed it.
   bool timed_out() const;
 
  private:

@@ -12,8 +12,8 @@
 
 namespace lab {
 
-/// Wall-clock time on the host (std::chrono::steady_clock). Around GPU work it
-/// only means something after a synchronisation: see chapter 02.
+/// Wall-clock time on the host; around GPU work it means something only after a
+/// synchronisation (chapter 02).
 class HostTimer {
  public:
   HostTimer() { restart(); }
@@ -28,9 +28,8 @@ class HostTimer {
   std::chrono::steady_clock::time_point start_;
 };
 
-/// A GPU stopwatch: two events on one stream. The time is what the GPU took
-/// between reaching the start event and reaching the stop event; everything
-/// queued on the stream in between counts, including idle gaps.
+/// A GPU stopwatch: two events on one stream, timing everything queued between
+/// them, idle gaps included.
 ///
 /// @code
 ///   lab::EventTimer timer(stream);
@@ -42,12 +41,11 @@ class HostTimer {
 /// @endcode
 class EventTimer {
  public:
-  /// Records start on construction and stop on destruction.
+  /// Records start on construction and stop on destruction (an error then is
+  /// thrown by elapsed_ms()).
   class Scope {
    public:
-    /// Records the timer's start event.
-    explicit Scope(EventTimer& timer) : timer_(timer) { timer_.start(); }
-    /// Records the timer's stop event; an error is kept for elapsed_ms().
+    explicit Scope(EventTimer& timer) : timer_(timer) { timer_.start(); }  ///< records the start event
     ~Scope() {
       try {
         timer_.stop();
@@ -64,12 +62,9 @@ class EventTimer {
 
   /// A timer for work queued on @p stream.
   explicit EventTimer(cudaStream_t stream = nullptr) : stream_(stream) {}
-  /// Records the start event on the stream.
-  void start() { start_.record(stream_); }
-  /// Records the stop event on the stream.
-  void stop() { stop_.record(stream_); }
-  /// Start now, stop when the returned scope ends.
-  Scope scope() { return Scope(*this); }
+  void start() { start_.record(stream_); }  ///< records the start event on the stream
+  void stop() { stop_.record(stream_); }    ///< records the stop event on the stream
+  Scope scope() { return Scope(*this); }    ///< start now, stop when the scope ends
   /// Waits for the stop event and returns the milliseconds between the events.
   float elapsed_ms() {
     if (error_) std::rethrow_exception(std::exchange(error_, nullptr));

@@ -1,14 +1,13 @@
 #include "trace.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <numeric>
+#include <set>
 #include <tuple>
-
 
 namespace lab {
 
@@ -25,7 +24,8 @@ struct Cell {
 std::vector<std::pair<double, double>> merged(const std::vector<Interval>& intervals, const std::string& symbols) {
   std::vector<std::pair<double, double>> spans;
   for (const Interval& i : intervals)
-    if (symbols.find(chart_symbol(i)) != std::string::npos && i.end_ns > i.start_ns) spans.emplace_back(i.start_ns, i.end_ns);
+    if (symbols.find(chart_symbol(i)) != std::string::npos && i.end_ns > i.start_ns)
+      spans.emplace_back(i.start_ns, i.end_ns);
   std::sort(spans.begin(), spans.end());
   std::vector<std::pair<double, double>> result;
   for (const auto& span : spans) {
@@ -36,6 +36,29 @@ std::vector<std::pair<double, double>> merged(const std::vector<Interval>& inter
     }
   }
   return result;
+}
+
+// The indices of @p intervals by start time, regions first when @p regions_first.
+std::vector<std::size_t> by_start(const std::vector<Interval>& intervals, bool regions_first) {
+  std::vector<std::size_t> order(intervals.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const bool ra = regions_first && intervals[a].kind == Interval::Kind::region;
+    const bool rb = regions_first && intervals[b].kind == Interval::Kind::region;
+    return ra != rb ? ra : intervals[a].start_ns < intervals[b].start_ns;
+  });
+  return order;
+}
+
+const char* category(Interval::Kind kind) {
+  switch (kind) {
+    case Interval::Kind::kernel: return "kernel";
+    case Interval::Kind::memcpy: return "memcpy";
+    case Interval::Kind::memset: return "memset";
+    case Interval::Kind::region: return "region";
+    case Interval::Kind::host: return "host";
+  }
+  return "?";
 }
 
 }  // namespace
@@ -83,7 +106,8 @@ std::string render_chart(const std::vector<Interval>& intervals, int width) {
   for (const Interval& i : intervals)
     if (i.kind != Interval::Kind::region) work.push_back(&i);
   if (work.empty()) return "  (no GPU work was recorded)\n";
-  std::stable_sort(work.begin(), work.end(), [](const Interval* a, const Interval* b) { return a->start_ns < b->start_ns; });
+  std::stable_sort(work.begin(), work.end(),
+                   [](const Interval* a, const Interval* b) { return a->start_ns < b->start_ns; });
   const double origin = work.front()->start_ns;
   std::vector<std::string> rows;
   std::vector<Cell> cells;
@@ -126,9 +150,9 @@ std::string render_chart(const std::vector<Interval>& intervals, int width) {
   const int gap = grid + 2 - 1 - static_cast<int>(end_text.size());
   out += "  " + pad + " 0" + std::string(static_cast<std::size_t>(std::max(gap, 1)), ' ') + end_text + "\n";
   out += "  " + pad + " ";
-  const std::pair<char, const char*> legend[] = {{'H', "copy host to device"}, {'K', "kernel"},
-                                                 {'D', "copy device to host"}, {'C', "other copy"},
-                                                 {'S', "memset"},              {'T', "the host's own span"}};
+  const std::pair<char, const char*> legend[] = {
+      {'H', "copy host to device"}, {'K', "kernel"}, {'D', "copy device to host"},
+      {'C', "other copy"},          {'S', "memset"}, {'T', "the host's own span"}};
   for (const auto& entry : legend)
     if (symbols.find(entry.first) != std::string::npos) out += std::string(1, entry.first) + " " + entry.second + "   ";
   std::snprintf(text, sizeof text, "(one column = %.3f ms)\n", per_column);
@@ -141,15 +165,10 @@ std::string track_name(const Interval& interval) {
 }
 
 std::vector<int> assign_tracks(const std::vector<Interval>& intervals) {
-  std::vector<std::size_t> order(intervals.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return intervals[a].start_ns < intervals[b].start_ns;
-  });
   // Per (device, track name): when each of its tracks is free again.
   std::map<std::pair<int, std::string>, std::vector<double>> free_at;
   std::vector<int> track(intervals.size(), 0);
-  for (std::size_t index : order) {
+  for (std::size_t index : by_start(intervals, false)) {
     const Interval& i = intervals[index];
     std::vector<double>& tracks = free_at[{i.device, track_name(i)}];
     std::size_t t = 0;
@@ -161,53 +180,32 @@ std::vector<int> assign_tracks(const std::vector<Interval>& intervals) {
   return track;
 }
 
-namespace {
-
-const char* category(Interval::Kind kind) {
-  switch (kind) {
-    case Interval::Kind::kernel: return "kernel";
-    case Interval::Kind::memcpy: return "memcpy";
-    case Interval::Kind::memset: return "memset";
-    case Interval::Kind::region: return "region";
-    case Interval::Kind::host: return "host";
-  }
-  return "?";
-}
-
-}  // namespace
-
 std::string chrome_trace(const std::vector<Interval>& intervals, const std::string& device_name) {
   using Json = nlohmann::ordered_json;
   const std::vector<int> tracks = assign_tracks(intervals);
   // One tid per (device, track name, track): regions first, then the rest in order of first work.
   std::map<std::tuple<int, std::string, int>, int> tids;
-  std::map<int, bool> devices;
+  std::set<int> devices;
   Json events = Json::array();
-  std::vector<std::size_t> order(intervals.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    const bool ra = intervals[a].kind == Interval::Kind::region, rb = intervals[b].kind == Interval::Kind::region;
-    if (ra != rb) return ra;
-    return intervals[a].start_ns < intervals[b].start_ns;
-  });
-  for (std::size_t index : order) {
+  // A metadata event: names a process (tid 0) or a track.
+  auto metadata = [&](const char* name, int pid, int tid, Json args) {
+    Json event = {{"name", name}, {"ph", "M"}, {"pid", pid}};
+    if (tid > 0) event["tid"] = tid;
+    event["args"] = std::move(args);
+    events.push_back(std::move(event));
+  };
+  for (std::size_t index : by_start(intervals, true)) {
     const Interval& i = intervals[index];
-    const auto key = std::make_tuple(i.device, track_name(i), tracks[index]);
-    if (!devices.count(i.device)) {
-      devices[i.device] = true;
-      events.push_back({{"name", "process_name"},
-                        {"ph", "M"},
-                        {"pid", i.device},
-                        {"args", {{"name", "device " + std::to_string(i.device) + ": " + device_name}}}});
-    }
-    if (!tids.count(key)) {
-      const int tid = static_cast<int>(tids.size()) + 1;
-      tids[key] = tid;
-      std::string name = track_name(i);
-      if (tracks[index] > 0) name += " (" + std::to_string(tracks[index] + 1) + ")";
-      events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", i.device}, {"tid", tid}, {"args", {{"name", name}}}});
-      events.push_back(
-          {{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", i.device}, {"tid", tid}, {"args", {{"sort_index", tid}}}});
+    if (devices.insert(i.device).second)
+      metadata("process_name", i.device, 0, {{"name", "device " + std::to_string(i.device) + ": " + device_name}});
+    const int track = tracks[index];
+    const auto [entry, new_track] =
+        tids.emplace(std::make_tuple(i.device, track_name(i), track), static_cast<int>(tids.size()) + 1);
+    const int tid = entry->second;
+    if (new_track) {
+      const std::string copy = track > 0 ? " (" + std::to_string(track + 1) + ")" : "";
+      metadata("thread_name", i.device, tid, {{"name", track_name(i) + copy}});
+      metadata("thread_sort_index", i.device, tid, {{"sort_index", tid}});
     }
     Json args = {{"stream", track_name(i)}};
     if (i.kind == Interval::Kind::memcpy || i.kind == Interval::Kind::memset) args["bytes"] = i.bytes;
@@ -219,7 +217,7 @@ std::string chrome_trace(const std::vector<Interval>& intervals, const std::stri
                       {"ts", i.start_ns / 1000.0},
                       {"dur", std::max(0.0, i.end_ns - i.start_ns) / 1000.0},
                       {"pid", i.device},
-                      {"tid", tids[key]},
+                      {"tid", tid},
                       {"args", args}});
   }
   return Json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() + "\n";

@@ -1,9 +1,6 @@
 /// @file verify.hpp
-/// @brief Random inputs and comparison against a CPU reference.
-///
-/// Every chapter checks its GPU results this way: random inputs (a fixed seed,
-/// so a failure can be reproduced), an output poisoned before the kernel runs
-/// (DeviceBuffer::poison), and a comparison with a stated tolerance.
+/// @brief Random inputs (a fixed seed, so a failure can be reproduced) and the
+/// comparison of a result with its CPU reference, with a stated tolerance.
 #pragma once
 
 #include <cstddef>
@@ -34,9 +31,8 @@ struct Comparison {
   std::string detail() const;
 };
 
-/// Compares @p actual with @p expected element by element: a value passes when
-/// |actual - expected| <= abs_tolerance + rel_tolerance * |expected|
-/// (both 0 means bit-for-bit equal values). A size difference fails every element.
+/// Compares element by element: a value passes when |actual - expected| <=
+/// abs_tolerance + rel_tolerance * |expected|. A size difference fails every element.
 Comparison compare(const std::vector<float>& actual, const std::vector<float>& expected, double abs_tolerance = 0.0,
                    double rel_tolerance = 0.0);
 

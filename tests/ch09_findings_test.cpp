@@ -383,3 +383,21 @@ TEST_CASE("summary: every section ran, or which were skipped and why") {
   findings = ch09::summary_findings(ownership, no_peer, ordering, run);
   CHECK(contains(finding(findings, "partly skipped").text, "2. the peer-access rows (cudaDeviceCanAccessPeer says no)"));
 }
+
+TEST_CASE("NVML's NVLink version values read as versions") {
+  CHECK(ch09::nvlink_version_text(6) == "4.0");  // the H200 pair's value
+  CHECK(ch09::nvlink_version_text(3) == "2.2");
+  CHECK(ch09::nvlink_version_text(7) == "5.0");
+  CHECK(ch09::nvlink_version_text(0) == "invalid");
+  CHECK(ch09::nvlink_version_text(42) == "NVML value 42");
+}
+
+TEST_CASE("pipeline: a run faster than its bound is named with its numbers") {
+  ch09::PipelineRun run = pipeline(4.2, 2.2);  // bounds 4 and 2: nothing under them
+  CHECK_FALSE(has_finding(ch09::pipeline_findings(run), "runs faster than the bound"));
+  run = pipeline(3.9, 2.2);  // the H200 pair's one-GPU run: 8.898 ms against a bound of 9.043
+  const std::string text = finding(ch09::pipeline_findings(run), "runs faster than the bound").text;
+  CHECK(contains(text, "1 GPU(s): fastest run 3.900 ms, 2.5 % under its bound of 4.000 ms"));
+  CHECK(contains(text, "not a limit no run can beat"));
+  CHECK_FALSE(contains(text, "2 GPU(s)"));
+}

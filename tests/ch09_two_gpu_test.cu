@@ -2,6 +2,7 @@
 // event and the pipeline on both, each checked; large effects only (the race:
 // a 50 ms producer against a consumer queued at once). On a machine with one
 // GPU, or two without peer access, it says why and exits 77 (skipped).
+#include <algorithm>
 #include <doctest/doctest.h>
 
 #include "multi_gpu.cuh"
@@ -35,11 +36,14 @@ TEST_CASE("peer copies and a kernel reading the other GPU's memory deliver the r
 
 TEST_CASE("an event orders GPU 1 after GPU 0; without it the consumer reads stale data") {
   ch09::exit_77_without_two_gpus();
-  const ch09::OrderingRun run = ch09::race_across_devices(ch09::choose_devices(2), 1 << 20, 50.0, 2);
+  const ch09::OrderingRun run = ch09::race_across_devices(ch09::choose_devices(2), 1 << 20, 50.0, 4);
   REQUIRE(run.skipped.empty());
   for (std::int64_t stale : run.stale_with_event) CHECK(stale == 0);
-  // The consumer was queued while the producer had 50 ms of spinning ahead of it.
-  for (std::int64_t stale : run.stale_without_event) CHECK(stale > 0);
+  // The consumer was queued while the producer had 50 ms of spinning ahead of
+  // it; nothing promises a race, and on the H200 pair one run of two read no
+  // stale data (the chapter: 4 of 5 runs stale). At least one of four must.
+  CHECK(std::count_if(run.stale_without_event.begin(), run.stale_without_event.end(),
+                      [](std::int64_t stale) { return stale > 0; }) >= 1);
 }
 
 TEST_CASE("the pipeline on two GPUs is correct") {

@@ -381,7 +381,7 @@ TEST_CASE("section 5: every other branch") {
   CHECK_FALSE(finding(findings, "normalisation correct with cudaMallocAsync").passed);
   CHECK_FALSE(finding(findings, "the pool's attributes were restored").passed);
   expect_texts(findings, {{"the call with cudaMalloc / cudaFree", "it did not wait for it"},
-                            {"the call with cudaMallocAsync", "it waited for the queued work too"},
+                            {"the call with cudaMallocAsync", "it waited for the queued work"},
                             {"the calls alone, idle", "was not cheaper"},
                             {"cudaFree behind", "did not wait"},
                             {"cudaMalloc behind", ": it waited for the queued work"},
@@ -390,6 +390,12 @@ TEST_CASE("section 5: every other branch") {
                             {"another stream, no event", "a different address"},
                             {"another stream, no event", "did not wait"}});
   CHECK(ch04::reuse_table(run).row("the freeing stream").get("same_address").is_none());
+  // The cudaMalloc call did not wait here: the stream-ordered one waited, but not "too".
+  CHECK_FALSE(contains(finding(findings, "the call with cudaMallocAsync").text, "too"));
+
+  run.cuda_malloc.call_ms = 20.5;  // both calls waited: now "too" is true
+  findings = ch04::memory_findings(run);
+  CHECK(contains(finding(findings, "the call with cudaMallocAsync").text, "it waited for the queued work too"));
 
   run.threshold.release_all.reserved_after_sync = std::uint64_t{256} << 20;  // nothing released at the sync
   findings = ch04::memory_findings(run);

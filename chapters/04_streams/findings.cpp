@@ -625,14 +625,18 @@ std::vector<lab::Finding> memory_findings(const MemoryRun& run) {
   const TemporariesRun& blocking = run.cuda_malloc;
   const TemporariesRun& ordered = run.stream_ordered;
   const std::string behind = " behind " + fixed(blocking.queued_ms, 1) + " ms of queued work";
+  // "too" below only when the cudaMalloc call waited as well: beside one that did not, it would contradict it.
+  const bool blocking_waited = blocking.call_ms > 0.5 * blocking.queued_ms;
   findings.push_back(observe(
       "the call with cudaMalloc / cudaFree",
       "returned after " + fixed(blocking.call_ms, 3) + " ms" + behind +
-          (blocking.call_ms > 0.5 * blocking.queued_ms ? ": it waited for the queued work" : ": it did not wait for it")));
+          (blocking_waited ? ": it waited for the queued work" : ": it did not wait for it")));
   findings.push_back(observe(
       "the call with cudaMallocAsync / cudaFreeAsync",
       "returned after " + fixed(ordered.call_ms, 3) + " ms" + behind +
-          (ordered.call_ms < 0.5 * ordered.queued_ms ? ": it did not wait for the queued work" : ": it waited for the queued work too")));
+          (ordered.call_ms < 0.5 * ordered.queued_ms
+               ? ": it did not wait for the queued work"
+               : std::string(": it waited for the queued work") + (blocking_waited ? " too" : ""))));
 
   // Each call alone.
   const AllocationTimes& t = run.calls;

@@ -208,6 +208,16 @@ TEST_CASE("section 3: a wrong replay, the graph never wins, the update is not ch
   CHECK(contains(find(findings, "updating a graph").text, "not less than"));
 }
 
+TEST_CASE("section 3: the graph wins at K = 10 and 100 but not at 1000: no 'from K'") {
+  ch08::GraphRun run = graphs();
+  run.sizes[3].graph_us = repeat(5000, 3);
+  const auto findings = ch08::graph_findings(run);
+  const std::string text = find(findings, "where a graph starts to pay").text;
+  CHECK_FALSE(contains(text, "from K ="));
+  CHECK(contains(text, "finished sooner at K = 10, 100, not at K = 1, 1000"));
+  CHECK_FALSE(find(findings, "a graph of 1000 kernels").passed);
+}
+
 TEST_CASE("section 3: a small run (no K = 100), an update refused, a wrong update") {
   ch08::GraphRun run;
   run.n = 4096;

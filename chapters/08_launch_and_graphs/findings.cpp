@@ -309,20 +309,26 @@ std::vector<lab::Finding> graph_findings(const GraphRun& run) {
     findings.push_back(note("graph against stream", "no graph of 10 kernels or more in this run: no comparison"));
   }
 
-  const GraphSize* first_win = nullptr;
+  // "from K = X" only when the graph finished sooner at X and at every larger K of the run.
+  const auto graph_won = [](const GraphSize& s) { return mid(s.graph_us) < mid(s.stream_us); };
+  std::size_t from = run.sizes.size();
+  while (from > 0 && graph_won(run.sizes[from - 1])) --from;
+  std::string won_at, lost_at;
   for (const GraphSize& s : run.sizes) {
-    if (mid(s.graph_us) < mid(s.stream_us)) {
-      first_win = &s;
-      break;
-    }
+    std::string& list = graph_won(s) ? won_at : lost_at;
+    list += (list.empty() ? "K = " : ", ") + std::to_string(s.kernels);
   }
-  if (first_win == nullptr) {
+  if (won_at.empty()) {
     findings.push_back(note("where a graph starts to pay", "at no K of this run did the graph finish sooner"));
-  } else {
+  } else if (std::none_of(run.sizes.begin(), run.sizes.begin() + static_cast<std::ptrdiff_t>(from), graph_won)) {
+    const GraphSize& first_win = run.sizes[from];
     findings.push_back(note("where a graph starts to pay",
-                            "from K = " + std::to_string(first_win->kernels) + " the graph finished sooner: " +
-                                fixed(mid(first_win->graph_us), 1) + " us against " +
-                                fixed(mid(first_win->stream_us), 1) + " us for the stream launches"));
+                            "from K = " + std::to_string(first_win.kernels) + " the graph finished sooner: " +
+                                fixed(mid(first_win.graph_us), 1) + " us against " +
+                                fixed(mid(first_win.stream_us), 1) + " us for the stream launches"));
+  } else {
+    findings.push_back(note("where a graph starts to pay", "the graph finished sooner at " + won_at + ", not at " +
+                                                               lost_at));
   }
   if (largest != nullptr) {
     const double saved = mid(largest->stream_us) - mid(largest->graph_us);

@@ -154,10 +154,48 @@ TEST_CASE("cache_findings: write flush against read flush, each way and a tie; t
   CHECK(contains(find(ch07::cache_findings(cache_run(read_more, kLarge)), "write flush against read flush, fits")
                      .text,
                  "the read flush cost"));
+  // Within 5 % and the samples overlap: a tie.
   Medians tie = kSmall;
   tie.read_blocked = 16.1;
-  CHECK(contains(find(ch07::cache_findings(cache_run(tie, kLarge)), "write flush against read flush, fits").text,
-                 "does not tell them apart"));
+  ch07::CacheRun overlapping = cache_run(tie, kLarge);
+  for (ch07::CacheCase& c : overlapping.sets[0].cases) {
+    if (c.placement != Placement::blocked_stream) continue;
+    if (c.preceding == Preceding::write_flush) c.ms = {0.0159, 0.01618, 0.0165};
+    if (c.preceding == Preceding::read_flush) c.ms = {0.0158, 0.0161, 0.0163};
+  }
+  const lab::Finding tied = find(ch07::cache_findings(overlapping), "write flush against read flush, fits");
+  CHECK(contains(tied.text, "their samples overlap; this run does not tell them apart"));
+  CHECK_FALSE(contains(tied.text, "outside the samples' spread"));
+}
+
+TEST_CASE("cache_findings: write flush against read flush within 5 %, but every sample apart") {
+  // The H100 run of 2026-11-22, 400 MiB: write flush 176.86 to 181.60 us, read flush 169.44
+  // to 174.69 us (blocked stream), 7.44 us apart, 4.2 % of the warm 177.17 us: within 5 %,
+  // yet no sample of one reached the other. The finding used to call that a tie.
+  Medians large = kLarge;
+  large.nothing_blocked = 177.17;
+  large.write_blocked = 178.75;
+  large.read_blocked = 171.31;
+  ch07::CacheRun run = cache_run(kSmall, large);
+  for (ch07::CacheCase& c : run.sets[1].cases) {
+    if (c.placement != Placement::blocked_stream) continue;
+    if (c.preceding == Preceding::write_flush) c.ms = {0.17686, 0.17875, 0.18160};
+    if (c.preceding == Preceding::read_flush) c.ms = {0.16944, 0.17131, 0.17469};
+  }
+  const lab::Finding apart = find(ch07::cache_findings(run), "write flush against read flush, 8.0 x the L2");
+  CHECK(contains(apart.text, "within 5 % of the warm time of each other (7.44 us, 4.2 %)"));
+  CHECK(contains(apart.text, "every sample after the read flush was faster than every sample after the write flush"));
+  CHECK(contains(apart.text, "176.86 to 181.60 us"));
+  CHECK(contains(apart.text, "169.44 to 174.69 us"));
+  CHECK_FALSE(contains(apart.text, "does not tell them apart"));
+  // The other way round: the write flush's samples all below the read flush's.
+  for (ch07::CacheCase& c : run.sets[1].cases) {
+    if (c.placement != Placement::blocked_stream) continue;
+    if (c.preceding == Preceding::write_flush) c.ms = {0.17400, 0.17500, 0.17600};
+    if (c.preceding == Preceding::read_flush) c.ms = {0.17700, 0.17800, 0.17900};
+  }
+  CHECK(contains(find(ch07::cache_findings(run), "write flush against read flush, 8.0 x the L2").text,
+                 "every sample after the write flush was faster than every sample after the read flush"));
 }
 
 TEST_CASE("cache_background: nvbench flushes once the L2; Nsight Compute's defaults, with sources") {
@@ -204,6 +242,11 @@ TEST_CASE("clock_table and clock_error_table: idle, load, after; the method's er
   REQUIRE(table.rows().size() == 3);
   CHECK(table.rows()[1].get("power_max_watts").number() == doctest::Approx(450));
   CHECK(table.rows()[1].get("nvml_mhz").number() == doctest::Approx(1980));
+  // Every NVML reading of the load goes to the JSON, not only its median and maximum.
+  CHECK(table.rows()[1].get("nvml_at_ms").numbers() == std::vector<double>{10, 60});
+  CHECK(table.rows()[1].get("nvml_sm_clock_mhz").numbers() == std::vector<double>{1980, 1980});
+  CHECK(table.rows()[1].get("nvml_power_watts").numbers() == std::vector<double>{420, 450});
+  CHECK(table.rows()[1].get("nvml_clock_reasons").numbers() == std::vector<double>{0, 0});
   const lab::ResultTable errors = ch07::clock_error_table(run);
   CHECK(errors.rows()[0].get("mhz").number() == doctest::Approx(2));                     // 1996 - 1994
   CHECK(errors.rows()[1].get("mhz").number() == doctest::Approx(1995 * 32 / 2e6));       // a 32 ns step over 2 ms

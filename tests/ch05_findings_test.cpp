@@ -77,6 +77,7 @@ TEST_CASE("the lower bound names what sets it") {
   std::vector<lab::Finding> f = ch05::bound_findings(l);
   CHECK(says(named(f, "lower bound, light"), "6.000 ms, set by both directions at once"));
   CHECK(says(named(f, "lower bound, light"), "3 samples: fastest 6.000, median 6.200, slowest 6.900 ms"));
+  CHECK(says(named(f, "lower bound, light"), "(section 2 says whether a row did)"));  // the sweep is section 2
   l.heavy_ms = {8.0, 8.1};
   CHECK(says(named(ch05::bound_findings(l), "lower bound, heavy"), "8.000 ms, set by the heavy kernel"));
   l.both_ms = {5.0};
@@ -97,6 +98,7 @@ TEST_CASE("the sweep: every row correct, or the first wrong one named") {
   CHECK_FALSE(f.passed);
   CHECK(says(f, "light V1 8 chunks"));
   CHECK(ch05::sweep_table(s, l).rows().size() == s.rows.size());
+  CHECK(ch05::sweep_table(s, l).render().find("on the medians of section 1;") != std::string::npos);
 }
 
 TEST_CASE("the sweep: overlap with the heavy kernel is a timing check, either way") {
@@ -130,14 +132,20 @@ TEST_CASE("V1 against V2: pairs within 5 %, each side faster, and the same-work 
   s.connections = "1";
   const lab::Finding f = named(ch05::sweep_findings(s, link()), "V1 against V2");
   CHECK(says(f, "connections: 1"));
-  CHECK(says(f, "2 pair(s) within 5 %, 0 with V2 faster, 1 with V1 faster (light/8 -12 %"));
+  CHECK(says(f, "2 pair(s) within 5 %, 0 with V2 faster, 1 with V1 faster (light/8 -12.0 %"));
   CHECK(says(f, "up to 0.0 % apart"));
   s.rows[1].samples_ms = {12.0, 12.4};  // V1 at 1 chunk slower than V2 by 20 %
   s.connections = "";
   const lab::Finding g = named(ch05::sweep_findings(s, link()), "V1 against V2");
   CHECK(says(g, "default (unset)"));
   CHECK(says(g, "1 with V2 faster"));
-  CHECK(says(g, "largest gap: light/1 (+18 %)"));
+  CHECK(says(g, "largest gap: light/1 (+18.4 %)"));
+  // A pair just over 5 % is listed as apart, and reads so: one decimal, not a rounded "-5 %".
+  s = sweep_run();
+  s.rows[4].samples_ms = {6.97};  // V1 6.6 against V2 6.97: -5.3 %
+  const lab::Finding h = named(ch05::sweep_findings(s, link()), "V1 against V2");
+  CHECK(says(h, "1 with V1 faster (light/8 -5.3 %"));
+  CHECK(says(h, "largest gap: light/8 (-5.3 %)"));
 }
 
 namespace {
@@ -212,10 +220,17 @@ TEST_CASE("issue order and connections: it mattered with one connection, or it d
   run.children[1].seen = "";
   run.children[1].schedules[0].v1_ms = {1.6};  // default: V1 and V2 equal
   const lab::Finding mattered = named(ch05::queue_findings(run), "issue order and connections");
-  CHECK(says(mattered, "up to 31 % apart with 1 connection and up to 0 % with the default"));
+  CHECK(says(mattered, "up to 31.2 % apart with 1 connection and up to 0.0 % with the default"));
   CHECK(says(mattered, "decided how much of it overlapped"));
   run.children[1].schedules[0].v1_ms = {2.1};  // the default just as far apart
   CHECK(says(named(ch05::queue_findings(run), "issue order and connections"), "mattered no more"));
+  // Larger with one connection, but under the margin (the H100's timeline run: 9 % against 1 %): not "no more".
+  run.children[0].schedules[0].v1_ms = {1.744};  // V1 1.744 against V2 1.6: +9.0 %
+  run.children[1].schedules[0].v1_ms = {1.616};  // +1.0 %
+  const lab::Finding larger = named(ch05::queue_findings(run), "issue order and connections");
+  CHECK(says(larger, "up to 9.0 % apart with 1 connection and up to 1.0 % with the default"));
+  CHECK(says(larger, "larger with one connection, but not by the margin"));
+  CHECK_FALSE(says(larger, "mattered no more"));
 }
 
 TEST_CASE("streams sharing connections: the model matched, or it did not") {
@@ -224,6 +239,31 @@ TEST_CASE("streams sharing connections: the model matched, or it did not") {
   const lab::Finding matched = named(ch05::queue_findings(run), "streams sharing connections (1)");
   CHECK(says(matched, "4 streams: 5.0 (model 5), breadth first 2.0"));
   CHECK(says(matched, "Every count matched"));
+  CHECK(says(matched, "at 4, 8 streams, more than the 1 connection(s)"));
+  CHECK(says(matched, "false dependencies"));
+  CHECK(says(matched, "kernel by kernel avoided it"));
+  CHECK_FALSE(says(matched, "no more than"));
+  // 32 connections: no stream shares one, so no false dependency is claimed.
+  ch05::QueueRun wide;
+  wide.children = {child("32", kChildText)};
+  wide.children[0].seen = "32";
+  wide.children[0].orders[0].depth_first_ms = {4.0};
+  wide.children[0].orders[1].depth_first_ms = {4.1};
+  const lab::Finding apart = named(ch05::queue_findings(wide), "streams sharing connections (32)");
+  CHECK(says(apart, "Every count matched"));
+  CHECK(says(apart, "at 4, 8 streams, no more than the 32 connection(s), the model has no stream share one"));
+  CHECK_FALSE(says(apart, "false dependencies"));
+  // Default (8): 4 and 8 streams share nothing, 16 does; breadth first held back at 16 is said.
+  ch05::QueueRun usual;
+  usual.children = {child("", kChildText)};
+  usual.children[0].seen = "";
+  usual.children[0].orders[0].depth_first_ms = {4.0};
+  usual.children[0].orders[1].depth_first_ms = {4.1};
+  usual.children[0].orders.push_back({16, {6.1}, {6.0}});
+  const lab::Finding mixed = named(ch05::queue_findings(usual), "streams sharing connections (default (unset))");
+  CHECK(says(mixed, "at 16 streams, more than the 8 connection(s)"));
+  CHECK(says(mixed, "breadth first did not keep to 2 lengths"));
+  CHECK(says(mixed, "; at 4, 8 streams, no more than the 8 connection(s)"));
   run.children[0].orders[1].depth_first_ms = {4.0};  // 8 streams in 2 kernel lengths: no serialization
   CHECK(says(named(ch05::queue_findings(run), "streams sharing connections (1)"), "1 of 2 counts matched"));
   const lab::ResultTable table = ch05::stream_order_table(run);

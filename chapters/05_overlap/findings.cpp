@@ -16,10 +16,10 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 std::string fixed(double value, int decimals) { return lab::fixed(value, decimals); }
 
-// "+2.5 %" or "-3.8 %": a difference always shows its sign.
-std::string signed_percent(double percent) {
-  std::string text = fixed(percent, 0);
-  if (text == "-0") text = "0";
+// "+3 %" or "-5.4 %": a difference always shows its sign.
+std::string signed_percent(double percent, int decimals = 0) {
+  std::string text = fixed(percent, decimals);
+  if (text.find_first_not_of("-0.") == std::string::npos) text = text.substr(text[0] == '-' ? 1 : 0);
   return (text[0] == '-' ? "" : "+") + text + " %";
 }
 
@@ -145,7 +145,7 @@ LinkAndKernel best_inputs(const LinkRun& link, const std::string& kernel) { retu
 
 double v1_over_v2_percent(double v1_ms, double v2_ms) { return 100.0 * (v1_ms - v2_ms) / v2_ms; }
 
-// --- 2. the link and the kernels ---------------------------------------------------
+// --- 1. the link and the kernels ---------------------------------------------------
 
 lab::ResultTable link_table(const LinkRun& link) {
   lab::ResultTable table("The copies and the kernels alone, " + fixed(link.bytes / (1 << 20), 0) +
@@ -183,12 +183,12 @@ std::vector<lab::Finding> bound_findings(const LinkRun& link) {
             ", both at once " + fixed(best.both_ms, 3) + ", kernel " + fixed(best.kernel_ms, 3) +
             " ms. A schedule copies every byte in and out and runs the kernel over every element, so it cannot "
             "finish sooner unless one of these runs faster inside it than in any of its measurements alone "
-            "(section 3 says whether a row did)."));
+            "(section 2 says whether a row did)."));
   }
   return findings;
 }
 
-// --- 3. the sweep --------------------------------------------------------------------
+// --- 2. the sweep --------------------------------------------------------------------
 
 lab::ResultTable sweep_table(const SweepRun& sweep, const LinkRun& link) {
   lab::ResultTable table("The schedules: events on the legacy default stream around each run", "row",
@@ -211,7 +211,7 @@ lab::ResultTable sweep_table(const SweepRun& sweep, const LinkRun& link) {
         .set("median_over_bound", typical(row.samples_ms) / bound)
         .set("result", row.result.passed() ? "correct" : "WRONG");
   }
-  table.note("model: the pipeline of overlap_model.hpp on the medians of section 2; lower bound: the same "
+  table.note("model: the pipeline of overlap_model.hpp on the medians of section 1; lower bound: the same "
              "resources at their fastest; CUDA_DEVICE_MAX_CONNECTIONS in this process: " +
              connections_label(sweep.connections));
   return table;
@@ -293,11 +293,11 @@ std::vector<lab::Finding> sweep_findings(const SweepRun& sweep, const LinkRun& l
         within += 1;
       } else {
         (gap > 0 ? v2_faster : v1_faster) += 1;
-        apart += (apart.empty() ? "" : ", ") + v1.kernel + "/" + std::to_string(v1.chunks) + " " + signed_percent(gap);
+        apart += (apart.empty() ? "" : ", ") + v1.kernel + "/" + std::to_string(v1.chunks) + " " + signed_percent(gap, 1);
       }
       if (std::fabs(gap) > largest) {
         largest = std::fabs(gap);
-        largest_text = v1.kernel + "/" + std::to_string(v1.chunks) + " (" + signed_percent(gap) + ")";
+        largest_text = v1.kernel + "/" + std::to_string(v1.chunks) + " (" + signed_percent(gap, 1) + ")";
       }
     }
   }
@@ -310,7 +310,7 @@ std::vector<lab::Finding> sweep_findings(const SweepRun& sweep, const LinkRun& l
   return findings;
 }
 
-// --- 4. the hardware's work queues ----------------------------------------------------
+// --- 3. the hardware's work queues ----------------------------------------------------
 
 bool read_child_output(const std::string& text, QueueChild& child) {
   child.measured = false;
@@ -452,12 +452,17 @@ std::vector<lab::Finding> queue_findings(const QueueRun& run) {
   const QueueChild* usual = child_asked(run, "");
   if (one != nullptr && usual != nullptr) {
     const double gap_one = largest_gap(*one), gap_usual = largest_gap(*usual);
-    const std::string numbers = "V1 and V2 were up to " + fixed(gap_one, 0) + " % apart with 1 connection and up to " +
-                                fixed(gap_usual, 0) + " % with the default";
+    const std::string numbers = "V1 and V2 were up to " + fixed(gap_one, 1) + " % apart with 1 connection and up to " +
+                                fixed(gap_usual, 1) + " % with the default";
     if (gap_one > 10 && gap_one > 2 * gap_usual) {
       findings.push_back(observe("issue order and connections",
                                  numbers + ": with one work queue, the order in which the host queued the same "
                                            "work decided how much of it overlapped"));
+    } else if (fixed(gap_one, 1) != fixed(gap_usual, 1) && gap_one > gap_usual) {
+      findings.push_back(observe("issue order and connections",
+                                 numbers + ": larger with one connection, but not by the margin this finding asks "
+                                           "before it calls the order decisive (over 10 % and over twice the "
+                                           "default's)"));
     } else {
       findings.push_back(observe("issue order and connections",
                                  numbers + ": in this run the order mattered no more with one connection than "
@@ -471,7 +476,8 @@ std::vector<lab::Finding> queue_findings(const QueueRun& run) {
     const int connections = connections_of(child);
     if (connections == 0) continue;
     int matched = 0;
-    std::string lengths;
+    std::string lengths, shared, alone;
+    bool breadth_took_two = true;  // where streams share connections, breadth first took 2 lengths (within half)
     for (const StreamOrder& o : child.orders) {
       const double depth = typical(o.depth_first_ms) / child.spin_ms;
       const double breadth = typical(o.breadth_first_ms) / child.spin_ms;
@@ -479,14 +485,28 @@ std::vector<lab::Finding> queue_findings(const QueueRun& run) {
       if (std::fabs(depth - model) <= 0.5) matched += 1;
       lengths += (lengths.empty() ? "" : "; ") + std::to_string(o.streams) + " streams: " + fixed(depth, 1) +
                  " (model " + std::to_string(model) + "), breadth first " + fixed(breadth, 1);
+      std::string& list = o.streams > connections ? shared : alone;
+      list += (list.empty() ? "" : ", ") + std::to_string(o.streams);
+      if (o.streams > connections && std::fabs(breadth - 2) > 0.5) breadth_took_two = false;
     }
     const std::string name = "streams sharing connections (" + connections_label(child.seen) + ")";
     const std::string counted = "depth first took, in kernel lengths, " + lengths + ". ";
     if (matched == static_cast<int>(child.orders.size())) {
-      findings.push_back(observe(
-          name, counted + "Every count matched the model within half a kernel: streams beyond the " +
-                    std::to_string(connections) + " connection(s) waited behind other streams' unrelated work "
-                    "(false dependencies), and queuing kernel by kernel avoided it"));
+      // Only stream counts above the connections share one: only there can the model's false dependencies appear.
+      std::string text = counted + "Every count matched the model within half a kernel";
+      if (!shared.empty()) {
+        text += ": at " + shared + " streams, more than the " + std::to_string(connections) +
+                " connection(s), depth first took the model's ceil(streams / connections) + 1 lengths, the time of "
+                "streams that wait behind other streams' unrelated work (false dependencies)" +
+                (breadth_took_two ? ", and queuing kernel by kernel avoided it (2 lengths)"
+                                  : "; breadth first did not keep to 2 lengths");
+      }
+      if (!alone.empty()) {
+        text += std::string(shared.empty() ? ": " : "; ") + "at " + alone + " streams, no more than the " +
+                std::to_string(connections) + " connection(s), the model has no stream share one, and depth first "
+                "took its 2 lengths";
+      }
+      findings.push_back(observe(name, text));
     } else {
       findings.push_back(observe(name, counted + std::to_string(matched) + " of " +
                                            std::to_string(child.orders.size()) +
@@ -501,7 +521,7 @@ std::vector<lab::Background> queue_background() {
   return {
       {"CUDA_DEVICE_MAX_CONNECTIONS sets the number of compute and copy engine concurrent connections (work queues) "
        "from the host to each device of compute capability 3.5 and above: 1 to 32, default 8. It is read when a "
-       "process creates its context, so section 4 sets it in child processes.",
+       "process creates its context, so section 3 sets it in child processes.",
        "CUDA C++ Programming Guide, CUDA Environment Variables; GPU Deployment and Management Guide, MPS, "
        "CUDA_DEVICE_MAX_CONNECTIONS"},
       {"With more streams than connections, streams share connections, and work in one connection is started in the "
@@ -517,7 +537,7 @@ std::vector<lab::Background> queue_background() {
   };
 }
 
-// --- 5. the schedules as CUPTI recorded them -------------------------------------------
+// --- 4. the schedules as CUPTI recorded them -------------------------------------------
 
 namespace {
 

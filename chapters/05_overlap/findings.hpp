@@ -22,7 +22,7 @@ enum class Schedule { sequential, v1_per_chunk, v2_per_stage };
 /// A short name: "sequential", "V1", "V2".
 const char* schedule_name(Schedule schedule);
 
-// --- 2. and 3. The link, the kernels, the sweep ---------------------------------
+// --- 1. and 2. The link, the kernels, the sweep ---------------------------------
 
 /// The copies and the kernels alone, each sampled before and after the sweep.
 struct LinkRun {
@@ -46,7 +46,7 @@ struct ScheduleRow {
   lab::Comparison result;          ///< the output of the last run against the CPU
 };
 
-/// Section 3: every row, and the connections this process has.
+/// Section 2: every row, and the connections this process has.
 struct SweepRun {
   std::vector<ScheduleRow> rows;
   std::string connections;  ///< CUDA_DEVICE_MAX_CONNECTIONS as this process saw it ("" when unset)
@@ -57,21 +57,21 @@ LinkAndKernel typical_inputs(const LinkRun& link, const std::string& kernel);
 /// The same, each the fastest of its samples: what the lower bound is made of.
 LinkAndKernel best_inputs(const LinkRun& link, const std::string& kernel);
 
-/// Section 2: the copies and the kernels alone (min, median, max; GB/s at the best).
+/// Section 1: the copies and the kernels alone (min, median, max; GB/s at the best).
 lab::ResultTable link_table(const LinkRun& link);
-/// Section 2: the lower bound of each kernel and what sets it, with its spread.
+/// Section 1: the lower bound of each kernel and what sets it, with its spread.
 std::vector<lab::Finding> bound_findings(const LinkRun& link);
 
-/// Section 3: every row with its median, min, max, the model's prediction and the bound.
+/// Section 2: every row with its median, min, max, the model's prediction and the bound.
 lab::ResultTable sweep_table(const SweepRun& sweep, const LinkRun& link);
-/// Section 3: every row correct; overlap against sequential; the best row against the
+/// Section 2: every row correct; overlap against sequential; the best row against the
 /// bound; rows that beat the bound (with their numbers); V1 against V2.
 std::vector<lab::Finding> sweep_findings(const SweepRun& sweep, const LinkRun& link);
 
 /// V1's median relative to V2's, in % (positive: V2 was faster).
 double v1_over_v2_percent(double v1_ms, double v2_ms);
 
-// --- 4. The hardware's work queues (child processes) ----------------------------
+// --- 3. The hardware's work queues (child processes) ----------------------------
 
 /// V1 and V2 at one chunk count, measured in a child.
 struct QueueSchedules {
@@ -98,7 +98,7 @@ struct QueueChild {
   std::vector<StreamOrder> orders;
 };
 
-/// Section 4: one child per connection count.
+/// Section 3: one child per connection count.
 struct QueueRun {
   std::vector<QueueChild> children;
   std::string skipped;  ///< "" when the children ran; else why none was started
@@ -109,17 +109,17 @@ struct QueueRun {
 /// false, with why_not set, when a line is missing or cannot be read.
 bool read_child_output(const std::string& text, QueueChild& child);
 
-/// Section 4a: V1 and V2 medians for each connection count and chunk count.
+/// Section 3, first table: V1 and V2 medians for each connection count and chunk count.
 lab::ResultTable queue_schedule_table(const QueueRun& run);
-/// Section 4b: depth first against breadth first for each connection and stream count.
+/// Section 3, second table: depth first against breadth first for each connection and stream count.
 lab::ResultTable stream_order_table(const QueueRun& run);
-/// Section 4: each child correct; how far V1 and V2 were apart with one connection
+/// Section 3: each child correct; how far V1 and V2 were apart with one connection
 /// and with the default; whether streams that share a connection serialized.
 std::vector<lab::Finding> queue_findings(const QueueRun& run);
 /// What holds whatever the run: connections, Hyper-Q, NVIDIA's article.
 std::vector<lab::Background> queue_background();
 
-// --- 5. The schedules as CUPTI recorded them ------------------------------------
+// --- 4. The schedules as CUPTI recorded them ------------------------------------
 
 /// One run of a schedule recorded by CUPTI.
 struct RecordedSchedule {
@@ -131,9 +131,9 @@ struct RecordedSchedule {
   lab::Comparison result;
 };
 
-/// Section 5: per schedule, the span and how long copies and kernels ran, alone and at once.
+/// Section 4: per schedule, the span and how long copies and kernels ran, alone and at once.
 lab::ResultTable recorded_table(const std::vector<RecordedSchedule>& runs);
-/// Section 5: each recorded run correct, and what overlapped (or that nothing was recorded).
+/// Section 4: each recorded run correct, and what overlapped (or that nothing was recorded).
 std::vector<lab::Finding> recorded_findings(const std::vector<RecordedSchedule>& runs);
 
 }  // namespace ch05

@@ -25,7 +25,7 @@
 /// a schedule than alone (chapter 05's findings say so, with the numbers, when
 /// a row did beat it).
 ///
-/// The hardware's work queues (section 4): with two spin kernels of length T
+/// The hardware's work queues (section 3): with two spin kernels of length T
 /// per stream, queued stream by stream (depth first), streams that share one of
 /// the C connections wait for each other: a stream's first kernel cannot leave
 /// the queue before the previous stream's second kernel, which waits for that

@@ -1,6 +1,6 @@
 // Chapter 05's lesson, in the order of the chapter page: the CPU reference, the
 // kernel, the pipeline and async.cu's schedules, the code that times them, the
-// work-queue test (section 4) and the CUPTI recording (section 5).
+// work-queue test (section 3) and the CUPTI recording (section 4).
 #include "overlap.cuh"
 
 #include <sys/wait.h>
@@ -243,7 +243,7 @@ int calibrate_iterations(OverlapProblem& problem, double target_ms) {
   return std::clamp(static_cast<int>(std::lround(kProbe * target_ms / probe_ms)), 1, 100000);
 }
 
-// --- 4. the hardware's work queues --------------------------------------------------
+// --- 3. the hardware's work queues --------------------------------------------------
 
 StreamOrder time_stream_orders(int streams, double spin_ms, int reps) {
   StreamOrder order;
@@ -363,7 +363,7 @@ QueueRun compare_connections(const std::string& child_program, const std::vector
   return run;
 }
 
-// --- 5. the schedules as CUPTI recorded them ----------------------------------------
+// --- 4. the schedules as CUPTI recorded them ----------------------------------------
 
 RecordedSchedule record_schedule(OverlapProblem& problem, Schedule schedule, int chunks) {
   RecordedSchedule run;

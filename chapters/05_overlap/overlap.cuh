@@ -10,7 +10,7 @@
 /// Within a stream the order is the same in V1 and V2; only the order in which
 /// the host hands the work to the driver differs, and so the order it reaches
 /// the GPU's work queues (CUDA_DEVICE_MAX_CONNECTIONS of them, 8 by default).
-/// Section 4 measures that order's effect with 1, 2, 8 and 32 connections, in
+/// Section 3 measures that order's effect with 1, 2, 8 and 32 connections, in
 /// child processes (ch05_queue_child): the variable is read when a process
 /// creates its context.
 ///
@@ -127,7 +127,7 @@ struct ScheduleRun {
 /// and checks it afterwards.
 ScheduleRun time_schedule(OverlapProblem& problem, Schedule schedule, int chunks, int iterations, int reps);
 
-/// Section 2, before the sweep: chooses the heavy kernel's steps (@p heavy_steps,
+/// Section 1, before the sweep: chooses the heavy kernel's steps (@p heavy_steps,
 /// or when that is 0, calibrate_iterations to the copy in's time), then takes
 /// the first @p reps samples of sample_link_and_kernels.
 LinkRun measure_link(OverlapProblem& problem, int copy_engines, int heavy_steps, int reps);
@@ -142,19 +142,19 @@ void sample_link_and_kernels(OverlapProblem& problem, int reps, LinkRun& link);
 /// over all the data (measured with 16 steps, then scaled). At least 1.
 int calibrate_iterations(OverlapProblem& problem, double target_ms);
 
-/// Section 3: sequential, then V1 and V2 at each of @p chunk_counts, with the
+/// Section 2: sequential, then V1 and V2 at each of @p chunk_counts, with the
 /// kernel of @p steps, @p reps timed runs each (time_schedule).
 std::vector<ScheduleRow> sweep(OverlapProblem& problem, const std::string& kernel, int steps,
                                const std::vector<int>& chunk_counts, int reps);
 
-// --- 4. the hardware's work queues -------------------------------------------------
+// --- 3. the hardware's work queues -------------------------------------------------
 
 /// Two spin kernels of @p spin_ms on each of @p streams blocking streams,
 /// queued depth first (stream by stream) and breadth first (kernel by kernel),
 /// @p reps timed runs each between events on the legacy default stream.
 StreamOrder time_stream_orders(int streams, double spin_ms, int reps);
 
-/// Section 4: runs @p child_program once per connection count of @p asked
+/// Section 3: runs @p child_program once per connection count of @p asked
 /// ("" leaves CUDA_DEVICE_MAX_CONNECTIONS unset), each copying @p mib MiB,
 /// and reads back what each measured; a child that fails or is missing says why.
 QueueRun compare_connections(const std::string& child_program, const std::vector<std::string>& asked, int mib,
@@ -168,7 +168,7 @@ std::string queue_child_program();
 /// stream orders over 4, 8, 16 and 32 streams.
 std::string measure_queues_as_text(int mib, int reps);
 
-// --- 5. the schedules as CUPTI recorded them ----------------------------------------
+// --- 4. the schedules as CUPTI recorded them ----------------------------------------
 
 /// Runs @p schedule once (light kernel) while CUPTI records, from outside the
 /// schedule's loops, and checks the result.

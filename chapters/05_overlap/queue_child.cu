@@ -1,4 +1,4 @@
-// ch05_queue_child: the child process of chapter 05, section 4.
+// ch05_queue_child: the child process of chapter 05, section 3.
 //
 // CUDA_DEVICE_MAX_CONNECTIONS is read when a process creates its CUDA context,
 // so the chapter starts this program once per connection count, with the

@@ -2,6 +2,8 @@
 // chapters/02_sync_pitfalls/findings.hpp, without a GPU.
 #include <doctest/doctest.h>
 
+#include "support/findings_support.hpp"
+
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -13,15 +15,11 @@
 
 namespace {
 
+using lab_test::contains;
+
 // Is @p part not in @p text?
 bool lacks(const std::string& text, const std::string& part) { return text.find(part) == std::string::npos; }
 
-// Is @p part in @p text? Says what the text was when it is not.
-bool contains(const std::string& text, const std::string& part) {
-  if (text.find(part) != std::string::npos) return true;
-  MESSAGE("\"" << part << "\" is not in \"" << text << "\"");
-  return false;
-}
 
 lab::Comparison correct(std::size_t count) {
   lab::Comparison c;

@@ -1,12 +1,17 @@
 // Chapter 05's findings on hand-made data (no GPU needed): every branch of every finding.
 #include <doctest/doctest.h>
 
+#include "support/findings_support.hpp"
+
 #include <string>
 #include <vector>
 
 #include "findings.hpp"
 
 namespace {
+
+using lab_test::contains;
+constexpr auto& named = lab_test::finding;  // the finding whose name starts with the given text
 
 lab::Comparison correct() {
   lab::Comparison c;
@@ -51,13 +56,6 @@ ch05::SweepRun sweep_run() {
   return s;
 }
 
-const lab::Finding& named(const std::vector<lab::Finding>& findings, const std::string& prefix) {
-  for (const lab::Finding& f : findings) {
-    if (f.name.rfind(prefix, 0) == 0) return f;
-  }
-  FAIL("no finding named " << prefix);
-  return findings.front();
-}
 
 bool says(const lab::Finding& f, const std::string& words) { return f.text.find(words) != std::string::npos; }
 

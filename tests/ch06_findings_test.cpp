@@ -2,6 +2,8 @@
 // chapters/06_pinned_memory/findings.hpp. No GPU.
 #include <doctest/doctest.h>
 
+#include "support/findings_support.hpp"
+
 #include <string>
 #include <vector>
 
@@ -12,7 +14,7 @@ namespace {
 constexpr std::size_t kKiB = 1024;
 constexpr std::size_t kMiB = 1024 * kKiB;
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using lab_test::contains;
 
 // The finding named @p name; fails the test when there is none.
 lab::Finding named(const std::vector<lab::Finding>& findings, const std::string& name) {

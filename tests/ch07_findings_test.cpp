@@ -2,6 +2,8 @@
 // finding, the run where the expected thing happened and the one where it did not.
 #include <doctest/doctest.h>
 
+#include "support/findings_support.hpp"
+
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -12,17 +14,14 @@
 
 namespace {
 
+using lab_test::contains;
+constexpr auto& find = lab_test::finding;  // the finding whose name starts with the given text
+
 using ch07::Placement;
 using ch07::Preceding;
 
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 
-// The finding whose name starts with @p prefix; throws when there is none.
-lab::Finding find(const std::vector<lab::Finding>& findings, const std::string& prefix) {
-  for (const lab::Finding& f : findings)
-    if (f.name.rfind(prefix, 0) == 0) return f;
-  throw std::out_of_range("no finding named " + prefix);
-}
 
 bool has(const std::vector<lab::Finding>& findings, const std::string& prefix) {
   for (const lab::Finding& f : findings)
@@ -30,7 +29,6 @@ bool has(const std::vector<lab::Finding>& findings, const std::string& prefix) {
   return false;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // A working set whose cases have these medians in microseconds (three equal samples each).
 struct Medians {

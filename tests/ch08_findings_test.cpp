@@ -2,6 +2,8 @@
 // chapters/08_launch_and_graphs/findings.hpp, and the options' graph sizes. No GPU.
 #include <doctest/doctest.h>
 
+#include "support/findings_support.hpp"
+
 #include <string>
 #include <vector>
 
@@ -10,17 +12,10 @@
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using lab_test::contains;
+constexpr auto& find = lab_test::finding;  // the finding whose name starts with the given text
 
-// The finding whose name starts with @p name; fails the test when there is none.
-const lab::Finding& find(const std::vector<lab::Finding>& findings, const std::string& name) {
-  for (const lab::Finding& f : findings) {
-    if (f.name.rfind(name, 0) == 0) return f;
-  }
-  FAIL("no finding named '" << name << "'");
-  static lab::Finding none;
-  return none;
-}
+
 
 std::vector<double> repeat(double value, int count) { return std::vector<double>(static_cast<std::size_t>(count), value); }
 

@@ -14,7 +14,12 @@
 
 namespace lab_test {
 
-inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+// Does @p text contain @p part? Says what it looked for when it does not.
+inline bool contains(const std::string& text, const std::string& part) {
+  if (text.find(part) != std::string::npos) return true;
+  MESSAGE("\"" << part << "\" is not in \"" << text << "\"");
+  return false;
+}
 
 // The finding whose name starts with @p name; fails the test when there is none.
 inline const lab::Finding& finding(const std::vector<lab::Finding>& findings, const std::string& name) {

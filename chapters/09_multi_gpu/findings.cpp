@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 #include "statistics.hpp"
 
@@ -312,10 +313,18 @@ std::vector<lab::Finding> ordering_findings(const OrderingRun& run) {
       std::to_string(with) + " stale elements in " + std::to_string(run.stale_with_event.size()) +
           " runs with cudaStreamWaitEvent"));
   const std::int64_t without = total(run.stale_without_event);
+  // Say how many runs raced, not only the total: "N stale elements in 5 runs" read as
+  // "every run" on two H200s where 4 of 5 runs did (the fifth read no stale element).
+  const auto runs_stale = std::count_if(run.stale_without_event.begin(), run.stale_without_event.end(),
+                                        [](std::int64_t s) { return s > 0; });
   if (without > 0)
-    findings.push_back(observe("the race", "without the event the consumer read " + std::to_string(without) +
-                                               " stale elements in " + std::to_string(run.stale_without_event.size()) +
-                                               " runs: nothing orders two devices' streams"));
+    findings.push_back(observe("the race", "without the event the consumer read stale data in " +
+                                               std::to_string(runs_stale) + " of " +
+                                               std::to_string(run.stale_without_event.size()) + " runs (" +
+                                               std::to_string(without) + " stale elements of " +
+                                               std::to_string(run.n * static_cast<std::int64_t>(
+                                                                          run.stale_without_event.size())) +
+                                               " read): nothing orders two devices' streams"));
   else
     findings.push_back(observe("the race", "did not show in this run: the consumer happened to read after the "
                                            "producer every time, which nothing guarantees"));
@@ -399,6 +408,26 @@ lab::ResultTable pipeline_table(const PipelineRun& run) {
   return table;
 }
 
+// The bound comes from separate measurements of the parts (each with its own
+// spread), so a run can come in under it: say so with the numbers, never hide it.
+// One GPU or several: the one-GPU runs came in under theirs too (H100: 8.911 ms, bound 9.050).
+static std::optional<lab::Finding> under_bound_finding(const PipelineRun& run) {
+  std::string under;
+  for (const PipelineVariant& variant : run.variants) {
+    if (variant.ms.empty()) continue;
+    const double fastest = *std::min_element(variant.ms.begin(), variant.ms.end());
+    if (variant.bound_ms > 0 && fastest < variant.bound_ms)
+      under += std::string(under.empty() ? "" : "; ") + std::to_string(variant.devices) + " GPU(s): fastest run " +
+               fixed(fastest, 3) + " ms, " + fixed(100.0 * (variant.bound_ms - fastest) / variant.bound_ms, 1) +
+               " % under its bound of " + fixed(variant.bound_ms, 3) + " ms";
+  }
+  if (under.empty()) return std::nullopt;
+  return observe("runs faster than the bound",
+                 under + ". The bound is built from the parts measured on their own (the kernel alone: " +
+                     fixed(run.kernel_ms, 3) + " ms), each with its own spread: it is an estimate, "
+                                               "not a limit no run can beat");
+}
+
 std::vector<lab::Finding> pipeline_findings(const PipelineRun& run) {
   std::vector<lab::Finding> findings;
   for (const PipelineVariant& variant : run.variants)
@@ -406,6 +435,7 @@ std::vector<lab::Finding> pipeline_findings(const PipelineRun& run) {
                                               variant.result.passed(), variant.result.detail()));
   if (run.variants.size() < 2) {
     findings.push_back(skipped_finding("the pipeline over several GPUs", run.skipped));
+    if (auto under = under_bound_finding(run)) findings.push_back(*under);
     return findings;
   }
   const PipelineVariant& one = run.variants.front();
@@ -414,25 +444,12 @@ std::vector<lab::Finding> pipeline_findings(const PipelineRun& run) {
   const double allowed = all.bound_ms > 0 ? one.bound_ms / all.bound_ms : 0.0;
   const std::string numbers = std::to_string(all.devices) + " GPUs took " + fixed(median_of(all.ms), 3) + " ms, " +
                               fixed(speedup, 2) + "x faster than one; the bounds allow " + fixed(allowed, 2) + "x";
+  // At least 80 % of the allowed speedup is "most of" it, not all of it (two H200s: 1.82x of 2.00x).
   if (speedup >= 0.8 * allowed)
-    findings.push_back(observe("splitting paid what the bound allows", numbers));
+    findings.push_back(observe("splitting paid most of what the bound allows", numbers));
   else
     findings.push_back(observe("splitting paid less than the bound allows", numbers));
-  // The bound comes from separate measurements of the parts (each with its own
-  // spread), so a run can come in under it: say so with the numbers, never hide it.
-  std::string under;
-  for (const PipelineVariant& variant : run.variants) {
-    const double fastest = *std::min_element(variant.ms.begin(), variant.ms.end());
-    if (variant.bound_ms > 0 && fastest < variant.bound_ms)
-      under += std::string(under.empty() ? "" : "; ") + std::to_string(variant.devices) + " GPU(s): fastest run " +
-               fixed(fastest, 3) + " ms, " + fixed(100.0 * (variant.bound_ms - fastest) / variant.bound_ms, 1) +
-               " % under its bound of " + fixed(variant.bound_ms, 3) + " ms";
-  }
-  if (!under.empty())
-    findings.push_back(observe("runs faster than the bound",
-                               under + ". The bound is built from the parts measured on their own (the kernel alone: " +
-                                   fixed(run.kernel_ms, 3) + " ms), each with its own spread: it is an estimate, "
-                                                             "not a limit no run can beat"));
+  if (auto under = under_bound_finding(run)) findings.push_back(*under);
   return findings;
 }
 

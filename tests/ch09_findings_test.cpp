@@ -2,6 +2,8 @@
 // chapters/09_multi_gpu/findings.hpp. No GPU.
 #include <doctest/doctest.h>
 
+#include "support/findings_support.hpp"
+
 #include <cmath>
 #include <limits>
 #include <string>
@@ -11,29 +13,15 @@
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-// The finding whose name starts with @p name; fails the test when there is none.
-const lab::Finding& finding(const std::vector<lab::Finding>& findings, const std::string& name) {
-  for (const lab::Finding& f : findings) {
-    if (f.name.rfind(name, 0) == 0) return f;
-  }
-  FAIL("no finding named '" << name << "'");
-  static lab::Finding none;
-  return none;
-}
+using lab_test::contains;
+using lab_test::correct;
+using lab_test::finding;
 
 bool has_finding(const std::vector<lab::Finding>& findings, const std::string& name) {
   for (const lab::Finding& f : findings) {
     if (f.name.rfind(name, 0) == 0) return true;
   }
   return false;
-}
-
-lab::Comparison correct(std::size_t count = 1024) {
-  lab::Comparison c;
-  c.count = count;
-  return c;
 }
 
 lab::Comparison wrong() {

@@ -32,7 +32,8 @@ run build cmake --build "$build" -j "$jobs" --target ch09_multi_gpu ch09_cpu_tes
 chapter="$build/chapters/09_multi_gpu/ch09_multi_gpu"
 run ch09_multi_gpu "$chapter" --json "$results/ch09_multi_gpu.json"
 run ch09_multi_gpu.one-device "$chapter" --devices 1 --json "$results/ch09_multi_gpu.one-device.json"
-run tests ctest --test-dir "$build" -R 'ch09' --output-on-failure
+# Not the learner's check (label exercise): it runs the exercise as handed out, which fails.
+run tests ctest --test-dir "$build" -R 'ch09' -LE '^exercise$' --output-on-failure
 smoke=$(awk -F '\t' '$1 == "ch09_multi_gpu" { print $3 }' "$build/chapters.tsv")
 for tool in memcheck racecheck synccheck initcheck; do
   # shellcheck disable=SC2086  # smoke holds several arguments

@@ -23,7 +23,10 @@
 # Usage: scripts/gpu-check.sh [results-folder]   (default: build/gpu-check/results)
 # Environment: BUILD_DIR (default build/gpu-check), JOBS (default: all cores),
 #              SANITIZER_TIMEOUT (seconds per sanitizer run, default 300),
-#              SANITIZER_JOBS (sanitizer runs at a time, default 8).
+#              SANITIZER_JOBS (sanitizer runs at a time, default 8),
+#              GPU_CHECK_PART: all (default), 1 (steps 1-5) or 2 (steps 6-9 and the student
+#              copy, on the build part 1 left): for a machine that gives a command ten
+#              minutes, run part 1, then part 2 right after into the same results folder.
 # shellcheck disable=SC2317  # the step functions are called through step(), which shellcheck cannot follow
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -35,11 +38,19 @@ mkdir -p "$results"
 results=$(cd "$results" && pwd)  # absolute: some steps run in other folders
 failed=()
 steps=0
-printf 'step\tresult\tseconds\n' >"$results/steps.tsv"
+part=${GPU_CHECK_PART:-all}
+case $part in
+  all | 1) printf 'step\tresult\tseconds\n' >"$results/steps.tsv" ;;
+  2) [[ -d $build/chapters ]] || { echo "gpu-check: part 2 needs part 1's build in $build"; exit 1; } ;;
+  *) echo "gpu-check: GPU_CHECK_PART must be all, 1 or 2 (got '$part')"; exit 2 ;;
+esac
+in_part() { [[ $part == all || $part == "$1" ]]; }  # in_part <n>: does this run do part n?
+steps_part=1  # the part the steps below belong to
 
 step() {  # step <name> <command...>: run, log, time, remember failures
   local name=$1 rc=0 start=$SECONDS result=ok
   shift
+  in_part "$steps_part" || return 0
   steps=$((steps + 1))
   echo "==> $name"
   # </dev/null: nothing a step runs may read the chapter list the loop below reads on stdin.
@@ -76,7 +87,7 @@ fi
 # The exercises as handed out are this tree's (cmake/PristineExercises.cmake): a tree
 # copied to a GPU machine may come without its newest git history.
 export LAB_PRISTINE_FROM=tree
-rm -rf "$build/exercises/pristine"
+in_part 1 && rm -rf "$build/exercises/pristine"  # part 1 builds them again
 step configure cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
 step build cmake --build "$build" -j "$jobs"
 
@@ -175,7 +186,7 @@ sanitizer_result() {  # sanitizer_result <name> <tool>: the background run's out
   return "$(cat "$results/$1.$2.rc" && rm -f "$results/$1.$2.rc")"
 }
 
-if [[ -f $build/chapters.tsv ]]; then
+if in_part 1 && [[ -f $build/chapters.tsv ]]; then
   sanitizer_help=""
   if command -v compute-sanitizer >/dev/null; then
     sanitizer_help=$(compute-sanitizer --help 2>&1 || true)
@@ -243,6 +254,8 @@ sanitizer_summaries() {
 # A learner's and an instructor's view of the exercises: a student copy (no
 # solutions/), where the progress command reports every exercise not started;
 # then the solutions copied in, where it reports every one solved.
+steps_part=2  # from here on: the student copy, the tour, the timelines, the build without CUPTI
+
 student_copy() {
   local copy
   copy=$(mktemp -d)/student  # outside the repository, as make-student-copy requires
@@ -336,8 +349,8 @@ echo "gpu-check: wall time of each step (also in $results/steps.tsv), slowest fi
 tail -n +2 "$results/steps.tsv" | sort -t $'\t' -k3,3nr | awk -F '\t' '{ printf "  %5d s  %-32s %s\n", $3, $1, $2 }'
 echo "  total: ${SECONDS} s"
 if ((${#failed[@]} == 0)); then
-  echo "gpu-check: PASS: $steps steps passed on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)"
+  echo "gpu-check: PASS: $steps steps (part $part) passed on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)"
   exit 0
 fi
-echo "gpu-check: FAIL: ${#failed[@]} of $steps steps failed: ${failed[*]}"
+echo "gpu-check: FAIL: ${#failed[@]} of $steps steps (part $part) failed: ${failed[*]}"
 exit 1

@@ -40,15 +40,15 @@ struct LinkRun {
 /// One row of the sweep: a schedule at one chunk count with one kernel.
 struct ScheduleRow {
   std::string kernel;              ///< "light" or "heavy"
-  Schedule schedule = Schedule::sequential;
-  int chunks = 1;
+  Schedule schedule = Schedule::sequential;  ///< sequential, V1 or V2
+  int chunks = 1;                            ///< chunks (= streams) the data was split into
   std::vector<double> samples_ms;  ///< events on the legacy default stream around each run
   lab::Comparison result;          ///< the output of the last run against the CPU
 };
 
 /// Section 2: every row, and the connections this process has.
 struct SweepRun {
-  std::vector<ScheduleRow> rows;
+  std::vector<ScheduleRow> rows;  ///< light kernel rows, then heavy, each sequential, V1, V2 by chunk count
   std::string connections;  ///< CUDA_DEVICE_MAX_CONNECTIONS as this process saw it ("" when unset)
 };
 
@@ -75,16 +75,18 @@ double v1_over_v2_percent(double v1_ms, double v2_ms);
 
 /// V1 and V2 at one chunk count, measured in a child.
 struct QueueSchedules {
-  int chunks = 0;
-  std::vector<double> v1_ms, v2_ms;
+  int chunks = 0;              ///< chunks (= streams)
+  std::vector<double> v1_ms;   ///< V1's samples
+  std::vector<double> v2_ms;   ///< V2's samples
   bool correct = false;  ///< both gave the right result
 };
 
 /// Two spin kernels per stream, queued depth first (a, b of stream 0, then of
 /// stream 1, ...) or breadth first (every a, then every b).
 struct StreamOrder {
-  int streams = 0;
-  std::vector<double> depth_first_ms, breadth_first_ms;
+  int streams = 0;                       ///< streams, two kernels each
+  std::vector<double> depth_first_ms;    ///< samples, queued stream by stream
+  std::vector<double> breadth_first_ms;  ///< samples, queued kernel by kernel
 };
 
 /// What one child process measured, with CUDA_DEVICE_MAX_CONNECTIONS set as asked.
@@ -92,15 +94,15 @@ struct QueueChild {
   std::string asked;          ///< the value the chapter set: "1", "2", "32", or "" (unset: the default)
   std::string seen;           ///< the value the child read ("" when unset)
   bool measured = false;      ///< false: it did not run or did not report; why_not says why
-  std::string why_not;
+  std::string why_not;        ///< why it did not measure ("" when it did)
   double spin_ms = 0;         ///< each spin kernel's length
-  std::vector<QueueSchedules> schedules;
-  std::vector<StreamOrder> orders;
+  std::vector<QueueSchedules> schedules;  ///< V1 and V2 per chunk count
+  std::vector<StreamOrder> orders;        ///< depth against breadth first per stream count
 };
 
 /// Section 3: one child per connection count.
 struct QueueRun {
-  std::vector<QueueChild> children;
+  std::vector<QueueChild> children;  ///< one per connection count asked for
   std::string skipped;  ///< "" when the children ran; else why none was started
   double mib = 0;       ///< MiB each child copied each way
 };
@@ -123,12 +125,12 @@ std::vector<lab::Background> queue_background();
 
 /// One run of a schedule recorded by CUPTI.
 struct RecordedSchedule {
-  Schedule schedule = Schedule::sequential;
-  int chunks = 1;
+  Schedule schedule = Schedule::sequential;  ///< sequential, V1 or V2
+  int chunks = 1;                            ///< chunks (= streams)
   bool recorded = false;             ///< false: why_not says why (no CUPTI, or a tool holds it)
-  std::string why_not;
+  std::string why_not;               ///< why nothing was recorded ("" when it was)
   std::vector<lab::Interval> work;   ///< what ran, as CUPTI recorded it
-  lab::Comparison result;
+  lab::Comparison result;            ///< the output against the CPU
 };
 
 /// Section 4: per schedule, the span and how long copies and kernels ran, alone and at once.

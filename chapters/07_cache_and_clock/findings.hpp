@@ -39,8 +39,8 @@ const char* placement_name(Placement placement);
 
 /// One row: the kernel timed with one kind of preceding work, placed one way.
 struct CacheCase {
-  Preceding preceding = Preceding::nothing;
-  Placement placement = Placement::isolated;
+  Preceding preceding = Preceding::nothing;   ///< what ran just before the kernel
+  Placement placement = Placement::isolated;  ///< a lone launch, or behind a held stream
   std::vector<double> ms;  ///< the event time of each sample
   bool correct = false;    ///< y = 2x matched the CPU after the samples
   std::string detail;      ///< what the comparison found (the first mismatches)
@@ -57,7 +57,7 @@ struct WorkingSetRun {
 struct CacheRun {
   double spin_ms = 0;             ///< how long the spin kernel kept the GPU busy
   std::size_t flush_bytes = 0;    ///< bytes each flush touches
-  std::vector<WorkingSetRun> sets;
+  std::vector<WorkingSetRun> sets;  ///< the set that fits in L2, then the larger one
 };
 
 /// The flush's effects read off one working set's medians, in microseconds.

@@ -99,9 +99,9 @@ struct PeerMatrix {
   std::vector<PairLink> pairs;     ///< one per unordered pair, when NVML answered
 };
 
-/// One row per device: can it access each other device; its NVLinks.
 /// The NVLink version an nvmlNvlinkVersion_t value stands for ("4.0" for 6).
 std::string nvlink_version_text(int nvml_version);
+/// One row per device: can it access each other device; its NVLinks.
 lab::ResultTable peer_matrix_table(const PeerMatrix& matrix);
 /// One row per pair: the link as NVML reports it.
 lab::ResultTable link_table(const PeerMatrix& matrix);

@@ -452,8 +452,8 @@ std::vector<lab::Finding> default_stream_findings(const DefaultStreamCases& case
 std::vector<Background> default_stream_background() {
   const char* source = "CUDA Runtime API, Stream synchronization behavior";
   return {{"in code built without --default-stream per-thread, stream 0 is the legacy default stream: work queued "
-           "on it waits for all earlier work on the device's blocking streams, and work queued later on those "
-           "streams waits for it",
+           "on it waits for all earlier work on the blocking streams of the same context (one per device in a "
+           "runtime API program), and work queued later on those streams waits for it",
            source},
           {"streams created with cudaStreamNonBlocking do not synchronise with the legacy default stream", source},
           {"in code built with --default-stream per-thread, stream 0 is the calling thread's per-thread default "

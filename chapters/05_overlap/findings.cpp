@@ -520,12 +520,14 @@ std::vector<lab::Finding> queue_findings(const QueueRun& run) {
 std::vector<lab::Background> queue_background() {
   return {
       {"CUDA_DEVICE_MAX_CONNECTIONS sets the number of compute and copy engine concurrent connections (work queues) "
-       "from the host to each device of compute capability 3.5 and above: 1 to 32, default 8. It is read when a "
-       "process creates its context, so section 3 sets it in child processes.",
-       "CUDA C++ Programming Guide, CUDA Environment Variables; GPU Deployment and Management Guide, MPS, "
-       "CUDA_DEVICE_MAX_CONNECTIONS"},
-      {"With more streams than connections, streams share connections, and work in one connection is started in the "
-       "order it was queued: a stream can wait for another stream's unrelated work (a false dependency).",
+       "from the host to each device of compute capability 3.5 and above, 1 to 32 (default 8); it is the preferred "
+       "number, and the driver may allocate a different one. Section 3 sets it in the environment of child "
+       "processes, each of which starts with it set.",
+       "CUDA C++ Programming Guide (CUDA 12 editions), CUDA Environment Variables; GPU Deployment and Management "
+       "Guide, MPS, CUDA_DEVICE_MAX_CONNECTIONS"},
+      {"With more streams than connections, streams alias to connections, which can create false dependencies "
+       "between them: a stream can wait for another stream's unrelated work. (That one connection starts its work "
+       "in the order it was queued is this chapter's model, overlap_model.hpp, which section 3's table tests.)",
        "NVIDIA Developer Forums, \"How many streams? Maximum number of streams\" (answer by NVIDIA)"},
       {"In NVIDIA's article, V1 and V2 differed because of the hardware's queues: with one copy engine (C1060), V1 "
        "queues chunk i's copy out (which waits for its kernel) ahead of chunk i+1's copy in in the same engine queue; "

@@ -406,8 +406,8 @@ std::vector<lab::Background> calls_background() {
            "host; cudaMemcpyAsync between device memory and pageable host memory might be synchronous with respect "
            "to the host; for all other transfers it should be fully asynchronous",
            "CUDA Runtime API, API synchronization behavior"},
-          {"cudaMemcpy runs on the legacy default stream, so in a program built with it (the default) it also waits "
-           "for work queued earlier on blocking streams",
+          {"in code built without --default-stream per-thread, cudaMemcpy is issued to the legacy default stream, so "
+           "it also waits for work queued earlier on blocking streams",
            "CUDA Runtime API, Stream synchronization behavior"}};
 }
 
@@ -753,8 +753,8 @@ std::vector<lab::Finding> zero_copy_findings(const MappedRun& run) {
         "unified addressing",
         std::string("this device reports cudaDevAttrUnifiedAddressing = 1, and a cudaHostAlloc buffer made without "
                     "cudaHostAllocMapped had a device pointer ") +
-            (run.plain_pinned_device_pointer_same ? "equal to its host pointer: every pinned buffer of this chapter "
-                                                    "was device-accessible, not only the mapped one"
+            (run.plain_pinned_device_pointer_same ? "equal to its host pointer: a kernel could use that buffer at its "
+                                                    "host address, mapped or not"
                                                   : "different from its host pointer (cudaPointerGetAttributes)")));
   } else {
     findings.push_back(observe("unified addressing",
@@ -788,7 +788,8 @@ std::vector<lab::Background> zero_copy_background() {
   return {{"all host memory allocated with cudaMallocHost and cudaHostAlloc is directly accessible from every device "
            "that supports unified addressing, whether or not cudaHostAllocMapped is given, through the same pointer "
            "value as on the host (no cudaHostGetDevicePointer needed); unified addressing is enabled in 64-bit "
-           "processes",
+           "processes. Exceptions: write-combined memory and memory registered with cudaHostRegister may have a "
+           "device address that differs from the host pointer",
            "CUDA Runtime API, Unified Addressing (Automatic Mapping of Host Allocated Host Memory)"},
           {"a kernel accessing mapped host memory needs no device allocation and no copy: the transfers happen "
            "implicitly as the kernel needs the data, at less than device memory's bandwidth",

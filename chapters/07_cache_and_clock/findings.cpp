@@ -138,8 +138,8 @@ lab::Finding large_set_cooling(const WorkingSetRun& set, const FlushEffects& e) 
                               " us after a write flush (" + fixed(ratio, 2) + "x, blocked stream)";
   if (std::fabs(ratio - 1) <= 0.05) {
     return observe("cooling, " + working_set_name(set),
-                   numbers + ": within 5 %. Each run evicts its own beginning before it ends, so the data comes "
-                             "from memory either way and a flush has little left to cool");
+                   numbers + ": within 5 %. From the sizes: a set this much larger than the L2 evicts its own "
+                             "beginning before it ends, so its data comes from memory either way (not measured here)");
   }
   return observe("cooling, " + working_set_name(set),
                  numbers + ": more than 5 % apart, so part of this working set did survive in L2 between runs "

@@ -73,7 +73,7 @@ std::vector<lab::Finding> launch_cost_findings(const LaunchCostRun& run) {
                             "the host took " + fixed(call, 2) + " us per launch call, the GPU " + fixed(pace, 2) +
                                 " us per kernel back to back: a host launching one small kernel after another keeps "
                                 "the GPU waiting " + fixed(call - pace, 2) + " us per kernel (" +
-                                fixed(call / pace, 1) + "x its pace). Section 3's graphs are the cure."));
+                                fixed(call / pace, 1) + "x its pace). Section 3 measures what a graph, launched with one call, changes."));
   } else {
     findings.push_back(note("who sets the pace", "the GPU took " + fixed(pace, 2) + " us per kernel back to back, the host " +
                                                      fixed(call, 2) + " us per launch call: here the host kept up"));
@@ -85,7 +85,7 @@ std::vector<lab::Finding> launch_cost_findings(const LaunchCostRun& run) {
     findings.push_back(note("the kernel itself",
                             "CUPTI timed the empty kernel at " + fixed(own, 2) + " us; of the " + fixed(pace, 2) +
                                 " us per kernel back to back, " + fixed(std::max(0.0, pace - own), 2) +
-                                " us is the GPU's own cost of starting the next kernel"));
+                                " us lie between one kernel's end and the next one's (with CUPTI recording)"));
   }
   return findings;
 }
@@ -206,8 +206,8 @@ std::vector<lab::Finding> queue_findings(const QueueFillRun& fill, const QueuePa
                             fixed(pace.past.launch_loop_ms, 2) + " ms, " + fixed(100 * share, 0) + " % of the GPU's " +
                             fixed(pace.past.gpu_ms, 2) + " ms";
   findings.push_back(note("the host timer around the launches",
-                          share > 0.5 ? timer + ": the launches stopped being asynchronous, so it timed mostly the "
-                                                "GPU's work, not the launches"
+                          share > 0.5 ? timer + ": past the depth each call waited for room in the queue, so the "
+                                                "timer followed the GPU's work, not the launch calls"
                                       : timer + ": it timed the launch calls, not the GPU's work (chapter 02)"));
   findings.push_back(note(
       "CPU work placed after the launches",
@@ -532,7 +532,7 @@ std::vector<lab::Finding> fault_findings(const FaultRun& run) {
                                     b.sync_error));
   if (n.measured) {
     findings.push_back(lab::timing_check(
-        "CUDA_LAUNCH_BLOCKING=1 makes every launch call wait for its kernel", b.launch_call_us > n.launch_call_us,
+        "CUDA_LAUNCH_BLOCKING=1 makes a launch call take longer", b.launch_call_us > n.launch_call_us,
         "median launch call of an empty kernel: " + fixed(b.launch_call_us, 2) + " us with it, " +
             fixed(n.launch_call_us, 2) + " us without (" + fixed(b.launch_call_us / n.launch_call_us, 1) + "x)"));
   }

@@ -58,11 +58,11 @@ std::string two_gpu_reason(const DeviceSet& devices) {
 lab::ResultTable ownership_table(const OwnershipRun& run) {
   lab::ResultTable table("Calls made across devices, and what each returned", "call",
                          {{"situation", "situation", "", 0},
-                          {"guide_says", "the guide says", "", 0},
+                          {"guide_says", "documented", "", 0},
                           {"returned", "returned", "", 0}});
   table.add_row("cudaSetDevice(" + std::to_string(run.visible) + "), one past the last device")
       .set("situation", std::to_string(run.visible) + " device(s) visible")
-      .set("guide_says", "fails")
+      .set("guide_says", "fails (Runtime API)")
       .set("returned", run.set_invalid_device);
   for (const CallProbe& call : run.calls)
     table.add_row(call.call)
@@ -267,12 +267,13 @@ std::vector<lab::Finding> peer_copy_findings(const PeerCopyRun& run) {
 
 std::vector<Background> peer_copy_background() {
   return {
-      {"cudaDeviceEnablePeerAccess(peer, 0) lets the current device access the peer's memory (one direction; call "
-       "it on each side for both); cudaDeviceCanAccessPeer says whether it can. Once enabled, copies between the "
-       "two devices no longer need to be staged through the host",
+      {"cudaDeviceEnablePeerAccess(peer, 0) lets the current device access the peer's memory; the access it "
+       "grants is one direction only, so each side calls it for both",
+       "CUDA Runtime API, cudaDeviceEnablePeerAccess"},
+      {"cudaDeviceCanAccessPeer says whether a device can access a peer's memory; once peer access is enabled, "
+       "copies between the two devices no longer need to be staged through the host",
        "CUDA C++ Programming Guide, Multi-Device System: Peer-to-Peer Memory Access and Copy"},
-      {"cudaMemcpyPeerAsync works with or without peer access, and is asynchronous with respect to the host and "
-       "all work on other devices",
+      {"cudaMemcpyPeerAsync is asynchronous with respect to the host and all work on other devices",
        "CUDA Runtime API, cudaMemcpyPeerAsync"},
   };
 }
@@ -454,9 +455,10 @@ std::vector<lab::Finding> pipeline_findings(const PipelineRun& run) {
 }
 
 std::vector<Background> pipeline_background() {
-  return {{"each device has its own streams, copy engines and work queues; work queued on one device's streams "
-           "runs independently of another's unless an event or a synchronising call orders them",
-           "CUDA C++ Programming Guide, Multi-Device System"}};
+  return {{"each device has its own default stream; commands queued to the default streams of different devices "
+           "may run out of order or at the same time, and cudaStreamWaitEvent can make one device's stream wait "
+           "for another's",
+           "CUDA C++ Programming Guide, Multi-Device System: Stream and Event Behavior"}};
 }
 
 // --- 5. One GPU only ----------------------------------------------------------------

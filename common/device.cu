@@ -59,34 +59,25 @@ Fields DeviceInfo::fields() const {
           {"runtime_version", version_text(runtime_version)}};
 }
 
-int device_count(std::string* reason) noexcept {
-  int count = 0;
-  const cudaError_t error = cudaGetDeviceCount(&count);
-  if (error != cudaSuccess) {
-    if (reason != nullptr) {
-      *reason = std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
-      // With no driver at all, the runtime's message reads like a version problem.
-      if (error == cudaErrorInsufficientDriver) *reason += " (no NVIDIA driver is loaded, or it is too old)";
-    }
-    (void)cudaGetLastError();  // this error is not sticky: clear it
-    return 0;
-  }
-  if (count == 0 && reason != nullptr) *reason = "the driver reports no CUDA devices";
-  return count;
-}
-
 bool usable_device(std::string* reason) noexcept {
-  if (device_count(reason) == 0) return false;
-  // A device may be listed and still refuse a context (exclusive mode, a broken
-  // driver state). cudaFree(nullptr) creates the context and touches nothing.
-  cudaError_t error = cudaSetDevice(0);
-  if (error == cudaSuccess) error = cudaFree(nullptr);
-  if (error != cudaSuccess) {
-    if (reason != nullptr) *reason = std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
-    (void)cudaGetLastError();
+  int count = 0;
+  cudaError_t error = cudaGetDeviceCount(&count);
+  if (error == cudaSuccess && count == 0) {
+    if (reason != nullptr) *reason = "the driver reports no CUDA devices";
     return false;
   }
-  return true;
+  // A device may be listed and still refuse a context (exclusive mode, a broken
+  // driver state). cudaFree(nullptr) creates the context and touches nothing.
+  if (error == cudaSuccess) error = cudaSetDevice(0);
+  if (error == cudaSuccess) error = cudaFree(nullptr);
+  if (error == cudaSuccess) return true;
+  if (reason != nullptr) {
+    *reason = std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
+    // With no driver at all, the runtime's message reads like a version problem.
+    if (error == cudaErrorInsufficientDriver) *reason += " (no NVIDIA driver is loaded, or it is too old)";
+  }
+  (void)cudaGetLastError();  // these errors are not sticky: clear them
+  return false;
 }
 
 DeviceInfo query_device(int ordinal) {

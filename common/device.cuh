@@ -45,10 +45,6 @@ struct DeviceInfo {
   Fields fields() const;
 };
 
-/// Number of CUDA devices; 0 with @p reason set when there is no driver or no
-/// visible GPU. Never throws.
-int device_count(std::string* reason = nullptr) noexcept;
-
 /// Is there a device this process can create a context on? Never throws.
 bool usable_device(std::string* reason = nullptr) noexcept;
 

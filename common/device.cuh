@@ -37,8 +37,6 @@ struct DeviceInfo {
   int runtime_version = 0;                  ///< CUDA runtime the program was built with, e.g. 13000
   std::string driver_release;               ///< the driver's own version, e.g. "580.159.04", or "unknown"
 
-  /// Compute capability as text, e.g. "9.0".
-  std::string compute_capability() const;
   /// A few aligned lines for the top of a chapter's output.
   std::string summary() const;
   /// The same as named fields, for the JSON report.

@@ -6,8 +6,8 @@
 // (lab::launch_spin) whose length it knows: 0.2, 1.0, 0.1, 0.25, 0.6, 0.15 and
 // 0.3 ms in turn, so any 21 samples in a row hold each length 3 times, and
 // their median, quartiles and mean are known (lab::summarize of those lengths).
-// The clock is compared with lab::measure_sm_clock_mhz right after, and with
-// the peak the driver reports.
+// The clock is compared with lab::measure_sm_clock_mhz right after (15 %
+// allowed), and with the nominal clock the driver reports (to catch kHz).
 #include <doctest/doctest.h>
 
 #include <vector>
@@ -82,8 +82,9 @@ TEST_CASE("exercise 07b: the report gives the samples' median, their quartiles a
   CHECK_MESSAGE(report.sm_clock_mhz > 0,
                 "your sm_clock_mhz was 0: measure the SM clock in a kernel on the stream, "
                 "right after the samples (common/clock.cuh)");
-  CHECK_MESSAGE(report.sm_clock_mhz <= 1.05 * device.nominal_sm_clock_mhz,
-                "your sm_clock_mhz was " << report.sm_clock_mhz << "; this GPU's peak SM clock is "
+  // The nominal clock is no upper bound (GeForce boards boost past it): this only catches a wrong unit.
+  CHECK_MESSAGE(report.sm_clock_mhz < 2.0 * device.nominal_sm_clock_mhz,
+                "your sm_clock_mhz was " << report.sm_clock_mhz << "; this GPU's nominal SM clock is "
                                          << device.nominal_sm_clock_mhz
                                          << " MHz (cudaDevAttrClockRate): is yours in kHz or Hz, not MHz?");
   CHECK_MESSAGE((report.sm_clock_mhz > 0.85 * check_mhz && report.sm_clock_mhz < 1.15 * check_mhz),

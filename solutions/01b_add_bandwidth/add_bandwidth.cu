@@ -7,7 +7,7 @@
 namespace exercise01b {
 
 double add_bandwidth_gbps(const std::function<void(cudaStream_t)>& add, std::int64_t n, cudaStream_t stream) {
-  const double ms = lab::median(lab::measure_ms(add, stream));  // 3 untimed warm-up runs, then 20 samples
+  const double ms = lab::median(lab::measure_ms(add, stream));        // 3 untimed warm-up runs, then 20 samples
   const double bytes = 3.0 * static_cast<double>(n) * sizeof(float);  // a and b read, c written
   return lab::gigabytes_per_second(bytes, ms);
 }

@@ -24,6 +24,7 @@ std::vector<double> time_in_graph_ms(const std::function<void(cudaStream_t)>& wo
 
   cudaGraph_t captured = nullptr;
   // TODO: capture `launches` runs of work(stream) into `captured` (cudaStreamBeginCapture, cudaStreamEndCapture)
+  (void)launches;  // unused until then
   const ch08::Graph graph(captured);
   cudaGraphExec_t instantiated = nullptr;
   // TODO: instantiate the graph into `instantiated` (cudaGraphInstantiate)

@@ -60,12 +60,14 @@ TEST_CASE("exercise 05b: the function runs the schedule once, and every chunk's 
   const int busy = busy_chunk(pipeline);
   LAB_CHECK(cudaDeviceSynchronize());
   CHECK_MESSAGE(ms > 0.0, "time_all_streams_ms returned " << ms << " ms: expected the time between your two events");
-  CHECK_MESSAGE(pipeline.log().size() == 9u, "the schedule queued " << pipeline.log().size()
+  CHECK_MESSAGE(pipeline.log().size() == 9u, "the schedule queued "
+                                                 << pipeline.log().size()
                                                  << " operations for 3 chunks; expected 9: call the schedule once");
   const lab::Comparison result = problem.check(1);
-  CHECK_MESSAGE(result.passed(), "the pipeline's output is wrong after your function (" << result.detail()
-                                                                                        << "): call the schedule once, "
-                                                                                           "on the pipeline you were given");
+  CHECK_MESSAGE(result.passed(), "the pipeline's output is wrong after your function ("
+                                     << result.detail()
+                                     << "): call the schedule once, "
+                                        "on the pipeline you were given");
   CHECK_MESSAGE(busy < 0, "when time_all_streams_ms returned, chunk "
                               << busy << "'s stream was still working (cudaStreamQuery answered cudaErrorNotReady): "
                               << "the stop event completed before that chunk's work, so it did not wait for it; "

@@ -15,7 +15,7 @@ namespace exercise08b {
 /// @p samples replays of that graph is timed between two events on @p stream
 /// (not the legacy default stream) and divided by @p launches. Returns one
 /// time per sample, in ms per run of @p work.
-std::vector<double> time_in_graph_ms(const std::function<void(cudaStream_t)>& work, cudaStream_t stream,
-                                     int launches, int samples);
+std::vector<double> time_in_graph_ms(const std::function<void(cudaStream_t)>& work, cudaStream_t stream, int launches,
+                                     int samples);
 
 }  // namespace exercise08b

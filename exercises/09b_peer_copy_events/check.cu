@@ -50,7 +50,8 @@ TEST_CASE("exercise 09b: the events time the copy from GPU 0 to GPU 1, on the st
     std::fflush(stdout);
     std::exit(lab::exit_code::no_device);
   }
-  REQUIRE_MESSAGE(chapter.copy_result.passed(), "chapter 09's own peer copy went wrong: " << chapter.copy_result.detail());
+  REQUIRE_MESSAGE(chapter.copy_result.passed(),
+                  "chapter 09's own peer copy went wrong: " << chapter.copy_result.detail());
   const double reference_ms = lab::median(chapter.peer_on_ms);
 
   const std::vector<float> sent = lab::random_floats(kBytes / sizeof(float), 92);
@@ -89,20 +90,21 @@ TEST_CASE("exercise 09b: the events time the copy from GPU 0 to GPU 1, on the st
   REQUIRE_MESSAGE(samples.size() == static_cast<std::size_t>(kReps),
                   "time_peer_copy_ms returned " << samples.size() << " times; expected one per copy, " << kReps);
   CHECK_MESSAGE(arrived.passed(), "after your copies, GPU 1 does not hold what GPU 0 sent ("
-                                      << arrived.detail() << "): does each rep still queue the whole copy, "
-                                      << kBytes << " bytes from copy.source to copy.destination?");
+                                      << arrived.detail() << "): does each rep still queue the whole copy, " << kBytes
+                                      << " bytes from copy.source to copy.destination?");
   const double yours_ms = lab::median(samples);
   CAPTURE(yours_ms);
   CAPTURE(reference_ms);
   CHECK_MESSAGE(yours_ms > 0.5 * reference_ms,
-                "your copies read a median of " << yours_ms << " ms, " << gb_per_s(yours_ms)
-                                                << " GB/s; chapter 09 timed the same copy in this run at " << reference_ms
-                                                << " ms, " << gb_per_s(reference_ms) << " GB/s (GPU 0's events on GPU "
-                                                << "0's stream); expected at least half that time: your events did not "
-                                                << "bracket the copy; record them on the stream the copy is queued on "
-                                                << "(copy.stream_0), and make them while its device, GPU 0, is current");
-  CHECK_MESSAGE(yours_ms < 2.0 * reference_ms,
-                "your copies read a median of " << yours_ms << " ms; chapter 09 timed the same copy in this run at "
-                                                << reference_ms << " ms; expected under twice that: do your events "
-                                                << "bracket one copy each, and nothing else?");
+                "your copies read a median of "
+                    << yours_ms << " ms, " << gb_per_s(yours_ms)
+                    << " GB/s; chapter 09 timed the same copy in this run at " << reference_ms << " ms, "
+                    << gb_per_s(reference_ms) << " GB/s (GPU 0's events on GPU "
+                    << "0's stream); expected at least half that time: your events did not "
+                    << "bracket the copy; record them on the stream the copy is queued on "
+                    << "(copy.stream_0), and make them while its device, GPU 0, is current");
+  CHECK_MESSAGE(yours_ms < 2.0 * reference_ms, "your copies read a median of "
+                                                   << yours_ms << " ms; chapter 09 timed the same copy in this run at "
+                                                   << reference_ms << " ms; expected under twice that: do your events "
+                                                   << "bracket one copy each, and nothing else?");
 }

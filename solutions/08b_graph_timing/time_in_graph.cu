@@ -7,8 +7,8 @@
 
 namespace exercise08b {
 
-std::vector<double> time_in_graph_ms(const std::function<void(cudaStream_t)>& work, cudaStream_t stream,
-                                     int launches, int samples) {
+std::vector<double> time_in_graph_ms(const std::function<void(cudaStream_t)>& work, cudaStream_t stream, int launches,
+                                     int samples) {
   work(stream);  // warm-up: the kernel is loaded before anything is captured or timed
   LAB_CHECK(cudaStreamSynchronize(stream));
 

@@ -150,6 +150,9 @@ Finding timing_check(std::string name, bool passed, std::string text) {
 Finding observation(std::string name, std::string text) {
   return Finding{Finding::Kind::observation, std::move(name), true, std::move(text)};
 }
+Finding named_observation(const std::string& name, const std::string& text) {
+  return observation(name, name + ": " + text);
+}
 
 // --- Report -----------------------------------------------------------------
 

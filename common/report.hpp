@@ -107,6 +107,9 @@ Finding correctness_check(std::string name, bool passed, std::string text);
 Finding timing_check(std::string name, bool passed, std::string text);
 /// A sentence about what happened, computed from the data.
 Finding observation(std::string name, std::string text);
+/// observation() whose text opens with its name ("name: text"): an observation
+/// is printed as its text alone ("  -> ..."), so this keeps the name in view.
+Finding named_observation(const std::string& name, const std::string& text);
 
 /// Collects a chapter's tables and findings, prints them as they come, writes the JSON.
 class Report {

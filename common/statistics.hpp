@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 namespace lab {
@@ -27,6 +28,12 @@ double quantile(std::vector<double> samples, double fraction);
 
 /// The median of @p samples (quantile 0.5). Throws std::invalid_argument when empty.
 inline double median(const std::vector<double>& samples) { return quantile(samples, 0.5); }
+
+/// The median of @p samples, or NaN when there are none (a measurement that did
+/// not happen reads as "nan" in a table instead of throwing).
+inline double median_or_nan(const std::vector<double>& samples) {
+  return samples.empty() ? std::numeric_limits<double>::quiet_NaN() : median(samples);
+}
 
 /// Bandwidth in GB/s (10^9 bytes per second) of moving @p bytes in @p milliseconds.
 inline double gigabytes_per_second(double bytes, double milliseconds) { return bytes / (milliseconds * 1e-3) / 1e9; }

@@ -23,14 +23,9 @@ std::string signed_percent(double percent, int decimals = 1) {
 
 double percent_above(double value, double reference) { return 100.0 * (value - reference) / reference; }
 
-double median_of(const std::vector<double>& samples) {
-  return samples.empty() ? std::numeric_limits<double>::quiet_NaN() : lab::median(samples);
-}
+constexpr auto& median_of = lab::median_or_nan;  // NaN when there are no samples
 
-// An observation is printed as its text alone ("  -> ..."), so the text opens with its name.
-lab::Finding observe(const std::string& name, const std::string& text) {
-  return lab::observation(name, name + ": " + text);
-}
+constexpr auto& observe = lab::named_observation;  // "name: text"
 
 std::string count_text(std::size_t count, const char* one, const char* many) {
   return std::to_string(count) + " " + (count == 1 ? one : many);

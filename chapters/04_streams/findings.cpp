@@ -22,14 +22,9 @@ std::string scientific(double value) {
   return text;
 }
 
-double median_of(const std::vector<double>& samples) {
-  return samples.empty() ? std::numeric_limits<double>::quiet_NaN() : lab::median(samples);
-}
+constexpr auto& median_of = lab::median_or_nan;  // NaN when there are no samples
 
-// An observation is printed as its text alone ("  -> ..."), so the text opens with its name.
-lab::Finding observe(const std::string& name, const std::string& text) {
-  return lab::observation(name, name + ": " + text);
-}
+constexpr auto& observe = lab::named_observation;  // "name: text"
 
 std::string mib(double bytes) { return fixed(bytes / (1024.0 * 1024.0), 1) + " MiB"; }
 

@@ -23,10 +23,7 @@ std::string signed_percent(double percent, int decimals = 0) {
   return (text[0] == '-' ? "" : "+") + text + " %";
 }
 
-// An observation is printed as its text alone ("  -> ..."), so the text opens with its name.
-lab::Finding observe(const std::string& name, const std::string& text) {
-  return lab::observation(name, name + ": " + text);
-}
+constexpr auto& observe = lab::named_observation;  // "name: text"
 
 double fastest(const std::vector<double>& v) { return v.empty() ? kNaN : *std::min_element(v.begin(), v.end()); }
 double slowest(const std::vector<double>& v) { return v.empty() ? kNaN : *std::max_element(v.begin(), v.end()); }

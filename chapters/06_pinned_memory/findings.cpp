@@ -12,19 +12,14 @@ namespace {
 
 std::string fixed(double value, int decimals) { return lab::fixed(value, decimals); }
 
-double median_of(const std::vector<double>& samples) {
-  return samples.empty() ? std::numeric_limits<double>::quiet_NaN() : lab::median(samples);
-}
+constexpr auto& median_of = lab::median_or_nan;  // NaN when there are no samples
 
 double gbps(double bytes, double ms) { return ms > 0 ? lab::gigabytes_per_second(bytes, ms) : 0.0; }
 double gbps_of(std::size_t bytes, const std::vector<double>& samples_ms) {
   return gbps(static_cast<double>(bytes), median_of(samples_ms));
 }
 
-// An observation is printed as its text alone ("  -> ..."), so the text opens with its name.
-lab::Finding observe(const std::string& name, const std::string& text) {
-  return lab::observation(name, name + ": " + text);
-}
+constexpr auto& observe = lab::named_observation;  // "name: text"
 
 // "+2.5 %" or "-3.8 %".
 std::string signed_percent(double percent) {

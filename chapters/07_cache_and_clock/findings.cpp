@@ -16,14 +16,9 @@ std::string fixed(double value, int decimals) { return lab::fixed(value, decimal
 // "+2.50 us" or "-3.80 us": a difference always shows its sign.
 std::string signed_us(double us) { return (us < 0 ? "" : "+") + fixed(us, 2) + " us"; }
 
-double median_of(const std::vector<double>& samples) {
-  return samples.empty() ? std::numeric_limits<double>::quiet_NaN() : lab::median(samples);
-}
+constexpr auto& median_of = lab::median_or_nan;  // NaN when there are no samples
 
-// An observation is printed as its text alone ("  -> ..."), so the text opens with its name.
-lab::Finding observe(const std::string& name, const std::string& text) {
-  return lab::observation(name, name + ": " + text);
-}
+constexpr auto& observe = lab::named_observation;  // "name: text"
 
 std::string mib(std::size_t bytes) { return fixed(static_cast<double>(bytes) / (1 << 20), 1) + " MiB"; }
 

@@ -15,16 +15,13 @@ namespace {
 
 using lab::fixed;
 
-double mid(const std::vector<double>& samples) {
-  return samples.empty() ? std::numeric_limits<double>::quiet_NaN() : lab::median(samples);
-}
+constexpr auto& mid = lab::median_or_nan;  // NaN when there are no samples
 
 double longest(const std::vector<double>& samples) {
   return samples.empty() ? 0.0 : *std::max_element(samples.begin(), samples.end());
 }
 
-// An observation prints as its text alone ("  -> ..."), so the text opens with its name.
-lab::Finding note(const std::string& name, const std::string& text) { return lab::observation(name, name + ": " + text); }
+constexpr auto& note = lab::named_observation;  // "name: text"
 
 // "+12 %" / "-3 %": how far @p value lies from @p reference, with its sign.
 std::string apart(double value, double reference) {

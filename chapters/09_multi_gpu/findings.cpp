@@ -14,18 +14,13 @@ namespace {
 
 std::string fixed(double value, int decimals) { return lab::fixed(value, decimals); }
 
-double median_of(const std::vector<double>& samples) {
-  return samples.empty() ? std::numeric_limits<double>::quiet_NaN() : lab::median(samples);
-}
+constexpr auto& median_of = lab::median_or_nan;  // NaN when there are no samples
 
 double gbps(double bytes, const std::vector<double>& ms) {
   return ms.empty() ? 0.0 : lab::gigabytes_per_second(bytes, median_of(ms));
 }
 
-// An observation is printed as its text alone ("  -> ..."), so the text opens with its name.
-lab::Finding observe(const std::string& name, const std::string& text) {
-  return lab::observation(name, name + ": " + text);
-}
+constexpr auto& observe = lab::named_observation;  // "name: text"
 
 lab::Finding skipped_finding(const std::string& what, const std::string& reason) {
   return observe("skipped", what + " not run: " + reason);

@@ -19,14 +19,7 @@ class CudaError : public std::runtime_error {
   /// @p call is the call's source text, e.g. "cudaMalloc(&p, bytes)".
   CudaError(cudaError_t error, const char* call, const char* file, int line)
       : std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + call +
-                           " failed: " + cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ")"),
-        error_(error) {}
-
-  /// The error code the runtime returned.
-  cudaError_t error() const noexcept { return error_; }
-
- private:
-  cudaError_t error_;
+                           " failed: " + cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ")") {}
 };
 
 /// Throws lab::CudaError unless @p error is cudaSuccess. Use through LAB_CHECK.

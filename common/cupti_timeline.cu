@@ -122,8 +122,6 @@ std::string cupti_error(const char* call, CUptiResult result) {
 
 }  // namespace
 
-bool TimelineRecorder::built_with_cupti(std::string*) { return true; }
-
 std::uint64_t TimelineRecorder::now_ns() {
   std::uint64_t now = 0;
   cuptiGetTimestamp(&now);
@@ -214,12 +212,11 @@ TimelineRecorder::~TimelineRecorder() {
 
 #else  // built without CUPTI: the recorder says so and records nothing
 
-bool TimelineRecorder::built_with_cupti(std::string* why) {
+std::uint64_t TimelineRecorder::now_ns() { return 0; }
+bool TimelineRecorder::start(std::string* why) {
   if (why != nullptr) *why = "this build has no CUPTI (configure found none, or -DLAB_WITH_CUPTI=OFF)";
   return false;
 }
-std::uint64_t TimelineRecorder::now_ns() { return 0; }
-bool TimelineRecorder::start(std::string* why) { return built_with_cupti(why); }
 void TimelineRecorder::name_stream(cudaStream_t, const std::string&) {}
 std::vector<Interval> TimelineRecorder::stop() { return {}; }
 TimelineRecorder::~TimelineRecorder() = default;

@@ -42,8 +42,6 @@ class TimelineRecorder {
   /// CUPTI's clock now, in ns: the time base of the records, for marking host
   /// spans on the same axis (TimelineSession::mark). 0 without CUPTI.
   static std::uint64_t now_ns();
-  /// Was the program built with CUPTI? If not, @p why says so.
-  static bool built_with_cupti(std::string* why = nullptr);
 
   /// Starts recording kernels, copies and memsets. Returns false, with the
   /// reason in @p why, when CUPTI is missing or refuses (a profiler holds it).
@@ -56,7 +54,6 @@ class TimelineRecorder {
   std::vector<Interval> stop();
   std::size_t dropped() const { return dropped_; }        ///< records CUPTI dropped (buffers full) last time
   std::uint64_t origin_ns() const { return origin_ns_; }  ///< CUPTI's clock at start(), in ns
-  bool recording() const { return recording_; }           ///< is it recording?
 
  private:
   bool recording_ = false;

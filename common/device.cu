@@ -15,9 +15,11 @@ std::string version_text(int version) {  // 13000 -> "13.0"
 
 double mib(std::size_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
 
-}  // namespace
+std::string compute_capability(const DeviceInfo& d) {
+  return std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);
+}
 
-std::string DeviceInfo::compute_capability() const { return std::to_string(cc_major) + "." + std::to_string(cc_minor); }
+}  // namespace
 
 std::string DeviceInfo::summary() const {
   char text[1024];
@@ -26,7 +28,7 @@ std::string DeviceInfo::summary() const {
                 "  %d SMs, L2 %.0f MiB, %d copy engines, %.1f GiB memory (%.1f GiB free), %d-bit bus\n"
                 "  nominal clocks: SM %.0f MHz, memory %.0f MHz\n"
                 "  driver %s (CUDA %s), runtime CUDA %s\n",
-                ordinal, name.c_str(), compute_capability().c_str(), sm_count, mib(l2_bytes), copy_engines,
+                ordinal, name.c_str(), compute_capability(*this).c_str(), sm_count, mib(l2_bytes), copy_engines,
                 mib(memory_bytes) / 1024.0, mib(free_memory_bytes) / 1024.0, memory_bus_bits, nominal_sm_clock_mhz,
                 nominal_memory_clock_mhz, driver_release.c_str(), version_text(driver_cuda_version).c_str(),
                 version_text(runtime_version).c_str());
@@ -37,7 +39,7 @@ Fields DeviceInfo::fields() const {
   auto dims = [](const int(&d)[3]) { return std::vector<double>{double(d[0]), double(d[1]), double(d[2])}; };
   return {{"ordinal", ordinal},
           {"name", name},
-          {"compute_capability", compute_capability()},
+          {"compute_capability", compute_capability(*this)},
           {"sm_count", sm_count},
           {"l2_bytes", l2_bytes},
           {"persisting_l2_max_bytes", persisting_l2_max_bytes},
@@ -59,34 +61,25 @@ Fields DeviceInfo::fields() const {
           {"runtime_version", version_text(runtime_version)}};
 }
 
-int device_count(std::string* reason) noexcept {
-  int count = 0;
-  const cudaError_t error = cudaGetDeviceCount(&count);
-  if (error != cudaSuccess) {
-    if (reason != nullptr) {
-      *reason = std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
-      // With no driver at all, the runtime's message reads like a version problem.
-      if (error == cudaErrorInsufficientDriver) *reason += " (no NVIDIA driver is loaded, or it is too old)";
-    }
-    (void)cudaGetLastError();  // this error is not sticky: clear it
-    return 0;
-  }
-  if (count == 0 && reason != nullptr) *reason = "the driver reports no CUDA devices";
-  return count;
-}
-
 bool usable_device(std::string* reason) noexcept {
-  if (device_count(reason) == 0) return false;
-  // A device may be listed and still refuse a context (exclusive mode, a broken
-  // driver state). cudaFree(nullptr) creates the context and touches nothing.
-  cudaError_t error = cudaSetDevice(0);
-  if (error == cudaSuccess) error = cudaFree(nullptr);
-  if (error != cudaSuccess) {
-    if (reason != nullptr) *reason = std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
-    (void)cudaGetLastError();
+  int count = 0;
+  cudaError_t error = cudaGetDeviceCount(&count);
+  if (error == cudaSuccess && count == 0) {
+    if (reason != nullptr) *reason = "the driver reports no CUDA devices";
     return false;
   }
-  return true;
+  // A device may be listed and still refuse a context (exclusive mode, a broken
+  // driver state). cudaFree(nullptr) creates the context and touches nothing.
+  if (error == cudaSuccess) error = cudaSetDevice(0);
+  if (error == cudaSuccess) error = cudaFree(nullptr);
+  if (error == cudaSuccess) return true;
+  if (reason != nullptr) {
+    *reason = std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
+    // With no driver at all, the runtime's message reads like a version problem.
+    if (error == cudaErrorInsufficientDriver) *reason += " (no NVIDIA driver is loaded, or it is too old)";
+  }
+  (void)cudaGetLastError();  // these errors are not sticky: clear them
+  return false;
 }
 
 DeviceInfo query_device(int ordinal) {

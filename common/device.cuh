@@ -37,17 +37,11 @@ struct DeviceInfo {
   int runtime_version = 0;                  ///< CUDA runtime the program was built with, e.g. 13000
   std::string driver_release;               ///< the driver's own version, e.g. "580.159.04", or "unknown"
 
-  /// Compute capability as text, e.g. "9.0".
-  std::string compute_capability() const;
   /// A few aligned lines for the top of a chapter's output.
   std::string summary() const;
   /// The same as named fields, for the JSON report.
   Fields fields() const;
 };
-
-/// Number of CUDA devices; 0 with @p reason set when there is no driver or no
-/// visible GPU. Never throws.
-int device_count(std::string* reason = nullptr) noexcept;
 
 /// Is there a device this process can create a context on? Never throws.
 bool usable_device(std::string* reason = nullptr) noexcept;

@@ -29,7 +29,6 @@ class L2Flusher {
   /// Queues the flush on @p stream.
   void flush(cudaStream_t stream);
   std::size_t bytes() const { return buffer_.bytes(); }  ///< size of the flush buffer
-  Method method() const { return method_; }              ///< how it touches the buffer
 
  private:
   DeviceBuffer<unsigned char> buffer_;

@@ -9,15 +9,6 @@
 
 namespace lab {
 
-const char* sample_mode_name(SampleMode mode) {
-  switch (mode) {
-    case SampleMode::back_to_back: return "back to back";
-    case SampleMode::isolated: return "isolated";
-    case SampleMode::blocked_stream: return "blocked stream";
-  }
-  return "?";
-}
-
 std::vector<double> measure_ms(const std::function<void(cudaStream_t)>& work, cudaStream_t stream,
                                const MeasureConfig& config) {
   std::unique_ptr<L2Flusher> flusher;

@@ -34,9 +34,6 @@ struct MeasureConfig {
   std::function<void(cudaStream_t)> before_sample;
 };
 
-/// A short name for @p mode, e.g. "blocked stream".
-const char* sample_mode_name(SampleMode mode);
-
 /// Runs @p work warm-up times, then times each of @p config.samples runs with an
 /// event pair on @p stream; returns the samples in ms. @p work queues on the
 /// stream it is given and must not synchronise (a blocked stream would wait for

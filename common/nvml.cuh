@@ -1,6 +1,12 @@
 /// @file nvml.cuh
-/// @brief What the driver's management library (NVML, opened at run time, so
-/// optional) says: the driver release, the SM clock and the PCIe link.
+/// @brief NVML, the driver's management library (what nvidia-smi shows),
+/// opened at run time so that a program needs it neither to build nor to start.
+///
+/// @code
+///   const lab::Nvml nvml(device.ordinal);
+///   unsigned mhz = 0;  // the arguments after the device, as nvml.h declares them
+///   if (nvml.query("nvmlDeviceGetClockInfo", 1 /* NVML_CLOCK_SM */, &mhz)) ...
+/// @endcode
 #pragma once
 
 #include <string>
@@ -10,29 +16,33 @@ namespace lab {
 /// The driver's release, e.g. "580.159.04", or "unknown". Never throws.
 std::string driver_release() noexcept;
 
-/// What NVML reports now; zeros where it cannot answer.
-struct NvmlReading {
-  bool available = false;       ///< NVML was found and knows this device
-  double sm_clock_mhz = 0;      ///< the SM clock now, as the driver reports it
-  double max_sm_clock_mhz = 0;  ///< the highest SM clock the driver allows
-  int pcie_generation_max = 0;  ///< the highest PCIe generation of the GPU and its slot
-  int pcie_width_max = 0;       ///< the most PCIe lanes
-  int pcie_generation_now = 0;  ///< the PCIe generation in use now (lower when the link idles)
-  int pcie_width_now = 0;       ///< the PCIe lanes in use now
-  double power_watts = 0;        ///< the board's power draw now (nvmlDeviceGetPowerUsage)
-  double power_limit_watts = 0;  ///< the power limit the driver enforces (nvmlDeviceGetEnforcedPowerLimit)
-  bool clock_reasons_known = false;        ///< clock_reasons was read
-  unsigned long long clock_reasons = 0;    ///< why the clocks are below their maximum now, NVML's bit mask
-                                           ///< (nvmlDeviceGetCurrentClocksEventReasons: 0x1 idle, 0x4 software
-                                           ///< power cap, 0x8 hardware slowdown, 0x20 software thermal, ...)
+/// NVML opened for one CUDA device, found by its PCI bus id (NVML numbers
+/// devices its own way). Never throws: without NVML every query() is false.
+class Nvml {
+ public:
+  /// Opens NVML and finds CUDA device @p ordinal (-1: none, for system queries).
+  explicit Nvml(int ordinal) noexcept;
+  /// Shuts NVML down again.
+  ~Nvml();
+  Nvml(const Nvml&) = delete;
+  Nvml& operator=(const Nvml&) = delete;
+
+  /// Was NVML found, and does it know the device?
+  bool available() const { return device_ != nullptr; }
+  /// The NVML function @p name, or nullptr when NVML or the function is missing.
+  void* function(const char* name) const noexcept;
+  /// Calls the device query @p name with the device and @p args; true when it
+  /// exists and returned NVML_SUCCESS.
+  template <class... Args>
+  bool query(const char* name, Args... args) const noexcept {
+    const auto call = reinterpret_cast<int (*)(void*, Args...)>(function(name));
+    return available() && call != nullptr && call(device_, args...) == 0;
+  }
+
+ private:
+  void* library_ = nullptr;
+  int (*shutdown_)() = nullptr;
+  void* device_ = nullptr;  // nvmlDevice_t
 };
-
-/// Reads NVML for CUDA device @p ordinal (matched by PCI bus id: NVML numbers
-/// devices its own way). Never throws.
-NvmlReading read_nvml(int ordinal) noexcept;
-
-/// The theoretical rate of a PCIe link in GB/s per direction after line coding:
-/// Gen 5 x16 = 32 GT/s x 16 lanes x 128/130 / 8 = 63.0 GB/s. 0 for an unknown generation.
-double pcie_gigabytes_per_second(int generation, int lanes);
 
 }  // namespace lab

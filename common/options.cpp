@@ -69,11 +69,8 @@ std::string with_largest_unit(std::int64_t value, std::initializer_list<Suffix> 
   return "";
 }
 
-std::string range_text(std::int64_t min, std::int64_t max) { return format_count(min) + ".." + format_count(max); }
-std::string range_text(double min, double max) { return format_real(min) + ".." + format_real(max); }
-
-}  // namespace
-
+// An integer with an optional k/M/G/Ki/Mi/Gi/Ti suffix, or a power of two
+// written `2^k` (k up to 62); throws UsageError naming @p what when it is not one.
 std::int64_t parse_integer(const std::string& text, const std::string& what) {
   if (text.find('^') != std::string::npos) return parse_power_of_two(text, what);
   std::string digits = text;
@@ -100,6 +97,11 @@ std::int64_t parse_integer(const std::string& text, const std::string& what) {
   }
   return static_cast<std::int64_t>(parsed) * factor;
 }
+
+std::string range_text(std::int64_t min, std::int64_t max) { return format_count(min) + ".." + format_count(max); }
+std::string range_text(double min, double max) { return format_real(min) + ".." + format_real(max); }
+
+}  // namespace
 
 std::string format_count(std::int64_t value) {
   if (value == 0) return "0";

@@ -27,15 +27,10 @@
 
 namespace lab {
 
-/// Parses an integer with an optional k/M/G/Ki/Mi/Gi/Ti suffix, or a power of
-/// two written `2^k` (k up to 62); throws lab::UsageError naming @p what when
-/// @p text is not one.
-std::int64_t parse_integer(const std::string& text, const std::string& what);
-
 /// Writes @p value exactly, as a learner would type it: with the largest of
 /// Ki..Ti, else of M, G, that leaves at most four digits ("64Mi", "1536Mi",
 /// "100M", but "1000"); else a power of two from 2^10 as "2^k"; else its digits.
-/// parse_integer() reads every form back.
+/// An integer option reads every form back (and k, M, G, Ki, ... suffixes).
 std::string format_count(std::int64_t value);
 
 /// The option table of one program.

@@ -55,34 +55,6 @@ constexpr std::pair<const char*, double Summary::*> kStatistics[] = {
 
 bool is_check(const Finding& f) { return f.kind != Finding::Kind::observation; }
 
-std::string render_text_table(const std::vector<std::string>& headers, const std::vector<bool>& align_right,
-                              const std::vector<std::vector<std::string>>& rows) {
-  std::vector<std::size_t> widths;
-  for (const auto& h : headers) widths.push_back(display_width(h));
-  for (const auto& row : rows) {
-    if (row.size() != headers.size()) {
-      throw std::invalid_argument("table row has " + std::to_string(row.size()) + " cells for " +
-                                  std::to_string(headers.size()) + " columns");
-    }
-    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], display_width(row[i]));
-  }
-  auto line = [&](const std::vector<std::string>& cells) {
-    std::string out;
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-      const std::string pad(widths[i] - display_width(cells[i]), ' ');
-      if (i > 0) out += "  ";
-      out += align_right[i] ? pad + cells[i] : cells[i] + (i + 1 < cells.size() ? pad : "");
-    }
-    return out + "\n";
-  };
-  std::string out = line(headers);
-  std::size_t total = 0;
-  for (std::size_t w : widths) total += w;
-  out += std::string(total + 2 * (widths.size() - 1), '-') + "\n";
-  for (const auto& row : rows) out += line(row);
-  return out;
-}
-
 }  // namespace
 
 NLOHMANN_JSON_SERIALIZE_ENUM(Finding::Kind, {{Finding::Kind::correctness, "correctness"},
@@ -137,20 +109,32 @@ const ResultTable::Row& ResultTable::row(const std::string& name) const {
 }
 
 std::string ResultTable::render() const {
-  std::vector<std::string> headers{name_header_};
-  std::vector<bool> right{false};
-  for (const Column& c : columns_) {
-    headers.push_back(c.unit.empty() ? c.header : c.header + " [" + c.unit + "]");
-    right.push_back(true);
-  }
-  std::vector<std::vector<std::string>> cells;
+  std::vector<std::vector<std::string>> lines{{name_header_}};  // the header, then one line per row
+  for (const Column& c : columns_) lines[0].push_back(c.unit.empty() ? c.header : c.header + " [" + c.unit + "]");
   for (const Row& r : rows_) {
-    std::vector<std::string> line{r.name()};
-    for (const Column& c : columns_) line.push_back(r.get(c.key).format(c.decimals));
-    cells.push_back(std::move(line));
+    lines.push_back({r.name()});
+    for (const Column& c : columns_) lines.back().push_back(r.get(c.key).format(c.decimals));
   }
+  std::vector<std::size_t> widths(lines[0].size(), 0);
+  for (const auto& line : lines)
+    for (std::size_t i = 0; i < line.size(); ++i) widths[i] = std::max(widths[i], display_width(line[i]));
   std::string out = title_.empty() ? "" : title_ + "\n";
-  out += render_text_table(headers, right, cells);
+  for (std::size_t l = 0; l < lines.size(); ++l) {
+    for (std::size_t i = 0; i < lines[l].size(); ++i) {  // names to the left, the rest to the right
+      const std::string pad(widths[i] - display_width(lines[l][i]), ' ');
+      if (i == 0) {
+        out += lines[l][i] + (lines[l].size() > 1 ? pad : "");
+      } else {
+        out += "  " + pad + lines[l][i];
+      }
+    }
+    out += "\n";
+    if (l == 0) {
+      std::size_t total = 2 * (widths.size() - 1);
+      for (std::size_t w : widths) total += w;
+      out += std::string(total, '-') + "\n";
+    }
+  }
   if (!note_.empty()) out += note_ + "\n";
   return out;
 }

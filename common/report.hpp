@@ -132,10 +132,6 @@ class Report {
   /// Adds @p field to the device's properties (e.g. the SM clock measured in a kernel).
   void add_device_field(Field field);
 
-  /// Is the run instrumented (timing checks not judged)?
-  bool instrumented() const { return instrumented_; }
-  /// Does @p finding count toward the verdict? Checks do, except timing checks of an instrumented run.
-  bool judged(const Finding& finding) const;
   /// Did every judged check pass (and was at least one check made)?
   bool all_passed() const;
   /// The whole report in the shared shape, as JSON text.
@@ -145,6 +141,8 @@ class Report {
   int finish(const std::string& json_path) const;
 
  private:
+  // Does @p finding count toward the verdict? Checks do, except timing checks of an instrumented run.
+  bool judged(const Finding& finding) const;
   struct Result {
     std::string table;  // the title of the table it came from
     ResultTable::Row row;

@@ -50,6 +50,31 @@ std::vector<std::size_t> by_start(const std::vector<Interval>& intervals, bool r
   return order;
 }
 
+// The row or track @p interval belongs to: its stream's name, or "chapter" for a region.
+std::string track_name(const Interval& interval) {
+  if (interval.kind == Interval::Kind::region) return "chapter";
+  return interval.stream_name.empty() ? "stream " + std::to_string(interval.stream) : interval.stream_name;
+}
+
+// The track of each interval among those of its device and track_name(): 0
+// unless it overlaps an earlier one (records can overlap by a few ns, regions
+// may nest), then the next free one.
+std::vector<int> assign_tracks(const std::vector<Interval>& intervals) {
+  // Per (device, track name): when each of its tracks is free again.
+  std::map<std::pair<int, std::string>, std::vector<double>> free_at;
+  std::vector<int> track(intervals.size(), 0);
+  for (std::size_t index : by_start(intervals, false)) {
+    const Interval& i = intervals[index];
+    std::vector<double>& tracks = free_at[{i.device, track_name(i)}];
+    std::size_t t = 0;
+    while (t < tracks.size() && tracks[t] > i.start_ns) ++t;  // touching (end == start) is not overlapping
+    if (t == tracks.size()) tracks.push_back(0);
+    tracks[t] = std::max(i.end_ns, i.start_ns);
+    track[index] = static_cast<int>(t);
+  }
+  return track;
+}
+
 const char* category(Interval::Kind kind) {
   switch (kind) {
     case Interval::Kind::kernel: return "kernel";
@@ -157,27 +182,6 @@ std::string render_chart(const std::vector<Interval>& intervals, int width) {
     if (symbols.find(entry.first) != std::string::npos) out += std::string(1, entry.first) + " " + entry.second + "   ";
   std::snprintf(text, sizeof text, "(one column = %.3f ms)\n", per_column);
   return out + text;
-}
-
-std::string track_name(const Interval& interval) {
-  if (interval.kind == Interval::Kind::region) return "chapter";
-  return interval.stream_name.empty() ? "stream " + std::to_string(interval.stream) : interval.stream_name;
-}
-
-std::vector<int> assign_tracks(const std::vector<Interval>& intervals) {
-  // Per (device, track name): when each of its tracks is free again.
-  std::map<std::pair<int, std::string>, std::vector<double>> free_at;
-  std::vector<int> track(intervals.size(), 0);
-  for (std::size_t index : by_start(intervals, false)) {
-    const Interval& i = intervals[index];
-    std::vector<double>& tracks = free_at[{i.device, track_name(i)}];
-    std::size_t t = 0;
-    while (t < tracks.size() && tracks[t] > i.start_ns) ++t;  // touching (end == start) is not overlapping
-    if (t == tracks.size()) tracks.push_back(0);
-    tracks[t] = std::max(i.end_ns, i.start_ns);
-    track[index] = static_cast<int>(t);
-  }
-  return track;
 }
 
 std::string chrome_trace(const std::vector<Interval>& intervals, const std::string& device_name) {

@@ -49,18 +49,9 @@ double overlap_ms(const std::vector<Interval>& intervals, const std::string& fir
 /// spans share a column the shorter is drawn; regions are left out.
 std::string render_chart(const std::vector<Interval>& intervals, int width = 100);
 
-/// The name of the row or track @p interval belongs to: its stream's name
-/// ("stream <id>" if it has none), or "chapter" for a region.
-std::string track_name(const Interval& interval);
-
-/// The track of each interval among those of its device and track_name(): 0
-/// unless it overlaps an earlier one (records can overlap by a few ns, regions
-/// may nest), then the next free one.
-std::vector<int> assign_tracks(const std::vector<Interval>& intervals);
-
 /// The Chrome trace-event JSON of @p intervals: one complete event ("ph": "X",
-/// ts and dur in us) per interval, pid = device, one tid per track
-/// (assign_tracks), and metadata events naming each device and track.
+/// ts and dur in us) per interval, pid = device, one tid per stream (more where its
+/// intervals overlap), and metadata events naming each device and track.
 std::string chrome_trace(const std::vector<Interval>& intervals, const std::string& device_name);
 
 }  // namespace lab

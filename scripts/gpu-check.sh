@@ -75,11 +75,13 @@ cat "$results/nvidia-smi.csv"
 
 # Tests labelled two_gpus (chapter 09's) need two GPUs and exit 77 (skipped) on
 # one; on such a machine they are left out of every step below, and said so.
+# The PyTorch side (label torch, python/) has its own check, scripts/torch-check.sh:
+# a GPU machine may have no PyTorch, and that must not fail this one.
 gpu_count=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
-skip_labels='exercise|pristine'
+skip_labels='exercise|pristine|torch'
 pristine_skip=''
 if ((gpu_count < 2)); then
-  skip_labels='exercise|pristine|two_gpus'
+  skip_labels='exercise|pristine|torch|two_gpus'
   pristine_skip='two_gpus'
   echo "gpu-check: $gpu_count GPU: tests labelled two_gpus are not run (they need two GPUs)"
 fi

@@ -1,8 +1,6 @@
 // Chapter 06's registration model and the PCIe rate, on numbers worked by hand (no GPU needed).
 #include <doctest/doctest.h>
 
-#include "device.cuh"
-#include "nvml.cuh"
 #include "registration_model.hpp"
 
 TEST_CASE("registration pays off after registration / saving-per-copy copies") {
@@ -25,11 +23,11 @@ TEST_CASE("registration never pays when a registered copy is not faster") {
 }
 
 TEST_CASE("PCIe theoretical rates per direction") {
-  CHECK(lab::pcie_gigabytes_per_second(5, 16) == doctest::Approx(63.015).epsilon(1e-4));  // 32 GT/s x 128/130 / 8 x 16
-  CHECK(lab::pcie_gigabytes_per_second(4, 16) == doctest::Approx(31.508).epsilon(1e-4));
-  CHECK(lab::pcie_gigabytes_per_second(3, 8) == doctest::Approx(7.877).epsilon(1e-3));
-  CHECK(lab::pcie_gigabytes_per_second(2, 16) == doctest::Approx(8.0));  // 5 GT/s x 8/10 / 8 x 16
-  CHECK(lab::pcie_gigabytes_per_second(1, 1) == doctest::Approx(0.25));
-  CHECK(lab::pcie_gigabytes_per_second(0, 16) == 0.0);  // unknown (NVML missing)
-  CHECK(lab::pcie_gigabytes_per_second(7, 16) == 0.0);
+  CHECK(ch06::pcie_gigabytes_per_second(5, 16) == doctest::Approx(63.015).epsilon(1e-4));  // 32 GT/s x 128/130 / 8 x 16
+  CHECK(ch06::pcie_gigabytes_per_second(4, 16) == doctest::Approx(31.508).epsilon(1e-4));
+  CHECK(ch06::pcie_gigabytes_per_second(3, 8) == doctest::Approx(7.877).epsilon(1e-3));
+  CHECK(ch06::pcie_gigabytes_per_second(2, 16) == doctest::Approx(8.0));  // 5 GT/s x 8/10 / 8 x 16
+  CHECK(ch06::pcie_gigabytes_per_second(1, 1) == doctest::Approx(0.25));
+  CHECK(ch06::pcie_gigabytes_per_second(0, 16) == 0.0);  // unknown (NVML missing)
+  CHECK(ch06::pcie_gigabytes_per_second(7, 16) == 0.0);
 }

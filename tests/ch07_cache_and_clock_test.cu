@@ -7,7 +7,6 @@
 
 #include "cache_clock.cuh"
 #include "device.cuh"
-#include "nvml.cuh"
 #include "statistics.hpp"
 #include "stream.cuh"
 
@@ -71,7 +70,7 @@ TEST_CASE("the in-kernel SM clock of the clocked kernel is within 10 % of the no
   lab::Stream stream;
   ch07::ClockedLoad load(4 * device.sm_count, 20000);
   const std::vector<ch07::ClockedLoad::Sample> samples = load.run(20, stream);
-  const lab::NvmlReading nvml = lab::read_nvml(device.ordinal);
+  const ch07::NvmlReading nvml = ch07::read_nvml(device.ordinal);
   std::vector<double> mhz;
   for (const auto& s : samples) mhz.push_back(s.clock_mhz);
   const double measured = lab::median(mhz);

@@ -204,7 +204,7 @@ std::vector<WaitCase> wait_in_child(const std::string& program, bool before_cont
                                     const std::vector<WaitCall>& calls) {
   std::vector<std::string> arguments{before_context ? "before" : "after", lab::fixed(kernel_ms, 3)};
   for (WaitCall call : calls) arguments.push_back(wait_call_name(call));
-  const ChildOutput out = run_child(program, arguments, 60.0);
+  const lab::ChildOutput out = lab::run_child(program, arguments, 60.0);
   std::vector<WaitCase> cases;
   for (WaitCall call : calls) {
     WaitCase c;
@@ -226,7 +226,7 @@ std::vector<WaitCase> wait_in_child(const std::string& program, bool before_cont
 
 }  // namespace
 
-std::string wait_child_program() { return program_beside_this_one("ch03_wait_child"); }
+std::string wait_child_program() { return lab::program_beside_this_one("ch03_wait_child"); }
 
 WaitRun compare_waits(double kernel_ms, cudaStream_t stream, const std::string& child_program) {
   WaitRun run;

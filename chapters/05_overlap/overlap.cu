@@ -3,9 +3,6 @@
 // work-queue test (section 3) and the CUPTI recording (section 4).
 #include "overlap.cuh"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -16,6 +13,7 @@
 #include <stdexcept>
 
 #include "check.cuh"
+#include "child_process.hpp"
 #include "clock.cuh"
 #include "cupti_timeline.cuh"
 #include "measure.cuh"
@@ -304,28 +302,7 @@ std::string measure_queues_as_text(int mib, int reps) {
   return out.str();
 }
 
-std::string queue_child_program() {
-  char path[4096];
-  const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
-  if (length <= 0) return "ch05_queue_child";
-  const std::string self(path, static_cast<std::size_t>(length));
-  return self.substr(0, self.rfind('/') + 1) + "ch05_queue_child";
-}
-
-namespace {
-
-// The shell command that runs the child with CUDA_DEVICE_MAX_CONNECTIONS as
-// asked ("" unsets it), its stderr joined to its stdout. The path is quoted.
-std::string child_command(const std::string& program, const std::string& asked, int mib, int reps) {
-  std::string quoted = "'";
-  for (char c : program) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  quoted += "'";
-  const std::string env = asked.empty() ? "unset CUDA_DEVICE_MAX_CONNECTIONS; "
-                                        : "CUDA_DEVICE_MAX_CONNECTIONS=" + asked + " ";
-  return env + "exec " + quoted + " " + std::to_string(mib) + " " + std::to_string(reps) + " 2>&1";
-}
-
-}  // namespace
+std::string queue_child_program() { return lab::program_beside_this_one("ch05_queue_child"); }
 
 QueueRun compare_connections(const std::string& child_program, const std::vector<std::string>& asked, int mib,
                              int reps) {
@@ -334,29 +311,20 @@ QueueRun compare_connections(const std::string& child_program, const std::vector
   for (const std::string& value : asked) {
     QueueChild child;
     child.asked = value;
-    if (access(child_program.c_str(), X_OK) != 0) {
-      child.why_not = "no executable at " + child_program + " (build the target ch05_queue_child)";
-      run.children.push_back(child);
-      continue;
-    }
-    std::fflush(stdout);  // the child's output is read back, never mixed into ours
-    FILE* pipe = popen(child_command(child_program, value, mib, reps).c_str(), "r");
-    if (pipe == nullptr) {
-      child.why_not = std::string("popen failed: ") + std::strerror(errno);
-      run.children.push_back(child);
-      continue;
-    }
-    std::string text;
-    char buffer[4096];
-    for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) text.append(buffer, got);
-    const int status = pclose(pipe);
-    const int code = status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    if (code != 0) {
+    // The variable as asked, or removed ("": the driver's default); the child
+    // creates its context with it.
+    const std::string variable = "CUDA_DEVICE_MAX_CONNECTIONS" + (value.empty() ? "" : "=" + value);
+    const lab::ChildOutput out =
+        lab::run_child(child_program, {std::to_string(mib), std::to_string(reps)}, 120.0, {variable});
+    if (!out.error.empty()) {
+      child.why_not = out.error;
+    } else if (out.exit_code != 0) {
+      std::string text = out.text;
       while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-      child.why_not = "ch05_queue_child exited with code " + std::to_string(code) +
+      child.why_not = "ch05_queue_child exited with code " + std::to_string(out.exit_code) +
                       (text.empty() ? "" : ": " + text.substr(text.size() > 300 ? text.size() - 300 : 0));
     } else {
-      read_child_output(text, child);
+      read_child_output(out.text, child);
     }
     run.children.push_back(child);
   }

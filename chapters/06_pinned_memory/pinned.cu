@@ -10,6 +10,7 @@
 #include "device.cuh"
 #include "memory_fit.hpp"
 #include "nvml.cuh"
+#include "registration_model.hpp"
 #include "statistics.hpp"
 #include "stream.cuh"
 #include "timers.cuh"
@@ -222,12 +223,17 @@ SweepRun sweep_copies(std::size_t largest, std::size_t experiment_bytes, std::ui
     ++round;
     run.sizes.push_back(std::move(s));
   }
-  const lab::NvmlReading nvml = lab::read_nvml(device_ordinal);
-  run.pcie_generation = nvml.pcie_generation_max;
-  run.pcie_width = nvml.pcie_width_max;
-  run.pcie_generation_now = nvml.pcie_generation_now;
-  run.pcie_width_now = nvml.pcie_width_now;
-  run.link_gbps = lab::pcie_gigabytes_per_second(nvml.pcie_generation_max, nvml.pcie_width_max);
+  // The PCIe link as NVML reports it: the most the GPU and its slot can do, and what is in use now.
+  const lab::Nvml nvml(device_ordinal);
+  auto link = [&](const char* query) {
+    unsigned value = 0;
+    return nvml.query(query, &value) ? static_cast<int>(value) : 0;
+  };
+  run.pcie_generation = link("nvmlDeviceGetMaxPcieLinkGeneration");
+  run.pcie_width = link("nvmlDeviceGetMaxPcieLinkWidth");
+  run.pcie_generation_now = link("nvmlDeviceGetCurrPcieLinkGeneration");
+  run.pcie_width_now = link("nvmlDeviceGetCurrPcieLinkWidth");
+  run.link_gbps = pcie_gigabytes_per_second(run.pcie_generation, run.pcie_width);
   return run;
 }
 

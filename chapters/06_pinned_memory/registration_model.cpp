@@ -18,4 +18,13 @@ int copies_to_break_even(const RegistrationCosts& costs) {
   return n < 1 ? 1 : n;
 }
 
+double pcie_gigabytes_per_second(int generation, int lanes) {
+  // GT/s per lane of Gen 1..5. Gen 1-2 send 10 bits per byte (8b/10b), Gen 3-5
+  // 130 bits per 128 (128b/130b); Gen 6 is not handled.
+  constexpr double kGigatransfers[] = {2.5, 5.0, 8.0, 16.0, 32.0};
+  if (generation < 1 || generation > 5) return 0.0;
+  const double efficiency = generation <= 2 ? 0.8 : 128.0 / 130.0;
+  return kGigatransfers[generation - 1] * efficiency / 8.0 * lanes;
+}
+
 }  // namespace ch06

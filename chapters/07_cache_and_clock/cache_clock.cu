@@ -248,11 +248,27 @@ std::string check_tensor_load(const std::vector<float>& out, const std::vector<u
 
 }  // namespace
 
+NvmlReading read_nvml(int ordinal) noexcept {
+  const lab::Nvml nvml(ordinal);
+  NvmlReading reading;
+  reading.available = nvml.available();
+  unsigned value = 0;
+  constexpr int kClockSm = 1;  // NVML_CLOCK_SM
+  if (nvml.query("nvmlDeviceGetClockInfo", kClockSm, &value)) reading.sm_clock_mhz = value;
+  // Power in milliwatts.
+  if (nvml.query("nvmlDeviceGetPowerUsage", &value)) reading.power_watts = value / 1000.0;
+  if (nvml.query("nvmlDeviceGetEnforcedPowerLimit", &value)) reading.power_limit_watts = value / 1000.0;
+  // The reasons for a lower clock; the older name of the same query is still exported.
+  reading.clock_reasons_known = nvml.query("nvmlDeviceGetCurrentClocksEventReasons", &reading.clock_reasons) ||
+                                nvml.query("nvmlDeviceGetCurrentClocksThrottleReasons", &reading.clock_reasons);
+  return reading;
+}
+
 ClockRun measure_clock(const lab::DeviceInfo& device, int probes, double load_ms, cudaStream_t stream) {
   ClockRun run;
   run.nominal_mhz = device.nominal_sm_clock_mhz;
   run.probe_ms = 2.0;
-  const lab::NvmlReading before = lab::read_nvml(device.ordinal);
+  const NvmlReading before = read_nvml(device.ordinal);
   run.nvml_available = before.available;
   run.power_limit_watts = before.power_limit_watts;
   run.idle_power_watts = before.power_watts;
@@ -260,7 +276,7 @@ ClockRun measure_clock(const lab::DeviceInfo& device, int probes, double load_ms
   // Idle: probes one after the other, NVML read right after each.
   for (int i = 0; i < probes; ++i) {
     run.idle_kernel_mhz.push_back(lab::measure_sm_clock_mhz(stream, run.probe_ms));
-    const lab::NvmlReading now = lab::read_nvml(device.ordinal);
+    const NvmlReading now = read_nvml(device.ordinal);
     if (now.sm_clock_mhz > 0) run.idle_nvml_mhz.push_back(now.sm_clock_mhz);
   }
   measure_timer_step(stream, run);
@@ -301,7 +317,7 @@ ClockRun measure_clock(const lab::DeviceInfo& device, int probes, double load_ms
   // they come as fast as that allows, at most every 20 ms).
   lab::HostTimer host;
   while (!tensor_done.query() || !copy_done.query()) {
-    const lab::NvmlReading now = lab::read_nvml(device.ordinal);
+    const NvmlReading now = read_nvml(device.ordinal);
     run.load_nvml.push_back({host.elapsed_ms(), now.sm_clock_mhz, now.power_watts, now.clock_reasons_known,
                              now.clock_reasons});
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -329,7 +345,7 @@ ClockRun measure_clock(const lab::DeviceInfo& device, int probes, double load_ms
                     "; copy: " + copy.detail();
 
   run.after_kernel_mhz = lab::measure_sm_clock_mhz(stream, run.probe_ms);
-  run.after_nvml_mhz = lab::read_nvml(device.ordinal).sm_clock_mhz;
+  run.after_nvml_mhz = read_nvml(device.ordinal).sm_clock_mhz;
   return run;
 }
 

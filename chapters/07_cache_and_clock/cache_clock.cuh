@@ -84,6 +84,21 @@ WorkingSetRun compare_cache_states(std::size_t bytes, std::uint64_t seed, Preced
 
 // --- 2. the SM clock ------------------------------------------------------------------------
 
+/// What NVML reports now for a device; zeros where it cannot answer.
+struct NvmlReading {
+  bool available = false;                ///< NVML was found and knows this device
+  double sm_clock_mhz = 0;               ///< the SM clock now (nvmlDeviceGetClockInfo)
+  double power_watts = 0;                ///< the board's power draw now (nvmlDeviceGetPowerUsage)
+  double power_limit_watts = 0;          ///< the limit the driver enforces (nvmlDeviceGetEnforcedPowerLimit)
+  bool clock_reasons_known = false;      ///< clock_reasons was read
+  unsigned long long clock_reasons = 0;  ///< why the clocks are below their maximum now, NVML's bit mask
+                                         ///< (nvmlDeviceGetCurrentClocksEventReasons: 0x1 idle, 0x4 software
+                                         ///< power cap, 0x8 hardware slowdown, 0x20 software thermal, ...)
+};
+
+/// Reads NVML for CUDA device @p ordinal. Never throws.
+NvmlReading read_nvml(int ordinal) noexcept;
+
 /// Section 2 on @p device: @p probes in-kernel clock probes at idle (each beside NVML), the
 /// smallest step of %globaltimer, then @p load_ms of tensor-core work on every
 /// SM beside a copy (NVML read meanwhile, the clock stamped in every launch),

@@ -528,8 +528,8 @@ namespace {
 FaultReport fault_in_child(const std::string& program, bool launch_blocking) {
   FaultReport report;
   report.launch_blocking = launch_blocking;
-  const ch03::ChildOutput out =
-      ch03::run_child(program, {}, 60.0, {std::string("CUDA_LAUNCH_BLOCKING=") + (launch_blocking ? "1" : "0")});
+  const lab::ChildOutput out =
+      lab::run_child(program, {}, 60.0, {std::string("CUDA_LAUNCH_BLOCKING=") + (launch_blocking ? "1" : "0")});
   if (!out.error.empty()) {
     report.why_not = out.error;
   } else if (out.exit_code != 0 || !read_fault_line(out.text, report)) {
@@ -557,6 +557,6 @@ FaultRun run_fault_child(const std::string& child_program, bool instrumented) {
   return run;
 }
 
-std::string fault_child_program() { return ch03::program_beside_this_one("ch08_fault_child"); }
+std::string fault_child_program() { return lab::program_beside_this_one("ch08_fault_child"); }
 
 }  // namespace ch08

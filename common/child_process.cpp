@@ -14,14 +14,15 @@
 
 extern char** environ;  // the environment the child process inherits
 
-namespace ch03 {
+namespace lab {
 
 namespace {
 
 // "NAME" of an entry "NAME=value".
 std::string variable_name(const std::string& entry) { return entry.substr(0, entry.find('=')); }
 
-// This process's environment with @p extra added, an entry of @p extra replacing one of the same name.
+// This process's environment with @p extra applied: "NAME=value" replaces or
+// adds NAME, a bare "NAME" removes it.
 std::vector<std::string> child_environment(const std::vector<std::string>& extra) {
   std::vector<std::string> entries;
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
@@ -30,7 +31,8 @@ std::vector<std::string> child_environment(const std::vector<std::string>& extra
     for (const std::string& x : extra) replaced = replaced || variable_name(x) == variable_name(entry);
     if (!replaced) entries.push_back(entry);
   }
-  entries.insert(entries.end(), extra.begin(), extra.end());
+  for (const std::string& x : extra)
+    if (x.find('=') != std::string::npos) entries.push_back(x);
   return entries;
 }
 
@@ -104,7 +106,7 @@ ChildOutput run_child(const std::string& program, const std::vector<std::string>
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (timed_out) out.error = name + " did not finish within " + lab::fixed(timeout_s, 0) + " s";
+  if (timed_out) out.error = name + " did not finish within " + fixed(timeout_s, 0) + " s";
   return out;
 }
 
@@ -116,4 +118,4 @@ std::string program_beside_this_one(const std::string& name) {
   return self.substr(0, self.rfind('/') + 1) + name;
 }
 
-}  // namespace ch03
+}  // namespace lab

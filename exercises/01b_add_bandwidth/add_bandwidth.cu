@@ -1,0 +1,31 @@
+// Exercise 01b: report the bandwidth of the add kernel, measured right.
+//
+// Chapter 01's table gives each variant of c = a + b a bandwidth in GB/s: the
+// bytes the kernel moves over the median of 20 samples taken after 3 warm-up
+// runs. The function below makes two classic mistakes: it times one run, the
+// very first (which also pays for loading the kernel), and it counts only the
+// bytes of one array. Fix both.
+//
+// Check your work:  ctest --preset exercises -R ch01b
+// Stuck? Read HINTS.md beside this file.
+#include "add_bandwidth.cuh"
+#include "measure.cuh"
+#include "statistics.hpp"
+#include "stream.cuh"
+
+namespace exercise01b {
+
+double add_bandwidth_gbps(const std::function<void(cudaStream_t)>& add, std::int64_t n, cudaStream_t stream) {
+  // TODO: this times one run, the first; warm up first, then keep the median of many samples.
+  lab::Event start, stop;
+  start.record(stream);
+  add(stream);
+  stop.record(stream);
+  stop.synchronize();
+  const double ms = lab::Event::elapsed_ms(start, stop);
+  // TODO: count every byte the kernel moves, not only c's.
+  const double bytes = static_cast<double>(n) * sizeof(float);
+  return lab::gigabytes_per_second(bytes, ms);
+}
+
+}  // namespace exercise01b

@@ -1,0 +1,88 @@
+"""Chapter 03 from PyTorch: what torch.cuda.Event pairs measure, and two pitfalls.
+
+    python3 python/ch03_events.py [--n 1Mi] [--samples 20] [--build-dir build/release]
+
+1. The first sample: F.linear (20x8192 times a 5120x8192 weight, fp16, as in the
+   article) timed with events on its very first call and afterwards. The first call
+   pays one-off costs (cuBLAS's set-up, kernel loading) inside the events.
+2. The launch gap: torch.add on --n floats timed back to back (pairs queued, one
+   wait) and isolated (the host waits after each sample, so each pair brackets a
+   lone launch into an idle GPU, launch gap included), beside the C++ chapter's
+   "back to back", "isolated" and "blocked stream" (no gap) from ch03_events --json.
+Exit codes: 0 ok, 77 no GPU (the reason is printed).
+"""
+import argparse
+import sys
+
+import lab_chapters
+
+
+def first_and_warm_linear(samples):
+    """F.linear's first call, then warm samples, all event-timed (ms)."""
+    import torch
+    import torch.nn.functional as F
+
+    x = torch.randn(20, 8192, device="cuda", dtype=torch.float16)
+    weight = torch.randn(5120, 8192, device="cuda", dtype=torch.float16)
+    torch.cuda.synchronize()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    F.linear(x, weight)
+    end.record()
+    end.synchronize()
+    first = start.elapsed_time(end)
+    warm = lab_chapters.event_times_ms(lambda: F.linear(x, weight), samples, warmup=3, isolated=True)
+    return first, warm
+
+
+def launch_gap(n, samples):
+    """torch.add on n floats: event samples back to back and isolated (ms)."""
+    import torch
+
+    a = torch.rand(n, device="cuda")
+    b = torch.rand(n, device="cuda")
+    c = torch.empty_like(a)
+
+    def add():
+        torch.add(a, b, out=c)
+
+    return {"back to back": lab_chapters.event_times_ms(add, samples),
+            "isolated": lab_chapters.event_times_ms(add, samples, isolated=True)}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", default="1Mi", help="floats per vector for the launch-gap part (default 1Mi)")
+    parser.add_argument("--samples", type=int, default=20, help="samples per method (default 20)")
+    parser.add_argument("--build-dir", help="the C++ build tree (default: $BUILD_DIR, build/gpu-check, build/release)")
+    args = parser.parse_args(argv)
+    reason = lab_chapters.no_gpu_reason()
+    if reason:
+        print(f"skipped: {reason}")
+        return 77
+    n = lab_chapters.parse_count(args.n)
+
+    first, warm = first_and_warm_linear(args.samples)
+    print("1. F.linear (x 20x8192, weight 5120x8192, fp16), timed with torch.cuda.Event")
+    print(f"  first call                 {first * 1e3:12.1f} us")
+    print(f"  later calls, median of {len(warm):3d} {lab_chapters.median(warm) * 1e3:12.1f} us "
+          f"(min {min(warm) * 1e3:.1f}, max {max(warm) * 1e3:.1f})")
+    print(f"  the first call took {first / lab_chapters.median(warm):.0f} times the median: warm up before timing")
+
+    gap = launch_gap(n, args.samples)
+    report = lab_chapters.run_chapter(
+        "ch03_events", ["--n", str(n), "--reps", str(args.samples)], lab_chapters.find_build_dir(args.build_dir))
+    table = "c = a + b on "
+    pairs = []
+    for name in ("back to back", "isolated", "blocked stream"):
+        ours = lab_chapters.median(gap[name]) * 1e3 if name in gap else None
+        cpp = lab_chapters.find_row(report, table, name)
+        pairs.append((name, ours, cpp["median"] if cpp else None))  # the chapter's rows are in us
+    lab_chapters.side_by_side(f"2. c = a + b on {n} floats, event pairs, median of {args.samples}", pairs, "us")
+    print("  'blocked stream' (C++ only): a spin kernel holds the stream until the sample is queued, so no launch gap;"
+          "\n  PyTorch has no such helper, its isolated pairs include the gap.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

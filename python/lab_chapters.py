@@ -1,0 +1,135 @@
+"""Runs a C++ chapter of this repository and reads its --json report, so that a
+Python script can print the chapter's figure beside PyTorch's, from the same
+machine and the same run.
+
+    report = run_chapter("ch01_kernel_launch", ["--n", "64Mi", "--reps", "10"], build_dir)
+    row = find_row(report, "c = a + b, three ways", "grid-stride float4")
+    row["median"], row["bandwidth_gbps"]
+
+The JSON is common/report.hpp's: {"results": [{"table", "name", <fields>}], ...};
+a row with samples also has "count", "min", "median", "max", "mean".
+"""
+import json
+import os
+import pathlib
+import subprocess
+import tempfile
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+
+
+def no_gpu_reason():
+    """Why PyTorch cannot run GPU work here (not installed, no CUDA GPU), or None."""
+    try:
+        import torch
+    except ImportError:
+        return "PyTorch is not installed"
+    if not torch.cuda.is_available():
+        return "PyTorch sees no CUDA GPU (torch.cuda.is_available() is False)"
+    return None
+
+
+def parse_count(text):
+    """'64Mi' -> 67108864, '1000003' -> 1000003 (the chapters' own notation)."""
+    units = {"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30}
+    for suffix, factor in units.items():
+        if text.endswith(suffix):
+            return int(text[: -len(suffix)]) * factor
+    return int(text)
+
+
+def find_build_dir(given=None):
+    """The C++ build tree: --build-dir, else $BUILD_DIR, else the first of
+    build/gpu-check, build/release, build/* that holds chapter executables; None if none does."""
+    candidates = [given, os.environ.get("BUILD_DIR"), REPO / "build" / "gpu-check", REPO / "build" / "release"]
+    candidates += sorted((REPO / "build").glob("*")) if (REPO / "build").is_dir() else []
+    for candidate in candidates:
+        if candidate and (pathlib.Path(candidate) / "chapters").is_dir():
+            return pathlib.Path(candidate).resolve()
+    return None
+
+
+def chapter_executable(name, build_dir):
+    """build/<tree>/chapters/<NN_folder>/<name>, e.g. ch04_streams; None if it is not built."""
+    if build_dir is None:
+        return None
+    for path in (pathlib.Path(build_dir) / "chapters").glob(f"*/{name}"):
+        if path.is_file() and os.access(path, os.X_OK):
+            return path
+    return None
+
+
+def run_chapter(name, args, build_dir):
+    """Runs chapter @name with @args and --json into a temporary file; returns the
+    parsed report, or None (with the reason printed) when the chapter is not built
+    or wrote no report. Its terminal output is not shown."""
+    executable = chapter_executable(name, build_dir)
+    if executable is None:
+        print(f"  [C++] {name} is not built (give --build-dir, or build it: cmake --build build/release --target {name})")
+        return None
+    with tempfile.TemporaryDirectory() as folder:
+        out = pathlib.Path(folder) / f"{name}.json"
+        done = subprocess.run([str(executable), *args, "--json", str(out)], capture_output=True, text=True)
+        if done.returncode != 0:
+            print(f"  [C++] {name} exited {done.returncode}; last lines:\n" + "\n".join(
+                (done.stdout + done.stderr).strip().splitlines()[-5:]))
+        if not out.exists():
+            return None
+        return json.loads(out.read_text())  # a failed timing check still leaves its figures
+
+
+def find_row(report, table_starts_with, name):
+    """The result row called @name in the first table whose title starts with
+    @table_starts_with; None when the report or the row is missing."""
+    if report is None:
+        return None
+    for row in report["results"]:
+        if row["table"].startswith(table_starts_with) and row["name"] == name:
+            return row
+    return None
+
+
+def side_by_side(title, rows, unit):
+    """Prints rows of (what, pytorch value, C++ value) with the difference;
+    a value of None prints as '-' (not measured in this run)."""
+    print(f"\n{title}")
+    print(f"  {'what':44s} {'PyTorch':>12s} {'C++ chapter':>12s} {'difference':>12s}")
+    for what, ours, theirs in rows:
+        def show(v):
+            return f"{v:12.3f}" if v is not None else f"{'-':>12s}"
+        if ours is not None and theirs:
+            diff = f"{(ours - theirs) / theirs * 100:+11.1f}%"
+        else:
+            diff = f"{'-':>12s}"
+        print(f"  {what:44s} {show(ours)} {show(theirs)} {diff}")
+    print(f"  ({unit}; difference = (PyTorch - C++) / C++)")
+
+
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def event_times_ms(work, samples, warmup=3, isolated=False):
+    """Times @work (a function that queues GPU work on the current stream) with
+    torch.cuda.Event pairs: @warmup untimed calls, then @samples timed ones.
+    Back to back (isolated=False): every pair is queued, then one wait, so the GPU
+    runs them one after another. Isolated: the host waits after each sample, so
+    each is a lone launch into an idle GPU and its events include the launch gap."""
+    import torch
+
+    for _ in range(warmup):
+        work()
+    torch.cuda.synchronize()
+    pairs = []
+    for _ in range(samples):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        work()
+        end.record()
+        pairs.append((start, end))
+        if isolated:
+            end.synchronize()
+    torch.cuda.synchronize()
+    return [start.elapsed_time(end) for start, end in pairs]

@@ -1,0 +1,55 @@
+"""The PyTorch scripts' large effects, each a ratio or a count from the same run
+(exact timings belong on the pages, not in tests)."""
+import pytest
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="PyTorch sees no CUDA GPU")
+
+import ch01_add_extension  # noqa: E402  (after the skip: they use torch)
+import ch02_host_timers  # noqa: E402
+import ch04_streams  # noqa: E402
+import ch06_pinned_memory  # noqa: E402
+import lab_chapters  # noqa: E402
+
+
+def test_ch01_every_kernel_is_correct_before_and_after_timing(lab_add):
+    for row in ch01_add_extension.measure(lab_add, 1 << 20, samples=3):
+        assert row["wrong_first"] == 0 and row["wrong_after"] == 0, row["name"]
+
+
+def test_ch02_sync_after_only_first_reading_holds_the_backlog():
+    results = ch02_host_timers.measure(1 << 20, runs=5, backlog_ms=20.0)
+    # The first reading waited for the 20 ms backlog; with a sync before, it did not.
+    assert results["sync after only"][0] > 10.0
+    assert results["sync before and after"][0] < 5.0
+    # Without a sync after, the timer holds only the launch call: far less than the backlog.
+    assert lab_chapters.median(results["no sync"]) < 5.0
+
+
+def test_ch04_race_without_wait_stream_and_none_with_it():
+    assert ch04_streams.race(runs=5, delay_ms=5.0, wait=False) >= 4  # the consumer ran first (nearly) every time
+    assert ch04_streams.race(runs=5, delay_ms=5.0, wait=True) == 0
+
+
+def test_ch04_record_stream_keeps_the_memory_until_the_side_stream_is_done():
+    _, wrong_with = ch04_streams.freed_while_in_use(record=True)
+    assert wrong_with == 0
+
+
+def test_ch04_ten_streams_are_correct():
+    _, error = ch04_streams.normalise(arrays=4, n=1 << 20, streams=4, reps=2)
+    assert error <= 1e-5
+
+
+def test_ch06_pinned_non_blocking_returns_before_the_copy_is_done():
+    rows, copy_ms, _ = ch06_pinned_memory.measure(mib=64, reps=3)
+    returned, done = rows[("pinned", True)]
+    assert lab_chapters.median(returned) < lab_chapters.median(done) / 10
+    # From pageable memory the call holds the host for most of the copy.
+    returned, done = rows[("pageable", False)]
+    assert lab_chapters.median(returned) > lab_chapters.median(done) / 2
+
+
+@pytest.mark.parametrize("count, expected", [("64Mi", 64 << 20), ("1000003", 1000003), ("4Ki", 4096)])
+def test_parse_count(count, expected):
+    assert lab_chapters.parse_count(count) == expected

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The PyTorch side, in one command, on a machine with a GPU, PyTorch (with CUDA),
+# ninja and an nvcc of PyTorch's CUDA major version, after the C++ build exists:
+#   1. build chapter 01's extension (torch.utils.cpp_extension.load, JIT) into build/torch-ext
+#   2. the pytest suite (python/run_tests.py)
+#   3. every python/ script once, small repetition counts, each beside the C++ chapter's
+#      figures from BUILD_DIR; output to <results>/<script>.log
+# Ends with one line per step and a summary; exits non-zero if a step failed.
+# A step that exits 77 (PyTorch, a GPU, ninja or triton missing) is reported as skipped.
+#
+# Usage: scripts/torch-check.sh <results-folder>
+# Environment: BUILD_DIR (the C++ build tree with chapters, default build/gpu-check),
+#              PYTHON (default python3).
+set -u
+cd "$(dirname "$0")/.." || exit 1
+results=${1:?usage: scripts/torch-check.sh <results-folder>}
+export BUILD_DIR=${BUILD_DIR:-build/gpu-check}
+export LAB_TORCH_EXT_DIR=${LAB_TORCH_EXT_DIR:-$PWD/build/torch-ext}
+python=${PYTHON:-python3}
+mkdir -p "$results"
+failed=0
+printf 'step\tresult\tseconds\n' >"$results/steps.tsv"
+
+step() {  # step <name> <command...>
+  local name=$1 rc=0 start=$SECONDS result=ok
+  shift
+  echo "==> $name"
+  "$@" >"$results/$name.log" 2>&1 </dev/null || rc=$?
+  if ((rc == 77)); then
+    result="skipped: $(grep -m1 -o 'skipped: .*' "$results/$name.log" | cut -c10-)"
+  elif ((rc != 0)); then
+    result="FAILED (exit $rc)"
+    failed=$((failed + 1))
+    tail -n 25 "$results/$name.log" | sed 's/^/    | /'
+  fi
+  echo "    $result ($((SECONDS - start)) s)"
+  printf '%s\t%s\t%s\n' "$name" "$result" "$((SECONDS - start))" >>"$results/steps.tsv"
+}
+
+[[ -d $BUILD_DIR/chapters ]] || echo "torch-check: no chapters in $BUILD_DIR: the C++ columns will be '-'"
+"$python" -c 'import torch; print("PyTorch", torch.__version__, "CUDA", torch.version.cuda, "GPU", torch.cuda.is_available())' 2>&1 | tee "$results/versions.txt"
+"$python" -c 'import triton; print("triton", triton.__version__)' >>"$results/versions.txt" 2>&1
+command -v ninja >>"$results/versions.txt" 2>&1 || echo "ninja: not found" >>"$results/versions.txt"
+
+step extension "$python" python/add_extension.py
+step pytest "$python" python/run_tests.py
+step ch01_add_extension "$python" python/ch01_add_extension.py --n 64Mi --samples 20
+step ch02_host_timers "$python" python/ch02_host_timers.py --runs 10
+step ch03_events "$python" python/ch03_events.py --samples 20
+step ch04_streams "$python" python/ch04_streams.py --reps 5 --race-runs 20
+step ch06_pinned_memory "$python" python/ch06_pinned_memory.py --mib 256 --reps 5
+step ch07_l2_flush "$python" python/ch07_l2_flush.py --samples 50
+step bench_measure_vs_do_bench "$python" python/bench_measure_vs_do_bench.py
+
+echo "torch-check: $failed step(s) failed; logs in $results"
+((failed == 0))

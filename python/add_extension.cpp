@@ -33,9 +33,17 @@ void check_input(const torch::Tensor& t, const char* name) {
   TORCH_CHECK(t.is_contiguous(), "lab_add: ", name, " must be contiguous (call .contiguous() first)");
 }
 
+// "[8, 2]": a tensor's shape for a message, spelled out here (streaming at::IntArrayRef
+// into TORCH_CHECK crashed the process in the H100 run of 2026-11-22).
+std::string shape(const torch::Tensor& t) {
+  std::string text = "[";
+  for (std::int64_t d = 0; d < t.dim(); ++d) text += (d ? ", " : "") + std::to_string(t.size(d));
+  return text + "]";
+}
+
 // The launch configuration the chapter would choose on this device: the
 // occupancy-sized grid of the grid-stride variants needs the SM count.
-lab::DeviceInfo device_of(const torch::Tensor& t) {
+lab::DeviceInfo lab_device_info(const torch::Tensor& t) {
   const cudaDeviceProp* props = at::cuda::getDeviceProperties(t.get_device());
   lab::DeviceInfo device;
   device.ordinal = t.get_device();
@@ -53,13 +61,13 @@ void add_out(const torch::Tensor& a, const torch::Tensor& b, torch::Tensor& c, c
   check_input(b, "b");
   check_input(c, "c");
   TORCH_CHECK(a.sizes() == b.sizes() && a.sizes() == c.sizes(), "lab_add: a, b and c must have the same size, got ",
-              a.sizes(), ", ", b.sizes(), " and ", c.sizes());
+              shape(a), ", ", shape(b), " and ", shape(c));
   TORCH_CHECK(a.device() == b.device() && a.device() == c.device(), "lab_add: a, b and c must be on one device");
   const c10::cuda::CUDAGuard guard(a.device());
   const ch01::AddVariant variant = variant_from_name(variant_name);
   const std::int64_t n = a.numel();
   if (n == 0) return;
-  const ch01::LaunchConfig config = ch01::choose_config(variant, n, static_cast<int>(block), device_of(a));
+  const ch01::LaunchConfig config = ch01::choose_config(variant, n, static_cast<int>(block), lab_device_info(a));
   // The chapter's launch, on the stream PyTorch is using now (torch.cuda.stream(...) changes it).
   ch01::launch_add(variant, a.data_ptr<float>(), b.data_ptr<float>(), c.data_ptr<float>(), n, config,
                    at::cuda::getCurrentCUDAStream());

@@ -3,11 +3,18 @@ an L2 flush before each sample.
 
     python3 python/ch07_l2_flush.py [--samples 50] [--build-dir build/release]
 
-The article's experiment: x (20x8192) times a weight (5120x8192) in fp16, 80 MiB of
-weight, timed with event pairs; "flushed" zeroes a 256 MiB buffer before each
-sample, outside the events (as triton's do_bench does), so the weight is not in L2.
-Samples are isolated (the host waits after each), as in the article. Printed:
-median, min, max, and flushed / warm, beside the C++ chapter's ratio for its own
+The article's experiment: x (20x8192) times a weight (OUTx8192) in fp16, timed with
+event pairs, each sample isolated (the host waits after each), as in the article.
+Three ways before each sample, all queued before the start event:
+  nothing      the GPU is idle when the start event runs, so the pair also holds
+               the time the host takes to launch F.linear (chapter 03's launch gap);
+  0.1 ms spin  a kernel that only spins: it hides the launch gap, evicts nothing;
+  flush        zeroing a 256 MiB buffer (as triton's do_bench does): hides the
+               launch gap too, and evicts the weight from L2.
+So flush / spin is the cache's effect alone and nothing / spin the launch gap's.
+Run for the article's weight (5120 rows, 80 MiB, more than an H100's 50 MiB L2)
+and for one that fits in L2 (1024 rows, 16 MiB). Printed: median, min, max of
+each, the ratios, and flush / nothing beside the C++ chapter's ratio for its own
 kernel ("write flush" against "nothing", isolated, working set in L2, from
 ch07_cache_and_clock --json in the same run), with the difference.
 Exit codes: 0 ok, 77 no GPU (the reason is printed).
@@ -18,21 +25,30 @@ import sys
 import lab_chapters
 
 
-def linear_times(samples, flush):
-    """Event times (ms) of F.linear, each sample isolated, optionally after zeroing 256 MiB."""
+BEFORE = ("nothing", "0.1 ms spin", "flush")
+
+
+def linear_times(samples, rows, before):
+    """Event times (ms) of F.linear with a rows x 8192 weight, each sample isolated,
+    with @before (one of BEFORE) queued ahead of the start event."""
     import torch
     import torch.nn.functional as F
 
+    import gpu_sleep
+
     x = torch.randn(20, 8192, device="cuda", dtype=torch.float16)
-    weight = torch.randn(5120, 8192, device="cuda", dtype=torch.float16)
+    weight = torch.randn(rows, 8192, device="cuda", dtype=torch.float16)
     cache = torch.empty(256 * (1 << 20), dtype=torch.int8, device="cuda")
     for _ in range(3):  # warm-up: cuBLAS set-up, kernel loading
         F.linear(x, weight)
+    gpu_sleep.cycles_per_ms()
     torch.cuda.synchronize()
     times = []
     for _ in range(samples):
-        if flush:
-            cache.zero_()  # queued before the start event: evicts the weight from L2
+        if before == "flush":
+            cache.zero_()  # evicts the weight from L2
+        elif before == "0.1 ms spin":
+            gpu_sleep.sleep_ms(0.1)
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
         F.linear(x, weight)
@@ -40,6 +56,20 @@ def linear_times(samples, flush):
         end.synchronize()
         times.append(start.elapsed_time(end))
     return times
+
+
+def measure(samples, rows):
+    """{way before each sample: event times in ms} for the three ways of BEFORE."""
+    return {before: linear_times(samples, rows, before) for before in BEFORE}
+
+
+def cache_finding(rows, l2_bytes, flush_over_spin):
+    """One sentence on what the flush changed for a rows x 8192 fp16 weight."""
+    weight_mib = rows * 8192 * 2 / (1 << 20)
+    fits = "fits in" if rows * 8192 * 2 <= l2_bytes else "is larger than"
+    change = f"{(flush_over_spin - 1) * 100:+.0f} %"
+    return (f"weight {weight_mib:.0f} MiB {fits} the {l2_bytes / (1 << 20):.0f} MiB L2: "
+            f"evicting it changed the median by {change} (flush / spin)")
 
 
 def main(argv=None):
@@ -51,12 +81,21 @@ def main(argv=None):
     if reason:
         print(f"skipped: {reason}")
         return 77
-    warm = linear_times(args.samples, flush=False)
-    flushed = linear_times(args.samples, flush=True)
-    print(f"F.linear (20x8192 . 5120x8192^T, fp16), {args.samples} isolated event-timed samples each")
-    for name, t in (("warm L2", warm), ("after zeroing 256 MiB", flushed)):
-        print(f"  {name:24s} median {lab_chapters.median(t) * 1e3:8.1f} us  min {min(t) * 1e3:8.1f}  max {max(t) * 1e3:8.1f}")
-    ratio = lab_chapters.median(flushed) / lab_chapters.median(warm)
+    import torch
+
+    l2_bytes = torch.cuda.get_device_properties(0).L2_cache_size
+    median = lab_chapters.median
+    ratios = {}
+    for rows in (5120, 1024):
+        times = measure(args.samples, rows)
+        print(f"F.linear (20x8192 . {rows}x8192^T, fp16), {args.samples} isolated event-timed samples each way")
+        for name, t in times.items():
+            print(f"  before each: {name:12s} median {median(t) * 1e3:8.1f} us  min {min(t) * 1e3:8.1f}"
+                  f"  max {max(t) * 1e3:8.1f}")
+        spin = median(times["0.1 ms spin"])
+        print(f"  launch gap in an idle pair: {(median(times['nothing']) - spin) * 1e3:+.1f} us (nothing - spin)")
+        print("  " + cache_finding(rows, l2_bytes, median(times["flush"]) / spin) + "\n")
+        ratios[rows] = median(times["flush"]) / median(times["nothing"])
 
     report = lab_chapters.run_chapter(
         "ch07_cache_and_clock",
@@ -65,10 +104,9 @@ def main(argv=None):
     nothing = lab_chapters.find_row(report, "Working set", "nothing, isolated")
     write_flush = lab_chapters.find_row(report, "Working set", "write flush, isolated")
     cpp_ratio = write_flush["median"] / nothing["median"] if nothing and write_flush else None
-    lab_chapters.side_by_side("Flushed median / warm median (isolated samples)",
-                              [("PyTorch F.linear; C++ chapter 07's kernel in L2", ratio, cpp_ratio)], "ratio")
-    if ratio < 1:
-        print("  PyTorch: the flushed samples were faster than the warm ones in this run")
+    lab_chapters.side_by_side("Flushed median / median with nothing before (isolated samples, as the article)",
+                              [(f"F.linear, {rows}-row weight; C++: chapter 07's kernel in L2", ratios[rows], cpp_ratio)
+                               for rows in ratios], "ratio")
     return 0
 
 

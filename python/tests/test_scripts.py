@@ -9,6 +9,7 @@ import ch01_add_extension  # noqa: E402  (after the skip: they use torch)
 import ch02_host_timers  # noqa: E402
 import ch04_streams  # noqa: E402
 import ch06_pinned_memory  # noqa: E402
+import ch07_l2_flush  # noqa: E402
 import lab_chapters  # noqa: E402
 
 
@@ -53,3 +54,16 @@ def test_ch06_pinned_non_blocking_returns_before_the_copy_is_done():
 @pytest.mark.parametrize("count, expected", [("64Mi", 64 << 20), ("1000003", 1000003), ("4Ki", 4096)])
 def test_parse_count(count, expected):
     assert lab_chapters.parse_count(count) == expected
+
+
+def test_ch07_the_spin_hides_the_launch_gap_and_evicts_nothing():
+    times = ch07_l2_flush.measure(samples=10, rows=1024)
+    median = lab_chapters.median
+    # An idle pair holds the host's launch of F.linear; a spin queued before it does not.
+    assert median(times["nothing"]) > median(times["0.1 ms spin"])
+
+
+def test_ch07_cache_finding_says_whether_the_weight_fits():
+    assert "fits in the 50 MiB L2" in ch07_l2_flush.cache_finding(1024, 50 << 20, 1.3)
+    assert "+30 %" in ch07_l2_flush.cache_finding(1024, 50 << 20, 1.3)
+    assert "is larger than the 50 MiB L2" in ch07_l2_flush.cache_finding(5120, 50 << 20, 0.98)

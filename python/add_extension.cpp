@@ -55,8 +55,10 @@ lab::DeviceInfo lab_device_info(const torch::Tensor& t) {
 }  // namespace
 
 // c = a + b into a given output (no allocation: what a timing loop calls).
+// grid > 0 replaces the chapter's grid for the grid-stride kernels (their loop covers
+// any grid): what python/ch01_add_profile.py varies to compare with torch.add.
 void add_out(const torch::Tensor& a, const torch::Tensor& b, torch::Tensor& c, const std::string& variant_name,
-             int64_t block) {
+             int64_t block, int64_t grid) {
   check_input(a, "a");
   check_input(b, "b");
   check_input(c, "c");
@@ -67,7 +69,12 @@ void add_out(const torch::Tensor& a, const torch::Tensor& b, torch::Tensor& c, c
   const ch01::AddVariant variant = variant_from_name(variant_name);
   const std::int64_t n = a.numel();
   if (n == 0) return;
-  const ch01::LaunchConfig config = ch01::choose_config(variant, n, static_cast<int>(block), lab_device_info(a));
+  ch01::LaunchConfig config = ch01::choose_config(variant, n, static_cast<int>(block), lab_device_info(a));
+  if (grid > 0) {
+    TORCH_CHECK(variant != ch01::AddVariant::one_thread_per_element,
+                "lab_add: grid can be chosen only for the grid-stride kernels");
+    config.grid = grid;
+  }
   // The chapter's launch, on the stream PyTorch is using now (torch.cuda.stream(...) changes it).
   ch01::launch_add(variant, a.data_ptr<float>(), b.data_ptr<float>(), c.data_ptr<float>(), n, config,
                    at::cuda::getCurrentCUDAStream());
@@ -77,7 +84,7 @@ void add_out(const torch::Tensor& a, const torch::Tensor& b, torch::Tensor& c, c
 torch::Tensor add(const torch::Tensor& a, const torch::Tensor& b, const std::string& variant, int64_t block) {
   check_input(a, "a");
   torch::Tensor c = torch::empty_like(a);
-  add_out(a, b, c, variant, block);
+  add_out(a, b, c, variant, block, 0);
   return c;
 }
 
@@ -86,7 +93,16 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("add", &add, "c = a + b with chapter 01's kernel", py::arg("a"), py::arg("b"),
         py::arg("variant") = "grid-stride float4", py::arg("block") = 256);
   m.def("add_out", &add_out, "c = a + b into c, with chapter 01's kernel", py::arg("a"), py::arg("b"), py::arg("c"),
-        py::arg("variant") = "grid-stride float4", py::arg("block") = 256);
+        py::arg("variant") = "grid-stride float4", py::arg("block") = 256, py::arg("grid") = 0);
+  m.def(
+      "chapter_grid",
+      [](const torch::Tensor& a, const std::string& variant, int64_t block) {
+        check_input(a, "a");
+        return ch01::choose_config(variant_from_name(variant), a.numel(), static_cast<int>(block), lab_device_info(a))
+            .grid;
+      },
+      "the grid chapter 01 chooses for a's size", py::arg("a"), py::arg("variant") = "grid-stride float4",
+      py::arg("block") = 256);
   m.def("variants", [] {
     std::vector<std::string> names;
     for (ch01::AddVariant variant : ch01::kAllVariants) names.emplace_back(ch01::variant_name(variant));

@@ -3,7 +3,7 @@
 # ninja and an nvcc of PyTorch's CUDA major version, after the C++ build exists:
 #   1. build chapter 01's extension (torch.utils.cpp_extension.load, JIT) into build/torch-ext
 #   2. the pytest suite (python/run_tests.py)
-#   3. every python/ script once, small repetition counts, each beside the C++ chapter's
+#   3. every python/ script once (and, if ncu is installed, ch01_add_profile.py under it), small repetition counts, each beside the C++ chapter's
 #      figures from BUILD_DIR; output to <results>/<script>.log
 # Ends with one line per step and a summary; exits non-zero if a step failed.
 # A step that exits 77 (PyTorch, a GPU, ninja or triton missing) is reported as skipped.
@@ -45,6 +45,13 @@ command -v ninja >>"$results/versions.txt" 2>&1 || echo "ninja: not found" >>"$r
 step extension "$python" python/add_extension.py
 step pytest "$python" python/run_tests.py
 step ch01_add_extension "$python" python/ch01_add_extension.py --n 64Mi --samples 20
+step ch01_add_profile "$python" python/ch01_add_profile.py --n 64Mi --samples 20
+if command -v ncu >/dev/null; then  # each kernel's launch and loads, as ncu counts them (read-only counters)
+  step ch01_add_profile.ncu ncu --clock-control none --metrics launch__grid_size,launch__block_size,\
+launch__registers_per_thread,smsp__sass_inst_executed_op_global_ld.sum,smsp__sass_inst_executed_op_global_st.sum,\
+dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,\
+gpu__time_duration.sum "$python" python/ch01_add_profile.py --n 64Mi --once
+fi
 step ch02_host_timers "$python" python/ch02_host_timers.py --runs 10
 step ch03_events "$python" python/ch03_events.py --samples 20
 step ch04_streams "$python" python/ch04_streams.py --reps 5 --race-runs 20

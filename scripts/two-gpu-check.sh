@@ -28,7 +28,7 @@ nvidia-smi topo -m >"$results/nvidia-smi-topo.txt" 2>&1
 export LAB_PRISTINE_FROM=tree
 run configure cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
 run build cmake --build "$build" -j "$jobs" --target ch09_multi_gpu ch09_cpu_test ch09_gpu_test ch09_two_gpu_test \
-  ch09_exercise_check ch09_solution_check
+  ch09_exercise_check ch09_solution_check ch09_pristine_check ch09b_exercise_check ch09b_solution_check ch09b_pristine_check
 chapter="$build/chapters/09_multi_gpu/ch09_multi_gpu"
 run ch09_multi_gpu "$chapter" --json "$results/ch09_multi_gpu.json"
 run ch09_multi_gpu.one-device "$chapter" --devices 1 --json "$results/ch09_multi_gpu.one-device.json"

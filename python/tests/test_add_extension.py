@@ -68,3 +68,14 @@ def test_float4_refuses_a_misaligned_view(lab_add):
     with pytest.raises(ValueError, match="16-byte aligned"):
         lab_add.add(a, b, "grid-stride float4")
     assert torch.equal(lab_add.add(a, b, "grid-stride"), a + b)  # the scalar kernels take it
+
+
+def test_a_chosen_grid_still_covers_every_element(lab_add):
+    a = torch.rand(1000003, device="cuda")
+    b = torch.rand(1000003, device="cuda")
+    for variant in ["grid-stride", "grid-stride float4"]:
+        c = torch.full_like(a, float("nan"))
+        lab_add.add_out(a, b, c, variant, 128, 3)  # 3 blocks: each thread loops many times
+        assert torch.equal(c, a + b), variant
+    with pytest.raises(RuntimeError, match="only for the grid-stride kernels"):
+        lab_add.add_out(a, b, c, "one thread per element", 256, 3)

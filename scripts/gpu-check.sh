@@ -17,6 +17,8 @@
 #   7. chapter 05's tour JSON holds V1/V2 measured under 1, 2, the default and 32 connections
 #   8. chapters 02, 04, 05, 06 with their small sizes and --timeline --trace (CUPTI), the traces read back
 #   9. a build without CUPTI: --timeline says there is none and the chapter carries on
+#  10. the PyTorch side (scripts/torch-check.sh into <results>/torch): chapter 01's extension
+#      built, python/tests run, every python/ script once; skipped where PyTorch is missing
 # Every step's output goes to <results>/<step>.log. Ends with each step's wall time
 # (also in <results>/steps.tsv) and one summary line; exits non-zero if any step failed.
 #
@@ -24,9 +26,10 @@
 # Environment: BUILD_DIR (default build/gpu-check), JOBS (default: all cores),
 #              SANITIZER_TIMEOUT (seconds per sanitizer run, default 300),
 #              SANITIZER_JOBS (sanitizer runs at a time, default 8),
-#              GPU_CHECK_PART: all (default), 1 (steps 1-5) or 2 (steps 6-9 and the student
-#              copy, on the build part 1 left): for a machine that gives a command ten
-#              minutes, run part 1, then part 2 right after into the same results folder.
+#              GPU_CHECK_PART: all (default), 1 (steps 1-5), 2 (steps 6-9 and the student
+#              copy, on the build part 1 left) or 3 (step 10): for a machine that gives a
+#              command ten minutes, run part 1, then 2, then 3 right after, into the same
+#              results folder.
 # shellcheck disable=SC2317  # the step functions are called through step(), which shellcheck cannot follow
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -41,8 +44,8 @@ steps=0
 part=${GPU_CHECK_PART:-all}
 case $part in
   all | 1) printf 'step\tresult\tseconds\n' >"$results/steps.tsv" ;;
-  2) [[ -d $build/chapters ]] || { echo "gpu-check: part 2 needs part 1's build in $build"; exit 1; } ;;
-  *) echo "gpu-check: GPU_CHECK_PART must be all, 1 or 2 (got '$part')"; exit 2 ;;
+  2 | 3) [[ -d $build/chapters ]] || { echo "gpu-check: part $part needs part 1's build in $build"; exit 1; } ;;
+  *) echo "gpu-check: GPU_CHECK_PART must be all, 1, 2 or 3 (got '$part')"; exit 2 ;;
 esac
 in_part() { [[ $part == all || $part == "$1" ]]; }  # in_part <n>: does this run do part n?
 steps_part=1  # the part the steps below belong to
@@ -75,8 +78,8 @@ cat "$results/nvidia-smi.csv"
 
 # Tests labelled two_gpus (chapter 09's) need two GPUs and exit 77 (skipped) on
 # one; on such a machine they are left out of every step below, and said so.
-# The PyTorch side (label torch, python/) has its own check, scripts/torch-check.sh:
-# a GPU machine may have no PyTorch, and that must not fail this one.
+# The PyTorch side (label torch, python/) is step 10, scripts/torch-check.sh, not the
+# tests step: a GPU machine may have no PyTorch, and that must not fail this one.
 gpu_count=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 skip_labels='exercise|pristine|torch'
 pristine_skip=''
@@ -345,6 +348,12 @@ without_cupti() {
   grep -q "no timeline: this build has no CUPTI" <<<"$out"
 }
 step without-cupti without_cupti
+
+# The PyTorch side: chapter 01's extension built, its pytest suite, every python/ script
+# beside the chapters of this build (scripts/torch-check.sh; its steps report "skipped"
+# where PyTorch, ninja or triton is missing, and the step then passes).
+steps_part=3
+step torch env BUILD_DIR="$build" scripts/torch-check.sh "$results/torch"
 
 echo
 echo "gpu-check: wall time of each step (also in $results/steps.tsv), slowest first:"

@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <fstream>
 
 #include "check.cuh"
 #include "device.cuh"
@@ -17,6 +18,24 @@ double mib(std::size_t bytes) { return static_cast<double>(bytes) / (1024.0 * 10
 
 std::string compute_capability(const DeviceInfo& d) {
   return std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);
+}
+
+// The runtime API does not know the driver's release; NVML or the kernel module does.
+std::string driver_release() noexcept {
+  {
+    const Nvml nvml(-1);
+    const auto get_version = reinterpret_cast<int (*)(char*, unsigned)>(nvml.function("nvmlSystemGetDriverVersion"));
+    char buffer[96] = {};
+    if (get_version != nullptr && get_version(buffer, sizeof buffer) == 0) return buffer;
+  }
+  std::ifstream file("/proc/driver/nvidia/version");
+  std::string word;
+  std::string previous;
+  while (file >> word) {
+    if (previous == "Module" && !word.empty() && word[0] >= '0' && word[0] <= '9') return word;
+    previous = word;
+  }
+  return "unknown";
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -16,18 +17,14 @@ class Value {
   /// What the value holds.
   enum class Type { none, number, integer, boolean, text, numbers };
 
-  Value() = default;                                                 ///< nothing (JSON null, "-" in a table)
-  Value(double v) : type_(Type::number), number_(v) {}               ///< a measured number
-  Value(float v) : Value(static_cast<double>(v)) {}                  ///< a measured number
-  Value(int v) : Value(static_cast<long long>(v)) {}                 ///< an integer
-  Value(long v) : Value(static_cast<long long>(v)) {}                ///< an integer
-  Value(long long v) : type_(Type::integer), integer_(v) {}          ///< an integer
-  Value(unsigned v) : Value(static_cast<long long>(v)) {}            ///< an integer
-  Value(unsigned long v) : Value(static_cast<long long>(v)) {}       ///< an integer
-  Value(unsigned long long v) : Value(static_cast<long long>(v)) {}  ///< an integer
-  Value(bool v) : type_(Type::boolean), integer_(v ? 1 : 0) {}       ///< yes or no
-  Value(const char* v) : type_(Type::text), text_(v) {}              ///< a text
-  Value(std::string v) : type_(Type::text), text_(std::move(v)) {}   ///< a text
+  Value() = default;                                    ///< nothing (JSON null, "-" in a table)
+  Value(double v) : type_(Type::number), number_(v) {}  ///< a measured number
+  Value(float v) : Value(static_cast<double>(v)) {}     ///< a measured number
+  template <class I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool>, int> = 0>
+  Value(I v) : type_(Type::integer), integer_(static_cast<long long>(v)) {}       ///< an integer of any type
+  Value(bool v) : type_(Type::boolean), integer_(v ? 1 : 0) {}                    ///< yes or no
+  Value(const char* v) : type_(Type::text), text_(v) {}                           ///< a text
+  Value(std::string v) : type_(Type::text), text_(std::move(v)) {}                ///< a text
   Value(std::vector<double> v) : type_(Type::numbers), numbers_(std::move(v)) {}  ///< a list of numbers
 
   Type type() const { return type_; }                              ///< what it holds

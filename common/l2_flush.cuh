@@ -11,29 +11,20 @@
 namespace lab {
 
 /// Evicts the L2 cache: resets lines marked persisting (a plain flush keeps
-/// them: nvbench issue #458), then touches a buffer twice the L2's size.
+/// them: nvbench issue #458), then writes a buffer twice the L2's size with
+/// cudaMemsetAsync (nvbench memsets once the L2's size). What it leaves behind
+/// are written lines; whether their write-back costs the next kernel time is
+/// what chapter 07 measures (beside a flush that only reads), not assumes.
 class L2Flusher {
  public:
-  /// How the buffer is touched.
-  enum class Method {
-    /// cudaMemsetAsync over the buffer (nvbench memsets once the L2's size).
-    /// What it leaves behind are written lines; whether their write-back costs
-    /// the next kernel time is what chapter 07 measures, not assumes.
-    write,
-    /// A kernel reads the buffer: it leaves lines that were only read.
-    read
-  };
-
   /// Allocates the flush buffer for the current device.
-  explicit L2Flusher(Method method = Method::write);
+  L2Flusher();
   /// Queues the flush on @p stream.
   void flush(cudaStream_t stream);
   std::size_t bytes() const { return buffer_.bytes(); }  ///< size of the flush buffer
 
  private:
   DeviceBuffer<unsigned char> buffer_;
-  DeviceBuffer<unsigned> sink_;  // the read flush writes here only if its sum is impossible
-  Method method_;
 };
 
 }  // namespace lab

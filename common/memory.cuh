@@ -1,6 +1,6 @@
 /// @file memory.cuh
-/// @brief Owning, move-only device memory, pinned host memory and host
-/// registrations: the destructor frees them, also when an exception leaves the scope.
+/// @brief Owning, move-only device memory and pinned host memory: the
+/// destructor frees them, also when an exception leaves the scope.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -17,7 +17,8 @@ namespace lab {
 
 namespace detail {
 
-// Owns one CUDA resource (memory here, streams and events in stream.cuh) and
+// Owns one CUDA resource (memory here, streams and events in stream.cuh, a host
+// registration in chapter 06) and
 // releases it exactly once; move-only, since two owners would release it twice.
 // A destructor must not throw, so a failed release only warns on stderr.
 template <class Handle, cudaError_t (*Release)(Handle)>
@@ -120,25 +121,6 @@ class PinnedBuffer {
   using Memory = detail::UniqueHandle<void*, cudaFreeHost>;
   Memory memory_;
   std::size_t count_ = 0;
-};
-
-/// Page-locks memory the program already has (cudaHostRegister) for as long as
-/// the object lives; the contents stay as they are. Move-only.
-class HostRegistration {
- public:
-  HostRegistration() = default;
-  /// Registers @p bytes at @p pointer with cudaHostRegister @p flags.
-  HostRegistration(void* pointer, std::size_t bytes, unsigned flags = cudaHostRegisterDefault) {
-    LAB_CHECK(cudaHostRegister(pointer, bytes, flags));
-    registered_ = Registered(pointer);
-  }
-
-  /// The registered pointer, or nullptr once moved from.
-  void* get() const { return registered_.get(); }
-
- private:
-  using Registered = detail::UniqueHandle<void*, cudaHostUnregister>;
-  Registered registered_;
 };
 
 }  // namespace lab

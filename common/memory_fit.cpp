@@ -23,20 +23,18 @@ std::size_t available_host_memory_bytes() noexcept {
 
 std::string check_memory_fits(const std::string& what, const MemoryNeed& need, std::size_t free_device_bytes,
                               std::size_t available_host_bytes) {
-  const double gib = 1024.0 * 1024.0 * 1024.0;
-  char message[320];
-  if (need.device_bytes > static_cast<double>(free_device_bytes)) {
-    std::snprintf(message, sizeof message, "%s needs %.2f GiB of device memory (%s), but only %.2f GiB is free",
-                  what.c_str(), need.device_bytes / gib, need.device_parts.c_str(),
-                  static_cast<double>(free_device_bytes) / gib);
-    return message;
-  }
-  if (need.host_bytes > static_cast<double>(available_host_bytes)) {
-    std::snprintf(message, sizeof message, "%s needs %.2f GiB of host memory (%s), but only %.2f GiB is available",
-                  what.c_str(), need.host_bytes / gib, need.host_parts.c_str(),
-                  static_cast<double>(available_host_bytes) / gib);
-    return message;
-  }
+  const auto too_much = [&](double needed, std::size_t there, const char* memory, const std::string& parts,
+                            const char* there_is) {
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    char message[320];
+    std::snprintf(message, sizeof message, "%s needs %.2f GiB of %s memory (%s), but only %.2f GiB %s", what.c_str(),
+                  needed / gib, memory, parts.c_str(), static_cast<double>(there) / gib, there_is);
+    return std::string(message);
+  };
+  if (need.device_bytes > static_cast<double>(free_device_bytes))
+    return too_much(need.device_bytes, free_device_bytes, "device", need.device_parts, "is free");
+  if (need.host_bytes > static_cast<double>(available_host_bytes))
+    return too_much(need.host_bytes, available_host_bytes, "host", need.host_parts, "is available");
   return "";
 }
 

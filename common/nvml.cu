@@ -1,8 +1,6 @@
 #include <cuda_runtime.h>
 #include <dlfcn.h>  // dlopen: NVML without linking it
 
-#include <fstream>
-
 #include "nvml.cuh"
 
 namespace lab {
@@ -32,23 +30,5 @@ Nvml::~Nvml() {
 }
 
 void* Nvml::function(const char* name) const noexcept { return shutdown_ != nullptr ? dlsym(library_, name) : nullptr; }
-
-// The runtime API does not know the driver's release; NVML or the kernel module does.
-std::string driver_release() noexcept {
-  {
-    const Nvml nvml(-1);
-    const auto get_version = reinterpret_cast<int (*)(char*, unsigned)>(nvml.function("nvmlSystemGetDriverVersion"));
-    char buffer[96] = {};
-    if (get_version != nullptr && get_version(buffer, sizeof buffer) == 0) return buffer;
-  }
-  std::ifstream file("/proc/driver/nvidia/version");
-  std::string word;
-  std::string previous;
-  while (file >> word) {
-    if (previous == "Module" && !word.empty() && word[0] >= '0' && word[0] <= '9') return word;
-    previous = word;
-  }
-  return "unknown";
-}
 
 }  // namespace lab

@@ -9,12 +9,7 @@
 /// @endcode
 #pragma once
 
-#include <string>
-
 namespace lab {
-
-/// The driver's release, e.g. "580.159.04", or "unknown". Never throws.
-std::string driver_release() noexcept;
 
 /// NVML opened for one CUDA device, found by its PCI bus id (NVML numbers
 /// devices its own way). Never throws: without NVML every query() is false.

@@ -125,8 +125,8 @@ std::string format_count(std::int64_t value) {
 Options::Options(std::string program, std::string description)
     : program_(std::move(program)), description_(std::move(description)) {}
 
-Options::Entry& Options::declare(const std::string& name, Kind kind, void* value, const std::string& help,
-                                 const std::string& placeholder, const std::string& default_text) {
+void Options::declare(Entry entry) {
+  const std::string& name = entry.name;
   if (name.empty() || name == "help" || find(name) != nullptr) {
     throw std::logic_error("option --" + name + " declared twice or reserved");
   }
@@ -135,39 +135,67 @@ Options::Entry& Options::declare(const std::string& name, Kind kind, void* value
   const bool typable =
       std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_'; });
   if (!typable || name[0] == '-') throw std::logic_error("option name '" + name + "' is not letters, digits, - and _");
-  entries_.push_back(Entry{name, kind, value, 0, 0, 0, 0, help, placeholder, default_text});
-  return entries_.back();
+  entries_.push_back(std::move(entry));
 }
 
 Options& Options::add(const std::string& name, std::int64_t* value, std::int64_t min, std::int64_t max,
                       const std::string& help) {
-  Entry& e = declare(name, Kind::integer, value, help, "int", format_count(*value));
-  e.imin = min;
-  e.imax = max;
+  const std::string what = "--" + name;
+  declare({name, "int", "default: " + format_count(*value) + ", range " + range_text(min, max), help,
+           [=](const std::string& text) {
+             const std::int64_t v = parse_integer(text, what);
+             if (v < min || v > max)
+               throw UsageError(what + " must be in " + range_text(min, max) + " (got " + text + ")");
+             *value = v;
+           },
+           [value] { return Value(static_cast<long long>(*value)); }});
   return *this;
 }
 
 Options& Options::add(const std::string& name, double* value, double min, double max, const std::string& help) {
-  Entry& e = declare(name, Kind::real, value, help, "number", format_real(*value));
-  e.min = min;
-  e.max = max;
-  return *this;
-}
-
-Options& Options::add(const std::string& name, std::string* value, const std::string& help,
-                      const std::string& placeholder) {
-  declare(name, Kind::text, value, help, placeholder, value->empty() ? "none" : *value);
+  const std::string what = "--" + name;
+  declare({name, "number", "default: " + format_real(*value) + ", range " + range_text(min, max), help,
+           [=](const std::string& text) {
+             char* end = nullptr;
+             const double v = std::strtod(text.c_str(), &end);
+             if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])) || end == text.c_str() ||
+                 *end != '\0' || !std::isfinite(v)) {
+               throw UsageError("invalid value '" + text + "' for " + what + ": expected a number");
+             }
+             if (v < min || v > max)
+               throw UsageError(what + " must be in " + range_text(min, max) + " (got " + text + ")");
+             *value = v;
+           },
+           [value] { return Value(*value); }});
   return *this;
 }
 
 Options& Options::add_output_file(const std::string& name, std::string* value, const std::string& help) {
-  add(name, value, help, "path");
-  entries_.back().kind = Kind::output_file;
+  const std::string what = "--" + name;
+  declare({name, "path", "default: " + (value->empty() ? std::string("none") : *value), help,
+           [=](const std::string& text) {
+             if (text.empty()) throw UsageError(what + " needs a file name");
+             if (const std::string problem = check_output_file(text); !problem.empty())
+               throw UsageError(what + ": " + problem);
+             *value = text;
+           },
+           [value] { return Value(*value); }});
   return *this;
 }
 
 Options& Options::add_flag(const std::string& name, bool* value, const std::string& help) {
-  declare(name, Kind::flag, value, help, "", *value ? "on" : "off");
+  const std::string what = "--" + name;
+  declare({name, "", std::string("default: ") + (*value ? "on" : "off"), help,
+           [=](const std::string& text) {
+             if (text == "true" || text == "1" || text == "on") {
+               *value = true;
+             } else if (text == "false" || text == "0" || text == "off") {
+               *value = false;
+             } else {
+               throw UsageError("invalid value '" + text + "' for " + what + ": expected true or false");
+             }
+           },
+           [value] { return Value(*value); }});
   return *this;
 }
 
@@ -181,51 +209,6 @@ const Options::Entry* Options::find(const std::string& name) const {
   return e != entries_.end() ? &*e : nullptr;
 }
 
-void Options::assign(const Entry& e, const std::string& text) const {
-  const std::string what = "--" + e.name;
-  switch (e.kind) {
-    case Kind::integer: {
-      const std::int64_t v = parse_integer(text, what);
-      if (v < e.imin || v > e.imax)
-        throw UsageError(what + " must be in " + range_text(e.imin, e.imax) + " (got " + text + ")");
-      *static_cast<std::int64_t*>(e.value) = v;
-      break;
-    }
-    case Kind::real: {
-      char* end = nullptr;
-      const double v = std::strtod(text.c_str(), &end);
-      if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])) || end == text.c_str() || *end != '\0' ||
-          !std::isfinite(v)) {
-        throw UsageError("invalid value '" + text + "' for " + what + ": expected a number");
-      }
-      if (v < e.min || v > e.max)
-        throw UsageError(what + " must be in " + range_text(e.min, e.max) + " (got " + text + ")");
-      *static_cast<double*>(e.value) = v;
-      break;
-    }
-    case Kind::text:
-      if (text.empty()) throw UsageError(what + " needs a non-empty value");
-      *static_cast<std::string*>(e.value) = text;
-      break;
-    case Kind::output_file: {
-      if (text.empty()) throw UsageError(what + " needs a file name");
-      if (const std::string problem = check_output_file(text); !problem.empty())
-        throw UsageError(what + ": " + problem);
-      *static_cast<std::string*>(e.value) = text;
-      break;
-    }
-    case Kind::flag:
-      if (text == "true" || text == "1" || text == "on") {
-        *static_cast<bool*>(e.value) = true;
-      } else if (text == "false" || text == "0" || text == "off") {
-        *static_cast<bool*>(e.value) = false;
-      } else {
-        throw UsageError("invalid value '" + text + "' for " + what + ": expected true or false");
-      }
-      break;
-  }
-}
-
 Options::Parsed Options::parse(int argc, const char* const* argv) {
   // Caught before CLI11 reads them otherwise: `--help=true` (it would take it
   // for `--help`) and `--name=` (it would take the next argument as the value).
@@ -233,7 +216,7 @@ Options::Parsed Options::parse(int argc, const char* const* argv) {
     const std::string arg = argv[i];
     if (arg.rfind("--help=", 0) == 0) throw UsageError("--help takes no value (got '" + arg + "')");
     if (arg.size() > 3 && arg.compare(0, 2, "--") == 0 && arg.back() == '=' && arg.find('=') == arg.size() - 1) {
-      if (const Entry* e = find(arg.substr(2, arg.size() - 3))) assign(*e, "");  // throws: the empty value's message
+      if (const Entry* e = find(arg.substr(2, arg.size() - 3))) e->assign("");  // throws: the empty value's message
     }
   }
 
@@ -243,7 +226,7 @@ Options::Parsed Options::parse(int argc, const char* const* argv) {
   std::vector<const CLI::Option*> matched;  // matched[i] is entries_[i]
   for (const Entry& e : entries_) {
     CLI::Option* option = nullptr;
-    if (e.kind == Kind::flag) {
+    if (e.placeholder.empty()) {
       option = app.add_flag("--" + e.name);  // `--name=value` gives the raw value, `--name` gives "true"
     } else {
       // Zero or one value: `--json --block 64` leaves `--json` without a value
@@ -273,7 +256,7 @@ Options::Parsed Options::parse(int argc, const char* const* argv) {
     const auto& values = option->results();
     const std::size_t occurrence = seen[i]++;
     if (occurrence > 0) {
-      const bool show_values = e.kind != Kind::flag && values[0] != kNoValue && values[1] != kNoValue;
+      const bool show_values = !e.placeholder.empty() && values[0] != kNoValue && values[1] != kNoValue;
       throw UsageError("option '--" + e.name + "' is given twice" +
                        (show_values ? " ('" + values[0] + "', then '" + values[1] + "')" : std::string()));
     }
@@ -282,7 +265,7 @@ Options::Parsed Options::parse(int argc, const char* const* argv) {
     if (value.rfind("--", 0) == 0) {
       throw UsageError("option '--" + e.name + "' needs a value; '" + value + "' looks like an option");
     }
-    assign(e, value);
+    e.assign(value);
   }
   if (const auto extras = app.remaining(); !extras.empty()) {
     const std::string& first = extras.front();
@@ -303,15 +286,12 @@ std::string Options::help() const {
   std::vector<std::string> left;
   std::size_t width = std::string("--help").size();
   for (const auto& e : entries_) {
-    left.push_back("--" + e.name + (e.kind == Kind::flag ? "" : " <" + e.placeholder + ">"));
+    left.push_back("--" + e.name + (e.placeholder.empty() ? "" : " <" + e.placeholder + ">"));
     width = std::max(width, left.back().size());
   }
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     const Entry& e = entries_[i];
-    std::string detail = "default: " + e.default_text;
-    if (e.kind == Kind::integer) detail += ", range " + range_text(e.imin, e.imax);
-    if (e.kind == Kind::real) detail += ", range " + range_text(e.min, e.max);
-    out << "  " << left[i] << std::string(width - left[i].size() + 2, ' ') << e.help << " (" << detail << ")\n";
+    out << "  " << left[i] << std::string(width - left[i].size() + 2, ' ') << e.help << " (" << e.detail << ")\n";
   }
   out << "  --help" << std::string(width - 6 + 2, ' ') << "show this help and exit\n";
   out << "\nexit codes: 0 success, 1 wrong result or CUDA error, 2 bad command line, "
@@ -321,17 +301,7 @@ std::string Options::help() const {
 
 Fields Options::fields() const {
   Fields fields;
-  for (const auto& e : entries_) {
-    switch (e.kind) {
-      case Kind::integer:
-        fields.push_back({e.name, static_cast<long long>(*static_cast<std::int64_t*>(e.value))});
-        break;
-      case Kind::real: fields.push_back({e.name, *static_cast<double*>(e.value)}); break;
-      case Kind::text:
-      case Kind::output_file: fields.push_back({e.name, *static_cast<std::string*>(e.value)}); break;
-      case Kind::flag: fields.push_back({e.name, *static_cast<bool*>(e.value)}); break;
-    }
-  }
+  for (const auto& e : entries_) fields.push_back({e.name, e.value()});
   return fields;
 }
 

@@ -50,9 +50,6 @@ class Options {
                const std::string& help);
   /// A floating-point option with an inclusive range; the default is `*value`.
   Options& add(const std::string& name, double* value, double min, double max, const std::string& help);
-  /// A text option (a path, a name); the default is `*value`, "" meaning none.
-  Options& add(const std::string& name, std::string* value, const std::string& help,
-               const std::string& placeholder = "path");
   /// A file the program will write (`--json PATH`), checked at parse time
   /// (lab::check_output_file()) so that a bad path fails before any GPU work.
   Options& add_output_file(const std::string& name, std::string* value, const std::string& help);
@@ -71,22 +68,18 @@ class Options {
   Fields fields() const;
 
  private:
-  enum class Kind { integer, real, text, output_file, flag };
+  // One option: how it reads a value given on the command line and how it shows its current one.
   struct Entry {
     std::string name;
-    Kind kind;
-    void* value;
-    double min, max;          // range of a real option
-    std::int64_t imin, imax;  // range of an integer option
-    std::string help;
-    std::string placeholder;
-    std::string default_text;
+    std::string placeholder;                         // "int" in `--n <int>`; "" for a switch (no separate value)
+    std::string detail;                              // "default: 1Ki, range 1..1Gi"
+    std::string help;                                // what it sets
+    std::function<void(const std::string&)> assign;  // checks a value (throws lab::UsageError) and stores it
+    std::function<Value()> value;                    // the current value, for fields()
   };
 
-  Entry& declare(const std::string& name, Kind kind, void* value, const std::string& help,
-                 const std::string& placeholder, const std::string& default_text);
+  void declare(Entry entry);
   const Entry* find(const std::string& name) const;
-  void assign(const Entry& entry, const std::string& text) const;
 
   std::string program_;
   std::string description_;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "pinned.cuh"
@@ -17,6 +18,23 @@ namespace {
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 
 }  // namespace
+
+TEST_CASE("registering host memory keeps its contents") {
+  std::vector<int> host(1 << 20);
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<int>(i);
+  {
+    ch06::HostRegistration first(host.data(), host.size() * sizeof(int));
+    ch06::HostRegistration registration = std::move(first);  // one owner: unregistered once
+    CHECK(first.get() == nullptr);
+    CHECK(registration.get() == host.data());
+    lab::DeviceBuffer<int> device(host.size());
+    LAB_CHECK(cudaMemcpy(device.data(), host.data(), device.bytes(), cudaMemcpyHostToDevice));
+    CHECK(device.download() == host);
+  }
+  bool intact = true;
+  for (std::size_t i = 0; i < host.size(); ++i) intact = intact && host[i] == static_cast<int>(i);
+  CHECK(intact);
+}
 
 TEST_CASE("pinned H2D at 64 MiB is at least twice as fast as pageable") {
   const std::size_t bytes = 64 * kMiB;
@@ -81,7 +99,7 @@ TEST_CASE("upload_registered copies correctly and unlocks the pages when the reg
   device.poison(stream);
   cudaPointerAttributes attributes{};
   {
-    lab::HostRegistration locked = ch06::upload_registered(host, device.data(), stream);
+    ch06::HostRegistration locked = ch06::upload_registered(host, device.data(), stream);
     LAB_CHECK(cudaPointerGetAttributes(&attributes, host.data()));
     CHECK(attributes.type == cudaMemoryTypeHost);  // page-locked while the registration lives
     LAB_CHECK(cudaStreamSynchronize(stream));

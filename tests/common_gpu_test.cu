@@ -61,23 +61,6 @@ TEST_CASE("buffers move, round-trip and poison") {
   CHECK(pinned.data() == nullptr);
 }
 
-TEST_CASE("registering host memory keeps its contents") {
-  std::vector<int> host(1 << 20);
-  for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<int>(i);
-  {
-    lab::HostRegistration first(host.data(), host.size() * sizeof(int));
-    lab::HostRegistration registration = std::move(first);  // one owner: unregistered once
-    CHECK(first.get() == nullptr);
-    CHECK(registration.get() == host.data());
-    lab::DeviceBuffer<int> device(host.size());
-    LAB_CHECK(cudaMemcpy(device.data(), host.data(), device.bytes(), cudaMemcpyHostToDevice));
-    CHECK(device.download() == host);
-  }
-  bool intact = true;
-  for (std::size_t i = 0; i < host.size(); ++i) intact = intact && host[i] == static_cast<int>(i);
-  CHECK(intact);
-}
-
 TEST_CASE("the event timer and the host timer agree on a long kernel") {
   lab::Stream stream;
   lab::launch_spin(stream, 0.01);  // load the module first

@@ -13,7 +13,6 @@ namespace {
 struct Settings {
   std::int64_t n = 1024;
   double ratio = 0.5;
-  std::string name = "default";
   std::string json;
   bool verbose = false;
 };
@@ -22,7 +21,6 @@ lab::Options make_table(Settings& s) {
   lab::Options table("prog", "A test program.");
   table.add("n", &s.n, 1, 1 << 30, "elements")
       .add("ratio", &s.ratio, 0.0, 1.0, "a fraction")
-      .add("name", &s.name, "a name", "text")
       .add_output_file("json", &s.json, "results file")
       .add_flag("verbose", &s.verbose, "say more");
   return table;
@@ -63,17 +61,17 @@ TEST_CASE("defaults stay when nothing is given") {
   CHECK(parse(table, {}) == lab::Options::Parsed::run);
   CHECK(s.n == 1024);
   CHECK(s.ratio == 0.5);
-  CHECK(s.name == "default");
+  CHECK(s.json.empty());
   CHECK_FALSE(s.verbose);
 }
 
 TEST_CASE("both --name value and --name=value forms") {
   Settings s;
   lab::Options table = make_table(s);
-  CHECK(parse(table, {"--n", "77", "--ratio=0.25", "--name", "x y", "--verbose"}) == lab::Options::Parsed::run);
+  CHECK(parse(table, {"--n", "77", "--ratio=0.25", "--json", "x y.json", "--verbose"}) == lab::Options::Parsed::run);
   CHECK(s.n == 77);
   CHECK(s.ratio == 0.25);
-  CHECK(s.name == "x y");
+  CHECK(s.json == "x y.json");
   CHECK(s.verbose);
   CHECK(parse(table, {"--verbose=false", "--n=5"}) == lab::Options::Parsed::run);
   CHECK_FALSE(s.verbose);
@@ -106,7 +104,6 @@ TEST_CASE("invalid values are usage errors that name the option") {
   CHECK(usage_error({"--ratio", "nan"}).find("invalid value 'nan'") == 0);
   CHECK(usage_error({"--ratio", ""}).find("invalid value") == 0);
   CHECK(usage_error({"--verbose=maybe"}).find("invalid value 'maybe' for --verbose") == 0);
-  CHECK(usage_error({"--name="}) == "--name needs a non-empty value");
 }
 
 TEST_CASE("unknown options, missing values and stray arguments") {
@@ -133,7 +130,7 @@ TEST_CASE("--help is generated from the table and stops parsing") {
   CHECK(help.find("--n <int>") != std::string::npos);
   CHECK(help.find("default: 1Ki, range 1..1Gi") != std::string::npos);
   CHECK(help.find("--ratio <number>") != std::string::npos);
-  CHECK(help.find("--name <text>") != std::string::npos);
+  CHECK(help.find("--json <path>") != std::string::npos);
   CHECK(help.find("default: none") != std::string::npos);
   CHECK(help.find("--verbose ") != std::string::npos);
   CHECK(help.find("77 no usable CUDA device") != std::string::npos);
@@ -144,19 +141,18 @@ TEST_CASE("option values as fields, in table order, with their types") {
   lab::Options table = make_table(s);
   parse(table, {"--n", "3Ki", "--verbose"});
   const lab::Fields fields = table.fields();
-  REQUIRE(fields.size() == 5);
+  REQUIRE(fields.size() == 4);
   std::vector<std::string> keys;
   for (const auto& f : fields) keys.push_back(f.key);
-  CHECK(keys == std::vector<std::string>{"n", "ratio", "name", "json", "verbose"});
+  CHECK(keys == std::vector<std::string>{"n", "ratio", "json", "verbose"});
   CHECK(fields[0].value.type() == lab::Value::Type::integer);
   CHECK(fields[0].value.integer() == 3072);
   CHECK(fields[1].value.type() == lab::Value::Type::number);
   CHECK(fields[1].value.number() == 0.5);
   CHECK(fields[2].value.type() == lab::Value::Type::text);
-  CHECK(fields[2].value.text() == "default");
-  CHECK(fields[3].value.text() == "");  // no --json given
-  CHECK(fields[4].value.type() == lab::Value::Type::boolean);
-  CHECK(fields[4].value.boolean());
+  CHECK(fields[2].value.text() == "");  // no --json given
+  CHECK(fields[3].value.type() == lab::Value::Type::boolean);
+  CHECK(fields[3].value.boolean());
 }
 
 TEST_CASE("declaring an option twice is a programming error") {
@@ -178,11 +174,11 @@ TEST_CASE("rules see the parsed values and turn a message into a usage error") {
 
 TEST_CASE("a value never starts with --: an option followed by another option has no value") {
   CHECK(usage_error({"--json", "--n", "64"}) == "option '--json' needs a value");
-  CHECK(usage_error({"--name", "--verbose"}) == "option '--name' needs a value");
+  CHECK(usage_error({"--json", "--verbose"}) == "option '--json' needs a value");
   CHECK(usage_error({"--n", "--ratio", "0.5"}) == "option '--n' needs a value");
   // what CLI11 alone would still take as a value, refused here
   CHECK(usage_error({"--json", "---n"}) == "option '--json' needs a value; '---n' looks like an option");
-  CHECK(usage_error({"--name=--n"}) == "option '--name' needs a value; '--n' looks like an option");
+  CHECK(usage_error({"--json=--n"}) == "option '--json' needs a value; '--n' looks like an option");
   // the missing value is reported before an unknown option that follows it
   CHECK(usage_error({"--json", "--no-such"}) == "option '--json' needs a value");
   // a negative number is a value (here out of range, so the message shows it was read)
@@ -191,8 +187,8 @@ TEST_CASE("a value never starts with --: an option followed by another option ha
   // a value may hold '=' or start with a single '-' followed by a digit
   Settings s;
   lab::Options table = make_table(s);
-  CHECK(parse(table, {"--name=a=b"}) == lab::Options::Parsed::run);
-  CHECK(s.name == "a=b");
+  CHECK(parse(table, {"--json=a=b"}) == lab::Options::Parsed::run);
+  CHECK(s.json == "a=b");
 }
 
 TEST_CASE("an option given twice is an error, whatever the values") {

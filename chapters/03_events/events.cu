@@ -388,7 +388,7 @@ LaunchGapSize time_launch_gap(std::int64_t n, std::uint64_t seed, const lab::Dev
   size.n = n;
   size.empty_pair_us = empty_pair_us;
   lab::StreamBlocker blocker;
-  lab::L2Flusher flusher(lab::L2Flusher::Method::write);
+  lab::L2Flusher flusher;
   size.l2_flush_bytes = flusher.bytes();
   lab::TimelineRecorder recorder;  // CUPTI: records every kernel's start and end, from outside the loops
   bool cupti = true;

@@ -8,7 +8,7 @@
 //   2. the four combinations of the PyTorch articles (`.to(device, non_blocking=...)`
 //      from pageable and pinned tensors): pageable/pinned x cudaMemcpy/cudaMemcpyAsync,
 //      when each call returned and when its copy was done (--timeline: as CUPTI saw them);
-//   3. registering memory the program already has (cudaHostRegister, lab::HostRegistration,
+//   3. registering memory the program already has (cudaHostRegister, ch06::HostRegistration,
 //      Numba's `cuda.pinned`): what it costs, after how many copies it pays, and where an
 //      upload through registered memory spends its time, phase by phase;
 //   4. the CPU time a non-blocking copy frees, and how an early synchronisation

@@ -302,9 +302,9 @@ void record_copy_calls(lab::TimelineSession& timeline, std::size_t bytes, cudaSt
 
 // --- 3. registration ----------------------------------------------------------------------
 
-lab::HostRegistration upload_registered(std::vector<float>& host, float* device, cudaStream_t stream) {
+HostRegistration upload_registered(std::vector<float>& host, float* device, cudaStream_t stream) {
   const std::size_t bytes = host.size() * sizeof(float);
-  lab::HostRegistration registration(host.data(), bytes);
+  HostRegistration registration(host.data(), bytes);
   LAB_CHECK(cudaMemcpyAsync(device, host.data(), bytes, cudaMemcpyHostToDevice, stream));
   return registration;  // the caller keeps the pages locked until the stream is done
 }
@@ -318,12 +318,12 @@ RegistrationRun time_registration(HostMemory& buffer, unsigned char* device, cud
   run.pageable_copy_ms = time_copy_ms(Direction::host_to_device, buffer.data(), device, bytes, stream, reps);
   for (int rep = 0; rep < reps; ++rep) {
     lab::HostTimer timer;
-    lab::HostRegistration registration(buffer.data(), bytes);  // cudaHostRegister
+    HostRegistration registration(buffer.data(), bytes);  // cudaHostRegister
     run.register_ms.push_back(timer.elapsed_ms());
     const std::vector<double> copy = time_copy_ms(Direction::host_to_device, buffer.data(), device, bytes, stream, 1);
     run.registered_copy_ms.push_back(copy[0]);
     timer.restart();
-    registration = lab::HostRegistration();  // cudaHostUnregister
+    registration = HostRegistration();  // cudaHostUnregister
     run.unregister_ms.push_back(timer.elapsed_ms());
   }
   run.contents = compare_bytes(buffer.data(), before.data(), bytes);
@@ -399,7 +399,7 @@ UploadRun time_upload(std::size_t bytes, std::uint64_t seed, cudaStream_t stream
   LAB_CHECK(cudaStreamSynchronize(stream));
   timer.restart();
   {
-    lab::HostRegistration locked = upload_registered(other, device.data(), stream);
+    HostRegistration locked = upload_registered(other, device.data(), stream);
     run.lesson_returned_ms = timer.elapsed_ms();
     LAB_CHECK(cudaStreamSynchronize(stream));
   }

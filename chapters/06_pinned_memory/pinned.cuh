@@ -23,6 +23,7 @@
 
 #include "cupti_timeline.cuh"
 #include "findings.hpp"
+#include "host_registration.cuh"
 #include "memory.cuh"
 #include "stream_blocker.cuh"
 
@@ -131,7 +132,7 @@ void record_copy_calls(lab::TimelineSession& timeline, std::size_t bytes, cudaSt
 /// once. The returned registration must live until the copy is done: unlocking
 /// pages the copy engine is still reading is undefined. Synchronise @p stream,
 /// then let the registration go.
-lab::HostRegistration upload_registered(std::vector<float>& host, float* device, cudaStream_t stream);
+HostRegistration upload_registered(std::vector<float>& host, float* device, cudaStream_t stream);
 
 /// Measures registration of @p buffer (a pageable HostMemory, filled with random
 /// bytes) over @p reps rounds of register, copy, unregister; the copy from the

@@ -67,9 +67,14 @@ class PrecedingWork {
   std::size_t flush_bytes() const { return write_.bytes(); }
 
  private:
+  // The read flush: resets persisting lines as lab::L2Flusher does, then a
+  // kernel reads read_buffer_ (2 x L2), which leaves lines that were only read.
+  void flush_by_reading(cudaStream_t stream);
+
   double spin_ms_;
   lab::L2Flusher write_;
-  lab::L2Flusher read_;
+  lab::DeviceBuffer<unsigned char> read_buffer_;
+  lab::DeviceBuffer<unsigned> read_sink_;  // the read flush writes here only if its sum is impossible
 };
 
 /// Times @p problem's kernel @p samples times with @p preceding before each

@@ -23,8 +23,8 @@ namespace ch07 {
 enum class Preceding {
   nothing,      ///< no preceding work: the L2 keeps the kernel's data from the last sample ("warm")
   spin,         ///< a spin kernel that touches no memory: the GPU is busy, the cache stays warm
-  write_flush,  ///< lab::L2Flusher::Method::write (cudaMemsetAsync of 2 x L2): cold and busy
-  read_flush    ///< lab::L2Flusher::Method::read (a kernel reading 2 x L2): cold and busy
+  write_flush,  ///< lab::L2Flusher (cudaMemsetAsync of 2 x L2): cold and busy
+  read_flush    ///< PrecedingWork's read flush (a kernel reading 2 x L2): cold and busy
 };
 /// A short name, e.g. "write flush".
 const char* preceding_name(Preceding preceding);

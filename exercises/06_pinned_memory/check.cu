@@ -53,7 +53,7 @@ TEST_CASE("exercise 06: the buffer is page-locked while the copy runs, unlocked 
     REQUIRE_MESSAGE(!page_locked(host.data()), "the check's own vector was page-locked before your function ran "
                                                "(a registration from an earlier call that was never released?)");
     {
-      lab::HostRegistration registration = exercise06::upload_pinned(host, device.data(), stream);
+      ch06::HostRegistration registration = exercise06::upload_pinned(host, device.data(), stream);
       CHECK_MESSAGE(page_locked(host.data()),
                     "after upload_pinned returned, the vector's memory is not page-locked: the registration you "
                     "return must keep it locked until the caller lets it go (did you register host.data() before "
@@ -65,7 +65,7 @@ TEST_CASE("exercise 06: the buffer is page-locked while the copy runs, unlocked 
     }
     CHECK_MESSAGE(!page_locked(host.data()), "the pages are still locked after the registration you returned was "
                                              "destroyed: nothing else may keep them locked (no cudaHostRegister "
-                                             "outside lab::HostRegistration)");
+                                             "outside ch06::HostRegistration)");
     CHECK_MESSAGE(host == original, "upload_pinned changed the vector's values: it should only read them");
     const lab::Comparison result = lab::compare(device.download(), original);
     CHECK_MESSAGE(result.passed(), explain_copy(result));

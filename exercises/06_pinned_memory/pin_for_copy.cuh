@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "memory.cuh"
+#include "host_registration.cuh"
 
 namespace exercise06 {
 
@@ -15,6 +15,6 @@ namespace exercise06 {
 /// until the copy is done, so the registration is returned: the caller
 /// synchronises @p stream and only then lets it go. Same contract as
 /// ch06::upload_registered.
-lab::HostRegistration upload_pinned(std::vector<float>& host, float* device, cudaStream_t stream);
+ch06::HostRegistration upload_pinned(std::vector<float>& host, float* device, cudaStream_t stream);
 
 }  // namespace exercise06

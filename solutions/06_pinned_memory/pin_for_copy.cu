@@ -5,9 +5,9 @@
 
 namespace exercise06 {
 
-lab::HostRegistration upload_pinned(std::vector<float>& host, float* device, cudaStream_t stream) {
+ch06::HostRegistration upload_pinned(std::vector<float>& host, float* device, cudaStream_t stream) {
   const std::size_t bytes = host.size() * sizeof(float);
-  lab::HostRegistration registration(host.data(), bytes);
+  ch06::HostRegistration registration(host.data(), bytes);
   LAB_CHECK(cudaMemcpyAsync(device, host.data(), bytes, cudaMemcpyHostToDevice, stream));
   return registration;
 }

@@ -33,4 +33,10 @@ std::string fixed(double value, int decimals) {
   return buffer;
 }
 
+std::string signed_percent(double percent, int decimals) {
+  std::string text = fixed(percent, decimals);
+  if (text.find_first_not_of("-0.") == std::string::npos && text[0] == '-') text.erase(0, 1);  // no "-0.0"
+  return (text[0] == '-' ? "" : "+") + text + " %";
+}
+
 }  // namespace lab

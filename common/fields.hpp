@@ -58,4 +58,7 @@ using Fields = std::vector<Field>;
 /// @p value with @p decimals digits after the point ("12.35").
 std::string fixed(double value, int decimals);
 
+/// @p percent as a signed difference: "+2.5 %", "-3.8 %", and "+0.0 %", never "-0.0 %".
+std::string signed_percent(double percent, int decimals);
+
 }  // namespace lab

@@ -36,3 +36,11 @@ TEST_CASE("fixed() writes a number with the decimals asked for") {
   CHECK(lab::fixed(2.0, 0) == "2");
   CHECK(lab::fixed(-0.5, 3) == "-0.500");
 }
+
+TEST_CASE("signed_percent() always shows the sign, and never a negative zero") {
+  CHECK(lab::signed_percent(2.54, 1) == "+2.5 %");
+  CHECK(lab::signed_percent(-3.8, 1) == "-3.8 %");
+  CHECK(lab::signed_percent(-0.04, 1) == "+0.0 %");
+  CHECK(lab::signed_percent(-0.4, 0) == "+0 %");
+  CHECK(lab::signed_percent(-12.0, 0) == "-12 %");
+}

@@ -14,12 +14,8 @@ namespace {
 
 std::string fixed(double value, int decimals) { return lab::fixed(value, decimals); }
 
-// "+2.5 %" or "-3.8 %": a difference always shows its sign.
-std::string signed_percent(double percent, int decimals = 1) {
-  std::string text = fixed(percent, decimals);
-  if (text[0] == '-' && text.find_first_not_of("-0.") == std::string::npos) text.erase(0, 1);  // no "-0.0"
-  return (text[0] == '-' ? "" : "+") + text + " %";
-}
+// "+2.5 %" or "-3.8 %": a difference always shows its sign (1 decimal unless asked).
+std::string signed_percent(double percent, int decimals = 1) { return lab::signed_percent(percent, decimals); }
 
 double percent_above(double value, double reference) { return 100.0 * (value - reference) / reference; }
 

@@ -16,12 +16,8 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 std::string fixed(double value, int decimals) { return lab::fixed(value, decimals); }
 
-// "+3 %" or "-5.4 %": a difference always shows its sign.
-std::string signed_percent(double percent, int decimals = 0) {
-  std::string text = fixed(percent, decimals);
-  if (text.find_first_not_of("-0.") == std::string::npos) text = text.substr(text[0] == '-' ? 1 : 0);
-  return (text[0] == '-' ? "" : "+") + text + " %";
-}
+// "+2.5 %" or "-3.8 %": a difference always shows its sign (0 decimals unless asked).
+std::string signed_percent(double percent, int decimals = 0) { return lab::signed_percent(percent, decimals); }
 
 constexpr auto& observe = lab::named_observation;  // "name: text"
 

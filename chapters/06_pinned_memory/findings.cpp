@@ -21,12 +21,8 @@ double gbps_of(std::size_t bytes, const std::vector<double>& samples_ms) {
 
 constexpr auto& observe = lab::named_observation;  // "name: text"
 
-// "+2.5 %" or "-3.8 %".
-std::string signed_percent(double percent) {
-  std::string text = fixed(percent, 1);
-  if (text == "-0.0") text = "0.0";
-  return (text[0] == '-' ? "" : "+") + text + " %";
-}
+// "+2.5 %" or "-3.8 %": a difference always shows its sign (1 decimal unless asked).
+std::string signed_percent(double percent, int decimals = 1) { return lab::signed_percent(percent, decimals); }
 
 std::string ms_text(double ms) { return fixed(ms, 3) + " ms"; }
 std::string us_text(double ms) { return fixed(ms * 1e3, 1) + " us"; }

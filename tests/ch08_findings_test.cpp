@@ -2,22 +2,21 @@
 // chapters/08_launch_and_graphs/findings.hpp, and the options' graph sizes. No GPU.
 #include <doctest/doctest.h>
 
-#include "support/findings_support.hpp"
-
 #include <string>
 #include <vector>
 
 #include "findings.hpp"
 #include "graph_options.hpp"
+#include "support/findings_support.hpp"
 
 namespace {
 
 using lab_test::contains;
 constexpr auto& find = lab_test::finding;  // the finding whose name starts with the given text
 
-
-
-std::vector<double> repeat(double value, int count) { return std::vector<double>(static_cast<std::size_t>(count), value); }
+std::vector<double> repeat(double value, int count) {
+  return std::vector<double>(static_cast<std::size_t>(count), value);
+}
 
 lab::Comparison exact(std::size_t count) {
   lab::Comparison c;
@@ -47,6 +46,7 @@ TEST_CASE("section 1: the host is slower than the GPU's pace, CUPTI recorded") {
   CHECK(find(findings, "a launch call returns").passed);
   CHECK(find(findings, "a launch call returns").kind == lab::Finding::Kind::timing);
   CHECK(contains(find(findings, "who sets the pace").text, "keeps the GPU waiting 2.50 us"));
+  CHECK(contains(find(findings, "who sets the pace").text, "x the GPU's time per kernel"));
   CHECK(contains(find(findings, "the kernel itself").text, "0.50 us lie between one kernel's end and the next one's"));
   const lab::ResultTable table = ch08::launch_cost_table(run);
   CHECK(table.rows().size() == 4);

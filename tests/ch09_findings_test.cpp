@@ -2,14 +2,13 @@
 // chapters/09_multi_gpu/findings.hpp. No GPU.
 #include <doctest/doctest.h>
 
-#include "support/findings_support.hpp"
-
 #include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "findings.hpp"
+#include "support/findings_support.hpp"
 
 namespace {
 
@@ -171,7 +170,8 @@ TEST_CASE("peer matrix: both ways, one way, none; NVML missing or answering") {
                        0, 0, 1};  // GPU 2 reaches nobody
   matrix.nvml_missing = "libnvidia-ml.so.1 could not be opened";
   auto findings = ch09::peer_matrix_findings(matrix);
-  CHECK(contains(finding(findings, "peer access").text, "1 pair(s) can access each other both ways, 1 one way only, 1 not at all"));
+  CHECK(contains(finding(findings, "peer access").text,
+                 "1 pair(s) can access each other both ways, 1 one way only, 1 not at all"));
   CHECK(contains(finding(findings, "the link").text, "libnvidia-ml.so.1"));
   const lab::ResultTable table = ch09::peer_matrix_table(matrix);
   CHECK(table.row("GPU 0").get("to_1").text() == "yes");
@@ -321,14 +321,19 @@ TEST_CASE("host link: own links, shared, partly shared, one GPU") {
   CHECK(ch09::host_link_table(link).rows().size() == 1);
 }
 
-TEST_CASE("pipeline: splitting paid most of what the bound allows, or less; wrong output; one GPU") {
+TEST_CASE("pipeline: splitting paid all the bounds allow, most of it, or less; wrong output; one GPU") {
   ch09::PipelineRun run = pipeline(4.2, 2.2);  // bounds 4 and 2: allowed 2x, measured 1.9x
   auto findings = ch09::pipeline_findings(run);
   CHECK(finding(findings, "the output of 1 GPU(s)").passed);
   CHECK(finding(findings, "the output of 2 GPU(s)").passed);
   CHECK(contains(finding(findings, "splitting paid most of what the bound allows").text, "the bounds allow 2.00x"));
-  CHECK(!has_finding(findings, "splitting paid what the bound allows"));  // 1.9x of 2.00x is not all of it
+  CHECK(!has_finding(findings, "splitting paid all the bounds allow"));  // 1.9x of 2.00x is not all of it
   CHECK(ch09::pipeline_table(run).row("2 GPUs").get("speedup").number() == doctest::Approx(4.2 / 2.2));
+
+  run = pipeline(4.2, 2.0);  // 2.1x where the bounds allow 2x: all of it, not "most of"
+  findings = ch09::pipeline_findings(run);
+  CHECK(has_finding(findings, "splitting paid all the bounds allow, or more"));
+  CHECK(!has_finding(findings, "splitting paid most of"));
 
   run = pipeline(4.2, 4.0);
   run.variants[1].result = wrong();
@@ -374,7 +379,8 @@ TEST_CASE("summary: every section ran, or which were skipped and why") {
   no_peer.peer_on_skipped = "cudaDeviceCanAccessPeer says no";
   ordering.skipped.clear();
   findings = ch09::summary_findings(ownership, no_peer, ordering, run);
-  CHECK(contains(finding(findings, "partly skipped").text, "2. the peer-access rows (cudaDeviceCanAccessPeer says no)"));
+  CHECK(
+      contains(finding(findings, "partly skipped").text, "2. the peer-access rows (cudaDeviceCanAccessPeer says no)"));
 }
 
 TEST_CASE("NVML's NVLink version values read as versions") {

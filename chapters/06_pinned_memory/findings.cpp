@@ -159,14 +159,15 @@ lab::Finding launch_gap_finding(const SweepRun& run) {
   const SizeSamples& large = run.sizes.back();
   const double blocked = median_of(small.pinned_h2d_ms);
   const double isolated = median_of(small.pinned_h2d_isolated_ms);
-  const double large_apart =
-      100.0 * (median_of(large.pinned_h2d_isolated_ms) - median_of(large.pinned_h2d_ms)) / median_of(large.pinned_h2d_ms);
+  const double large_apart = 100.0 * (median_of(large.pinned_h2d_isolated_ms) - median_of(large.pinned_h2d_ms)) /
+                             median_of(large.pinned_h2d_ms);
   const std::string measured = "a " + size_text(small.bytes) + " pinned H2D copy read " + us_text(isolated) +
                                " isolated and " + us_text(blocked) + " behind a blocked stream";
   if (isolated - blocked > 0.1 * blocked) {
     return observe(name, measured + ": the isolated pair also timed " + us_text(isolated - blocked) +
                              " in which the GPU waited for the copy to arrive (chapter 03's launch gap). At " +
-                             size_text(large.bytes) + " the two differ by " + signed_percent(large_apart) +
+                             size_text(large.bytes) + " the isolated pair read " + signed_percent(large_apart) +
+                             " against the blocked one" +
                              ": the gap is a fixed cost, it matters for small copies only");
   }
   if (blocked - isolated > 0.1 * isolated) {
@@ -174,11 +175,13 @@ lab::Finding launch_gap_finding(const SweepRun& run) {
                              " more. Behind a held stream the pair also timed something the isolated pair did not: "
                              "for a copy this small neither pair is the copy's own time (chapter 03 compares event "
                              "pairs with CUPTI's durations). At " +
-                             size_text(large.bytes) + " the two differ by " + signed_percent(large_apart));
+                             size_text(large.bytes) + " the isolated pair read " + signed_percent(large_apart) +
+                             " against the blocked one");
   }
-  return observe(name, measured + ": within 10 % of each other, so this run shows no launch gap in the isolated "
-                                  "samples (at " +
-                           size_text(large.bytes) + ": " + signed_percent(large_apart) + ")");
+  return observe(name, measured +
+                           ": within 10 % of each other, so this run shows no launch gap in the isolated "
+                           "samples (at " +
+                           size_text(large.bytes) + ": isolated " + signed_percent(large_apart) + " against blocked)");
 }
 
 lab::Finding cost_per_copy_finding(const SweepRun& run) {
@@ -207,8 +210,9 @@ lab::Finding cost_per_copy_finding(const SweepRun& run) {
                              "chapter 03 section 2); " +
                              half_rate);
   }
-  return observe(name, measured + ": the smallest copy ran at more than half the best rate, so this run shows no "
-                                  "cost per copy that matters; " +
+  return observe(name, measured +
+                           ": the smallest copy ran at more than half the best rate, so this run shows no "
+                           "cost per copy that matters; " +
                            half_rate);
 }
 
@@ -249,23 +253,25 @@ lab::Finding both_directions_finding(const SweepRun& run) {
   const double h2d_change = 100.0 * (h2d_with - h2d) / h2d;
   const double d2h_change = 100.0 * (d2h_with - d2h) / d2h;
   const std::string measured = "at " + size_text(s.bytes) + ", H2D moved " + gbps_text(h2d) + " alone and " +
-                               gbps_text(h2d_with) + " with D2H running (" + signed_percent(h2d_change) +
-                               "); D2H " + gbps_text(d2h) + " alone and " + gbps_text(d2h_with) + " with H2D (" +
+                               gbps_text(h2d_with) + " with D2H running (" + signed_percent(h2d_change) + "); D2H " +
+                               gbps_text(d2h) + " alone and " + gbps_text(d2h_with) + " with H2D (" +
                                signed_percent(d2h_change) + "). Together they moved " + gbps_text(total) + ", " +
                                fixed(ratio, 2) + "x the faster direction alone";
   const bool h2d_slowed = h2d_change < -100 * kSameShare;
   const bool d2h_slowed = d2h_change < -100 * kSameShare;
   if (h2d_slowed && d2h_slowed) {
-    return observe(name, measured + ". Each direction lost rate when the other ran, so the two copies share "
-                                    "something on their way; this run does not measure what (the link, host "
-                                    "memory, the copy engines)");
+    return observe(name, measured +
+                             ". Each direction lost rate when the other ran, so the two copies share "
+                             "something on their way; this run does not measure what (the link, host "
+                             "memory, the copy engines)");
   }
   if (h2d_slowed || d2h_slowed) {
-    return observe(name, measured + ". Only " + (h2d_slowed ? "H2D" : "D2H") +
-                             " lost rate when the other direction ran");
+    return observe(name,
+                   measured + ". Only " + (h2d_slowed ? "H2D" : "D2H") + " lost rate when the other direction ran");
   }
-  return observe(name, measured + ". Neither direction lost more than 5 % when the other ran: here the two "
-                                  "directions did not get in each other's way");
+  return observe(name, measured +
+                           ". Neither direction lost more than 5 % when the other ran: here the two "
+                           "directions did not get in each other's way");
 }
 
 }  // namespace
@@ -285,10 +291,10 @@ std::vector<lab::Finding> sweep_findings(const SweepRun& run) {
   const SizeSamples& at = at_experiment_size(run);
   const double h2d_ratio = median_of(at.pageable_h2d_ms) / median_of(at.pinned_h2d_ms);
   const double d2h_ratio = median_of(at.pageable_d2h_ms) / median_of(at.pinned_d2h_ms);
-  findings.push_back(lab::timing_check(
-      "pinned copies are faster than pageable ones at --mib, both ways", h2d_ratio > 1 && d2h_ratio > 1,
-      "at " + size_text(at.bytes) + " pinned moved " + fixed(h2d_ratio, 1) + "x the bytes per second of pageable H2D, " +
-          fixed(d2h_ratio, 1) + "x D2H"));
+  findings.push_back(lab::timing_check("pinned copies are faster than pageable ones at --mib, both ways",
+                                       h2d_ratio > 1 && d2h_ratio > 1,
+                                       "at " + size_text(at.bytes) + " pinned moved " + fixed(h2d_ratio, 1) +
+                                           "x the bytes per second of pageable H2D, " + fixed(d2h_ratio, 1) + "x D2H"));
   findings.push_back(launch_gap_finding(run));
   findings.push_back(cost_per_copy_finding(run));
   findings.push_back(benchmark_finding(run));
@@ -324,14 +330,14 @@ std::string label(const CallTiming& c) { return std::string(host_kind_name(c.mem
 }  // namespace
 
 lab::ResultTable calls_table(const CallsRun& run) {
-  lab::ResultTable table("One H2D copy of " + size_text(run.bytes) +
-                             ", four ways: when the call returned, and when the copy was done",
-                         "memory and call",
-                         {{"returned_ms", "returned", "ms", 3},
-                          {"done_ms", "done", "ms", 3},
-                          {"returned_percent", "returned / done", "%", 1},
-                          {"host", "the host", "", 0},
-                          {"data", "data", "", 0}});
+  lab::ResultTable table(
+      "One H2D copy of " + size_text(run.bytes) + ", four ways: when the call returned, and when the copy was done",
+      "memory and call",
+      {{"returned_ms", "returned", "ms", 3},
+       {"done_ms", "done", "ms", 3},
+       {"returned_percent", "returned / done", "%", 1},
+       {"host", "the host", "", 0},
+       {"data", "data", "", 0}});
   for (const CallTiming& c : run.calls) {
     table.add_row(label(c))
         .set("memory", host_kind_name(c.memory))
@@ -361,15 +367,14 @@ std::vector<lab::Finding> calls_findings(const CallsRun& run) {
                                             wrong.empty() ? "each read back and compared" : "wrong:" + wrong));
   std::vector<std::string> went_on, stayed;
   for (const CallTiming& c : run.calls) {
-    const std::string text = label(c) + " (" + ms_text(median_of(c.returned_ms)) + " of " +
-                             ms_text(median_of(c.done_ms)) + ")";
+    const std::string text =
+        label(c) + " (" + ms_text(median_of(c.returned_ms)) + " of " + ms_text(median_of(c.done_ms)) + ")";
     (waited(c) ? stayed : went_on).push_back(text);
     if (c.memory == HostKind::pinned && c.async_call) {
-      findings.push_back(lab::timing_check("cudaMemcpyAsync from pinned memory returned before a tenth of its copy",
-                                           returned_share(c) < 0.1,
-                                           "it returned after " + ms_text(median_of(c.returned_ms)) + " of a " +
-                                               ms_text(median_of(c.done_ms)) + " copy (" +
-                                               fixed(100 * returned_share(c), 1) + " %)"));
+      findings.push_back(lab::timing_check(
+          "cudaMemcpyAsync from pinned memory returned before a tenth of its copy", returned_share(c) < 0.1,
+          "it returned after " + ms_text(median_of(c.returned_ms)) + " of a " + ms_text(median_of(c.done_ms)) +
+              " copy (" + fixed(100 * returned_share(c), 1) + " %)"));
     }
   }
   auto joined = [](const std::vector<std::string>& parts) {
@@ -381,12 +386,12 @@ std::vector<lab::Finding> calls_findings(const CallsRun& run) {
                              "went on at once: " + joined(went_on) + ". Waited for the copy: " + joined(stayed)));
   for (const CallTiming& c : run.calls) {
     if (c.memory == HostKind::pageable && c.async_call) {
-      findings.push_back(observe(
-          "cudaMemcpyAsync from pageable memory",
-          waited(c) ? "on this driver it waited: it returned after " + fixed(100 * returned_share(c), 1) +
-                          " % of the copy's time, as the documentation allows (\"might be synchronous\")"
-                    : "on this driver it returned after " + fixed(100 * returned_share(c), 1) +
-                          " % of the copy's time, before the copy was done"));
+      findings.push_back(
+          observe("cudaMemcpyAsync from pageable memory",
+                  waited(c) ? "on this driver it waited: it returned after " + fixed(100 * returned_share(c), 1) +
+                                  " % of the copy's time, as the documentation allows (\"might be synchronous\")"
+                            : "on this driver it returned after " + fixed(100 * returned_share(c), 1) +
+                                  " % of the copy's time, before the copy was done"));
     }
   }
   return findings;
@@ -465,16 +470,15 @@ void set_phases(lab::ResultTable::Row& row, const UploadPhases& p) {
 }  // namespace
 
 lab::ResultTable upload_table(const UploadRun& run) {
-  lab::ResultTable table("Where an upload through registered memory spends its time, " + size_text(run.bytes) +
-                             " of floats",
-                         "upload",
-                         {{"first_touch_ms", "make the vector", "ms", 3},
-                          {"register_ms", "cudaHostRegister", "ms", 3},
-                          {"call_ms", "cudaMemcpyAsync", "ms", 3},
-                          {"wait_ms", "wait for the copy", "ms", 3},
-                          {"unregister_ms", "cudaHostUnregister", "ms", 3},
-                          {"returned_ms", "returned", "ms", 3},
-                          {"total_ms", "done, unlocked", "ms", 3}});
+  lab::ResultTable table(
+      "Where an upload through registered memory spends its time, " + size_text(run.bytes) + " of floats", "upload",
+      {{"first_touch_ms", "make the vector", "ms", 3},
+       {"register_ms", "cudaHostRegister", "ms", 3},
+       {"call_ms", "cudaMemcpyAsync", "ms", 3},
+       {"wait_ms", "wait for the copy", "ms", 3},
+       {"unregister_ms", "cudaHostUnregister", "ms", 3},
+       {"returned_ms", "returned", "ms", 3},
+       {"total_ms", "done, unlocked", "ms", 3}});
   lab::ResultTable::Row& fresh = table.add_row("fresh vector, the calls one by one");
   fresh.set("first_touch_ms", run.fresh.first_touch_ms);
   set_phases(fresh, run.fresh);
@@ -485,10 +489,11 @@ lab::ResultTable upload_table(const UploadRun& run) {
       .set("first_touch_ms", run.lesson_first_touch_ms)
       .set("returned_ms", run.lesson_returned_ms)
       .set("total_ms", run.lesson_done_ms);
-  table.note("each phase timed on its own with a host timer; 'make the vector': std::vector<float>(n), which "
-             "allocates and zeroes it (the first touch of every page), not part of the upload; 'returned': "
-             "cudaHostRegister + cudaMemcpyAsync, what upload_registered costs its caller; 'done, unlocked': every "
-             "phase after making the vector");
+  table.note(
+      "each phase timed on its own with a host timer; 'make the vector': std::vector<float>(n), which "
+      "allocates and zeroes it (the first touch of every page), not part of the upload; 'returned': "
+      "cudaHostRegister + cudaMemcpyAsync, what upload_registered costs its caller; 'done, unlocked': every "
+      "phase after making the vector");
   return table;
 }
 
@@ -501,8 +506,9 @@ lab::Finding break_even_finding(const std::vector<RegistrationRun>& runs) {
     const int copies = copies_to_break_even(registration_costs(r));
     some_never = some_never || copies == 0;
     parts.push_back(size_text(r.bytes) + ": " +
-                    (copies == 0 ? std::string("never") : copies == 1 ? std::string("on the first copy")
-                                                                      : "after " + std::to_string(copies) + " copies"));
+                    (copies == 0   ? std::string("never")
+                     : copies == 1 ? std::string("on the first copy")
+                                   : "after " + std::to_string(copies) + " copies"));
   }
   std::string text;
   for (std::size_t i = 0; i < parts.size(); ++i) text += (i == 0 ? "" : "; ") + parts[i];
@@ -545,12 +551,13 @@ lab::Finding upload_split_finding(const UploadRun& run, const RegistrationRun* t
   const double ratio = run.fresh.register_ms / again.register_ms;
   const std::string measured = "upload_registered returned after " + ms_text(run.lesson_returned_ms) +
                                ". Done one by one on a fresh vector, cudaHostRegister took " +
-                               ms_text(run.fresh.register_ms) + " and cudaMemcpyAsync " +
-                               ms_text(run.fresh.call_ms) + "; on the same vector again cudaHostRegister took " +
-                               ms_text(again.register_ms) + " (median of " + std::to_string(run.repeated.size()) + ")";
+                               ms_text(run.fresh.register_ms) + " and cudaMemcpyAsync " + ms_text(run.fresh.call_ms) +
+                               "; on the same vector again cudaHostRegister took " + ms_text(again.register_ms) +
+                               " (median of " + std::to_string(run.repeated.size()) + ")";
   if (ratio >= kFirstRegistrationRatio) {
-    return observe(name, measured + ": registering fresh pages cost " + fixed(ratio, 2) +
-                             "x registering them again" + table_against_fresh(table, run.fresh.register_ms));
+    return observe(name, measured + ": registering this fresh vector took " + fixed(ratio, 2) +
+                             "x registering it again (one fresh vector: one sample)" +
+                             table_against_fresh(table, run.fresh.register_ms));
   }
   // The largest phase, named.
   const std::pair<double, const char*> phases[] = {{run.fresh.register_ms, "cudaHostRegister"},
@@ -558,9 +565,9 @@ lab::Finding upload_split_finding(const UploadRun& run, const RegistrationRun* t
                                                    {run.fresh.wait_ms, "the wait for the copy"},
                                                    {run.fresh.unregister_ms, "cudaHostUnregister"}};
   const auto largest = std::max_element(std::begin(phases), std::end(phases));
-  return observe(name, measured + ": registering fresh pages cost about as much as registering them again (" +
-                           fixed(ratio, 2) + "x). The largest phase of the fresh upload was " + largest->second +
-                           ", " + ms_text(largest->first) + table_against_fresh(table, run.fresh.register_ms));
+  return observe(name, measured + ": registering this fresh vector took about as long as registering it again (" +
+                           fixed(ratio, 2) + "x). The largest phase of the fresh upload was " + largest->second + ", " +
+                           ms_text(largest->first) + table_against_fresh(table, run.fresh.register_ms));
 }
 
 }  // namespace
@@ -574,17 +581,18 @@ std::vector<lab::Finding> registration_findings(const std::vector<RegistrationRu
   }
   findings.push_back(lab::correctness_check(
       "registration kept every buffer's contents and its copies arrived", wrong.empty() && upload.correct,
-      (wrong.empty() ? std::to_string(runs.size()) + " sizes intact" : "wrong:" + wrong) + "; uploads: " +
-          upload.detail));
+      (wrong.empty() ? std::to_string(runs.size()) + " sizes intact" : "wrong:" + wrong) +
+          "; uploads: " + upload.detail));
   if (!runs.empty()) findings.push_back(break_even_finding(runs));
   if (!upload.repeated.empty()) findings.push_back(upload_split_finding(upload, same_size(runs, upload.bytes)));
   return findings;
 }
 
 std::vector<lab::Background> registration_background() {
-  return {{"cudaHostRegister page-locks a range of memory the program already allocated and makes it known to CUDA, "
-           "so copies from it are accelerated like copies from cudaHostAlloc memory; cudaHostUnregister unlocks it",
-           "CUDA Runtime API, cudaHostRegister and cudaHostUnregister"}};
+  return {
+      {"cudaHostRegister page-locks a range of memory the program already allocated and makes it known to CUDA, "
+       "so copies from it are accelerated like copies from cudaHostAlloc memory; cudaHostUnregister unlocks it",
+       "CUDA Runtime API, cudaHostRegister and cudaHostUnregister"}};
 }
 
 // --- 4. The CPU time a non-blocking copy frees ---------------------------------
@@ -592,9 +600,9 @@ std::vector<lab::Background> registration_background() {
 lab::ResultTable cpu_freed_table(const CpuFreedRun& run) {
   const double copy = median_of(run.copy_ms);
   const double cpu = median_of(run.cpu_ms);
-  lab::ResultTable table("A " + size_text(run.bytes) + " H2D copy and CPU work calibrated to it, three orders",
-                         "order",
-                         {{"median", "wall", "ms", 3}, {"vs_sum_percent", "vs the sum", "%", 0}, {"data", "data", "", 0}});
+  lab::ResultTable table(
+      "A " + size_text(run.bytes) + " H2D copy and CPU work calibrated to it, three orders", "order",
+      {{"median", "wall", "ms", 3}, {"vs_sum_percent", "vs the sum", "%", 0}, {"data", "data", "", 0}});
   table.add_row("the pinned copy alone (events)").samples(run.copy_ms, "ms");
   table.add_row("the CPU work alone").samples(run.cpu_ms, "ms");
   for (const PlacementRun* p : {&run.overlapped, &run.pageable, &run.early_sync}) {
@@ -603,7 +611,8 @@ lab::ResultTable cpu_freed_table(const CpuFreedRun& run) {
         .set("vs_sum_percent", 100 * median_of(p->wall_ms) / (copy + cpu))
         .set("data", p->check.intact ? "intact" : "WRONG");
   }
-  table.note("wall: from the copy call until both were done, median of " + std::to_string(run.overlapped.wall_ms.size()) +
+  table.note("wall: from the copy call until both were done, median of " +
+             std::to_string(run.overlapped.wall_ms.size()) +
              "; 'vs the sum': against the pinned copy and the CPU work one after the other");
   return table;
 }
@@ -613,9 +622,9 @@ std::vector<lab::Finding> cpu_freed_findings(const CpuFreedRun& run) {
   const bool intact = run.overlapped.check.intact && run.pageable.check.intact && run.early_sync.check.intact;
   findings.push_back(lab::correctness_check("the copies beside the CPU work arrived", intact,
                                             intact ? "each read back and compared"
-                                                   : "overlapped: " + run.overlapped.check.detail() + "; pageable: " +
-                                                         run.pageable.check.detail() + "; early sync: " +
-                                                         run.early_sync.check.detail()));
+                                                   : "overlapped: " + run.overlapped.check.detail() +
+                                                         "; pageable: " + run.pageable.check.detail() +
+                                                         "; early sync: " + run.early_sync.check.detail()));
   const double sum = median_of(run.copy_ms) + median_of(run.cpu_ms);
   const double overlapped = median_of(run.overlapped.wall_ms);
   findings.push_back(lab::timing_check(
@@ -654,8 +663,9 @@ lab::ResultTable write_combined_table(const WriteCombinedRun& run) {
       .set("h2d_ms", run.wc_h2d_ms)
       .set("cpu_write_gbps", run.wc_write_gbps)
       .set("cpu_read_gbps", run.wc_read_gbps);
-  table.note("H2D: median of events behind a blocked stream; CPU: one thread summing (reads) or filling (writes) "
-             "the buffer as 64-bit words, median of 3");
+  table.note(
+      "H2D: median of events behind a blocked stream; CPU: one thread summing (reads) or filling (writes) "
+      "the buffer as 64-bit words, median of 3");
   return table;
 }
 
@@ -677,8 +687,10 @@ std::vector<lab::Finding> write_combined_findings(const WriteCombinedRun& run) {
   }
   const double pinned = median_of(run.pinned_h2d_ms);
   const double wc = median_of(run.wc_h2d_ms);
-  const std::string copies = "the H2D copy from write-combined memory took " + ms_text(wc) + ", from ordinary "
-                             "pinned memory " + ms_text(pinned);
+  const std::string copies = "the H2D copy from write-combined memory took " + ms_text(wc) +
+                             ", from ordinary "
+                             "pinned memory " +
+                             ms_text(pinned);
   switch (faster_of(wc, pinned)) {
     case Winner::first:
       findings.push_back(observe("the copy", copies + ": write-combined was " + fixed(pinned / wc, 2) + "x faster"));
@@ -686,18 +698,17 @@ std::vector<lab::Finding> write_combined_findings(const WriteCombinedRun& run) {
     case Winner::second:
       findings.push_back(observe("the copy", copies + ": write-combined was " + fixed(wc / pinned, 2) + "x slower"));
       break;
-    case Winner::same:
-      findings.push_back(observe("the copy", copies + ": the same within 5 %"));
-      break;
+    case Winner::same: findings.push_back(observe("the copy", copies + ": the same within 5 %")); break;
   }
   return findings;
 }
 
 std::vector<lab::Background> write_combined_background() {
-  return {{"write-combining memory frees the host's L1 and L2 cache resources and is not snooped during transfers "
-           "across PCI Express, which can improve transfer performance by up to 40 %; reading from it on the host is "
-           "prohibitively slow, so it should in general be used for memory that the host only writes to",
-           "CUDA C++ Programming Guide, Write-Combining Memory"}};
+  return {
+      {"write-combining memory frees the host's L1 and L2 cache resources and is not snooped during transfers "
+       "across PCI Express, which can improve transfer performance by up to 40 %; reading from it on the host is "
+       "prohibitively slow, so it should in general be used for memory that the host only writes to",
+       "CUDA C++ Programming Guide, Write-Combining Memory"}};
 }
 
 lab::ResultTable zero_copy_table(const MappedRun& run) {
@@ -763,8 +774,7 @@ std::vector<lab::Finding> zero_copy_findings(const MappedRun& run) {
         findings.push_back(observe(name, measured + ": zero-copy saved " + ms_text(copy_first - zero)));
         break;
       case Winner::second:
-        findings.push_back(observe(name, measured + ": copying first was " + fixed(zero / copy_first, 2) +
-                                             "x faster"));
+        findings.push_back(observe(name, measured + ": copying first was " + fixed(zero / copy_first, 2) + "x faster"));
         break;
       case Winner::same:
         findings.push_back(observe(name, measured + ": the same within 5 %, so reading the input from host memory "

@@ -31,9 +31,9 @@ std::string apart(double value, double reference) {
 
 // A table of samples in microseconds: median, min, max and how many.
 lab::ResultTable us_table(const std::string& title, const std::string& first_header) {
-  return lab::ResultTable(title, first_header,
-                          {{"median", "median", "us", 2}, {"min", "min", "us", 2}, {"max", "max", "us", 2},
-                           {"count", "samples", "", 0}});
+  return lab::ResultTable(
+      title, first_header,
+      {{"median", "median", "us", 2}, {"min", "min", "us", 2}, {"max", "max", "us", 2}, {"count", "samples", "", 0}});
 }
 
 // Fills @p row with @p samples (in us) when there are any: a row with none shows "-".
@@ -48,7 +48,9 @@ lab::ResultTable::Row& with_samples(lab::ResultTable::Row& row, const std::vecto
 lab::ResultTable launch_cost_table(const LaunchCostRun& run) {
   lab::ResultTable table = us_table("An empty kernel: its launch three ways, and the kernel itself", "what");
   with_samples(table.add_row("launch call (host)"), run.launch_call_us);
-  with_samples(table.add_row("back to back on the GPU, per kernel (events / " + std::to_string(run.back_to_back_kernels) + ")"), run.back_to_back_us);
+  with_samples(
+      table.add_row("back to back on the GPU, per kernel (events / " + std::to_string(run.back_to_back_kernels) + ")"),
+      run.back_to_back_us);
   with_samples(table.add_row("launch + cudaStreamSynchronize (host)"), run.round_trip_us);
   with_samples(table.add_row("the kernel itself (CUPTI)"), run.cupti_kernel_us);
   table.note("back to back: the kernels are queued behind a held stream, then run without the host in between" +
@@ -61,28 +63,31 @@ std::vector<lab::Finding> launch_cost_findings(const LaunchCostRun& run) {
   const double pace = mid(run.back_to_back_us);
   const double round_trip = mid(run.round_trip_us);
   std::vector<lab::Finding> findings;
-  findings.push_back(lab::timing_check(
-      "a launch call returns before its kernel's round trip would", call < round_trip,
-      "median launch call " + fixed(call, 2) + " us, launch + cudaStreamSynchronize " + fixed(round_trip, 2) +
-          " us (" + fixed(round_trip / call, 1) + "x)"));
+  findings.push_back(lab::timing_check("a launch call returns before its kernel's round trip would", call < round_trip,
+                                       "median launch call " + fixed(call, 2) + " us, launch + cudaStreamSynchronize " +
+                                           fixed(round_trip, 2) + " us (" + fixed(round_trip / call, 1) + "x)"));
   if (call > pace) {
-    findings.push_back(note("who sets the pace",
-                            "the host took " + fixed(call, 2) + " us per launch call, the GPU " + fixed(pace, 2) +
-                                " us per kernel back to back: a host launching one small kernel after another keeps "
-                                "the GPU waiting " + fixed(call - pace, 2) + " us per kernel (" +
-                                fixed(call / pace, 1) + "x its pace). Section 3 measures what a graph, launched with one call, changes."));
+    findings.push_back(
+        note("who sets the pace",
+             "the host took " + fixed(call, 2) + " us per launch call, the GPU " + fixed(pace, 2) +
+                 " us per kernel back to back: a host launching one small kernel after another keeps "
+                 "the GPU waiting " +
+                 fixed(call - pace, 2) + " us per kernel (a launch call takes " + fixed(call / pace, 1) +
+                 "x the GPU's time per kernel). Section 3 measures what a graph, launched with one call, "
+                 "changes."));
   } else {
-    findings.push_back(note("who sets the pace", "the GPU took " + fixed(pace, 2) + " us per kernel back to back, the host " +
-                                                     fixed(call, 2) + " us per launch call: here the host kept up"));
+    findings.push_back(note("who sets the pace", "the GPU took " + fixed(pace, 2) +
+                                                     " us per kernel back to back, the host " + fixed(call, 2) +
+                                                     " us per launch call: here the host kept up"));
   }
   if (run.cupti_kernel_us.empty()) {
     findings.push_back(note("the kernel itself", "CUPTI did not record (" + run.cupti_missing + "): no figure"));
   } else {
     const double own = mid(run.cupti_kernel_us);
-    findings.push_back(note("the kernel itself",
-                            "CUPTI timed the empty kernel at " + fixed(own, 2) + " us; of the " + fixed(pace, 2) +
-                                " us per kernel back to back, " + fixed(std::max(0.0, pace - own), 2) +
-                                " us lie between one kernel's end and the next one's (with CUPTI recording)"));
+    findings.push_back(
+        note("the kernel itself", "CUPTI timed the empty kernel at " + fixed(own, 2) + " us; of the " + fixed(pace, 2) +
+                                      " us per kernel back to back, " + fixed(std::max(0.0, pace - own), 2) +
+                                      " us lie between one kernel's end and the next one's (with CUPTI recording)"));
   }
   return findings;
 }
@@ -112,9 +117,12 @@ lab::ResultTable queue_fill_table(const QueueFillRun& run) {
     first = end;
   }
   if (depth >= 0 && depth < calls) {
-    with_samples(table.add_row("call " + std::to_string(depth + 1) + ": blocked until the stream was released"), {run.call_us[static_cast<std::size_t>(depth)]});
+    with_samples(table.add_row("call " + std::to_string(depth + 1) + ": blocked until the stream was released"),
+                 {run.call_us[static_cast<std::size_t>(depth)]});
     if (depth + 1 < calls) {
-      with_samples(table.add_row("calls " + std::to_string(depth + 2) + " to " + std::to_string(calls) + ", after the release"), std::vector<double>(run.call_us.begin() + depth + 1, run.call_us.end()));
+      with_samples(
+          table.add_row("calls " + std::to_string(depth + 2) + " to " + std::to_string(calls) + ", after the release"),
+          std::vector<double>(run.call_us.begin() + depth + 1, run.call_us.end()));
     }
   }
   table.note("the stream is held by a kernel that spins until released; a call still running after " +
@@ -123,15 +131,15 @@ lab::ResultTable queue_fill_table(const QueueFillRun& run) {
 }
 
 lab::ResultTable queue_pace_table(const QueuePaceRun& run) {
-  lab::ResultTable table("Spin kernels of " + fixed(run.kernel_us, 0) +
-                             " us on a free stream, then CPU work as long as the GPU's",
-                         "launches",
-                         {{"launch_loop_ms", "launch loop (host timer)", "ms", 3},
-                          {"per_launch_us", "per launch", "us", 2},
-                          {"cpu_work_ms", "CPU work", "ms", 3},
-                          {"wait_ms", "wait", "ms", 3},
-                          {"total_ms", "total", "ms", 3},
-                          {"gpu_ms", "GPU (events)", "ms", 3}});
+  lab::ResultTable table(
+      "Spin kernels of " + fixed(run.kernel_us, 0) + " us on a free stream, then CPU work as long as the GPU's",
+      "launches",
+      {{"launch_loop_ms", "launch loop (host timer)", "ms", 3},
+       {"per_launch_us", "per launch", "us", 2},
+       {"cpu_work_ms", "CPU work", "ms", 3},
+       {"wait_ms", "wait", "ms", 3},
+       {"total_ms", "total", "ms", 3},
+       {"gpu_ms", "GPU (events)", "ms", 3}});
   for (const PaceCase* c : {&run.below, &run.past}) {
     table.add_row(std::to_string(c->launches))
         .set("launches", static_cast<long long>(c->launches))
@@ -142,8 +150,9 @@ lab::ResultTable queue_pace_table(const QueuePaceRun& run) {
         .set("total_ms", c->total_ms)
         .set("gpu_ms", c->gpu_ms);
   }
-  table.note("launch loop: a host timer around the launches alone, no synchronisation (chapter 02); total: first "
-             "launch to the end of the wait");
+  table.note(
+      "launch loop: a host timer around the launches alone, no synchronisation (chapter 02); total: first "
+      "launch to the end of the wait");
   return table;
 }
 
@@ -173,13 +182,12 @@ std::vector<lab::Finding> queue_findings(const QueueFillRun& fill, const QueuePa
                             "serialising kernels?)"));
   } else if (depth >= 0 && depth < calls) {
     const std::vector<double> before(fill.call_us.begin(), fill.call_us.begin() + depth);
-    findings.push_back(note(
-        "the launch queue's depth",
-        "launch calls started to block after " + std::to_string(depth) +
-            " launches were queued behind the held stream: call " + std::to_string(depth + 1) + " took " +
-            fixed(fill.call_us[static_cast<std::size_t>(depth)] * 1e-3, 1) +
-            " ms, until the stream was released; the calls before it took a median of " + fixed(mid(before), 2) +
-            " us (longest " + fixed(longest(before), 2) + " us)"));
+    findings.push_back(note("the launch queue's depth",
+                            "launch calls started to block after " + std::to_string(depth) +
+                                " launches were queued behind the held stream: call " + std::to_string(depth + 1) +
+                                " took " + fixed(fill.call_us[static_cast<std::size_t>(depth)] * 1e-3, 1) +
+                                " ms, until the stream was released; the calls before it took a median of " +
+                                fixed(mid(before), 2) + " us (longest " + fixed(longest(before), 2) + " us)"));
   } else {
     findings.push_back(note("the launch queue's depth",
                             "did not block up to " + std::to_string(calls) + " launches: the longest call took " +
@@ -189,12 +197,12 @@ std::vector<lab::Finding> queue_findings(const QueueFillRun& fill, const QueuePa
   const double below = per_launch_us(pace.below);
   const double past = per_launch_us(pace.past);
   const bool blocked_in_pace = depth >= 0 && depth < pace.past.launches && !fill.holding_kernel_timed_out;
-  const std::string loops = std::to_string(pace.below.launches) + " launches took " + fixed(below, 2) +
-                            " us each, " + std::to_string(pace.past.launches) + " took " + fixed(past, 2) +
-                            " us each (kernels of " + fixed(pace.kernel_us, 0) + " us)";
+  const std::string loops = std::to_string(pace.below.launches) + " launches took " + fixed(below, 2) + " us each, " +
+                            std::to_string(pace.past.launches) + " took " + fixed(past, 2) + " us each (kernels of " +
+                            fixed(pace.kernel_us, 0) + " us)";
   if (blocked_in_pace) {
-    findings.push_back(lab::timing_check("past the queue's depth a launch call waits for the GPU", past > 2 * below,
-                                         loops));
+    findings.push_back(
+        lab::timing_check("past the queue's depth a launch call waits for the GPU", past > 2 * below, loops));
   } else {
     findings.push_back(note("launches below the depth", loops + ": every launch fitted in the queue"));
   }
@@ -206,19 +214,23 @@ std::vector<lab::Finding> queue_findings(const QueueFillRun& fill, const QueuePa
                           share > 0.5 ? timer + ": past the depth each call waited for room in the queue, so the "
                                                 "timer followed the GPU's work, not the launch calls"
                                       : timer + ": it timed the launch calls, not the GPU's work (chapter 02)"));
-  findings.push_back(note(
-      "CPU work placed after the launches",
-      "after " + std::to_string(pace.past.launches) + " launches it shared " + fixed(100 * overlap_share(pace.past), 0) +
-          " % of the time it could have with the GPU's work (total " + fixed(pace.past.total_ms, 2) + " ms; one after "
-          "the other " + fixed(pace.past.cpu_work_ms + pace.past.gpu_ms, 2) + " ms); after " +
-          std::to_string(pace.below.launches) + " launches, " + fixed(100 * overlap_share(pace.below), 0) + " %"));
+  findings.push_back(
+      note("CPU work placed after the launches",
+           "after " + std::to_string(pace.past.launches) + " launches it shared " +
+               fixed(100 * overlap_share(pace.past), 0) + " % of the time it could have with the GPU's work (total " +
+               fixed(pace.past.total_ms, 2) +
+               " ms; one after "
+               "the other " +
+               fixed(pace.past.cpu_work_ms + pace.past.gpu_ms, 2) + " ms); after " +
+               std::to_string(pace.below.launches) + " launches, " + fixed(100 * overlap_share(pace.below), 0) + " %"));
   return findings;
 }
 
 std::vector<Background> queue_background() {
-  return {{"a kernel launch returns once the launch is queued; what the queue holds, and how much, is the driver's: "
-           "this section measures it instead of quoting a figure",
-           "CUDA Runtime API, API synchronization behavior (Kernel Launches: asynchronous with respect to the host)"}};
+  return {
+      {"a kernel launch returns once the launch is queued; what the queue holds, and how much, is the driver's: "
+       "this section measures it instead of quoting a figure",
+       "CUDA Runtime API, API synchronization behavior (Kernel Launches: asynchronous with respect to the host)"}};
 }
 
 // --- 3. CUDA graphs ------------------------------------------------------------
@@ -238,16 +250,16 @@ std::string kernels_text(int k) { return std::to_string(k) + (k == 1 ? " kernel"
 }  // namespace
 
 lab::ResultTable graph_table(const GraphRun& run) {
-  lab::ResultTable table("K dependent additions on " + std::to_string(run.n) +
-                             " floats: K stream launches against one graph of K kernels",
-                         "K",
-                         {{"capture_us", "capture", "us", 1},
-                          {"instantiate_us", "instantiate", "us", 1},
-                          {"stream_per_kernel_us", "stream, per kernel", "us", 2},
-                          {"graph_per_kernel_us", "graph, per kernel", "us", 2},
-                          {"stream_over_graph", "stream / graph", "", 2},
-                          {"stream_gpu_per_kernel_us", "stream GPU/kernel", "us", 2},
-                          {"graph_gpu_per_kernel_us", "graph GPU/kernel", "us", 2}});
+  lab::ResultTable table(
+      "K dependent additions on " + std::to_string(run.n) + " floats: K stream launches against one graph of K kernels",
+      "K",
+      {{"capture_us", "capture", "us", 1},
+       {"instantiate_us", "instantiate", "us", 1},
+       {"stream_per_kernel_us", "stream, per kernel", "us", 2},
+       {"graph_per_kernel_us", "graph, per kernel", "us", 2},
+       {"stream_over_graph", "stream / graph", "", 2},
+       {"stream_gpu_per_kernel_us", "stream GPU/kernel", "us", 2},
+       {"graph_gpu_per_kernel_us", "graph GPU/kernel", "us", 2}});
   for (const GraphSize& s : run.sizes) {
     const double stream = per_kernel(s.stream_us, s.kernels);
     const double graph = per_kernel(s.graph_us, s.kernels);
@@ -263,14 +275,15 @@ lab::ResultTable graph_table(const GraphRun& run) {
         .set("stream_samples_us", s.stream_us)
         .set("graph_samples_us", s.graph_us);
   }
-  table.note("per kernel: a host timer from the first launch (or cudaGraphLaunch) to the end of cudaStreamSynchronize, "
-             "divided by K (medians); GPU: events around the same work");
+  table.note(
+      "per kernel: a host timer from the first launch (or cudaGraphLaunch) to the end of cudaStreamSynchronize, "
+      "divided by K (medians); GPU: events around the same work");
   return table;
 }
 
 lab::ResultTable graph_update_table(const GraphRun& run) {
-  lab::ResultTable table = us_table("New arrays for an instantiated graph of " +
-                                        kernels_text(run.update.kernels) + ": update it, or instantiate again",
+  lab::ResultTable table = us_table("New arrays for an instantiated graph of " + kernels_text(run.update.kernels) +
+                                        ": update it, or instantiate again",
                                     "what (host time)");
   with_samples(table.add_row("capture the launches on the new arrays"), run.update.recapture_us);
   with_samples(table.add_row("cudaGraphExecUpdate"), run.update.update_us);
@@ -320,23 +333,23 @@ std::vector<lab::Finding> graph_findings(const GraphRun& run) {
   } else if (std::none_of(run.sizes.begin(), run.sizes.begin() + static_cast<std::ptrdiff_t>(from), graph_won)) {
     const GraphSize& first_win = run.sizes[from];
     findings.push_back(note("where a graph starts to pay",
-                            "from K = " + std::to_string(first_win.kernels) + " the graph finished sooner: " +
-                                fixed(mid(first_win.graph_us), 1) + " us against " +
+                            "from K = " + std::to_string(first_win.kernels) +
+                                " the graph finished sooner: " + fixed(mid(first_win.graph_us), 1) + " us against " +
                                 fixed(mid(first_win.stream_us), 1) + " us for the stream launches"));
   } else {
-    findings.push_back(note("where a graph starts to pay", "the graph finished sooner at " + won_at + ", not at " +
-                                                               lost_at));
+    findings.push_back(
+        note("where a graph starts to pay", "the graph finished sooner at " + won_at + ", not at " + lost_at));
   }
   if (largest != nullptr) {
     const double saved = mid(largest->stream_us) - mid(largest->graph_us);
     const double setup = mid(largest->capture_us) + mid(largest->instantiate_us);
-    findings.push_back(note(
-        "what a graph costs to make",
-        "capturing and instantiating the graph of " + kernels_text(largest->kernels) + " took " + fixed(setup, 1) +
-            " us; " +
-            (saved > 0 ? "each replay saves " + fixed(saved, 1) + " us, so it pays for itself after " +
-                             fixed(std::ceil(setup / saved), 0) + " replays"
-                       : "no replay saved time in this run, so it never pays for itself here")));
+    findings.push_back(
+        note("what a graph costs to make",
+             "capturing and instantiating the graph of " + kernels_text(largest->kernels) + " took " + fixed(setup, 1) +
+                 " us; " +
+                 (saved > 0 ? "each replay saves " + fixed(saved, 1) + " us, so it pays for itself after " +
+                                  fixed(std::ceil(setup / saved), 0) + " replays"
+                            : "no replay saved time in this run, so it never pays for itself here")));
   }
 
   const GraphUpdateRun& u = run.update;
@@ -361,8 +374,8 @@ std::vector<lab::Finding> graph_findings(const GraphRun& run) {
     findings.push_back(note(name, "stream " + fixed(stream, 2) + " us, graph " + fixed(graph, 2) +
                                       " us per kernel: ratio " + fixed(stream / graph, 2)));
   } else {
-    findings.push_back(note(name, "not measured: no K = " + std::to_string(kBenchmarkKernels) +
-                                      " in this run (--max-kernels below it)"));
+    findings.push_back(note(
+        name, "not measured: no K = " + std::to_string(kBenchmarkKernels) + " in this run (--max-kernels below it)"));
   }
   return findings;
 }
@@ -388,8 +401,8 @@ const char* const kMethodNames[] = {"event pair per launch", "blocked stream (ch
 }  // namespace
 
 lab::ResultTable honest_timing_table(const HonestTimingRun& run) {
-  lab::ResultTable table("c = a + b on " + std::to_string(run.n) + " floats, timed four ways (K = " +
-                             std::to_string(run.graph_kernels) + ")",
+  lab::ResultTable table("c = a + b on " + std::to_string(run.n) +
+                             " floats, timed four ways (K = " + std::to_string(run.graph_kernels) + ")",
                          "method",
                          {{"median", "median", "us", 2},
                           {"min", "min", "us", 2},
@@ -414,17 +427,17 @@ std::vector<lab::Finding> honest_timing_findings(const HonestTimingRun& run) {
   for (std::size_t i = 0; i < run.results.size() && wrong.empty(); ++i) {
     if (!run.results[i].passed()) wrong = std::string(kMethodNames[i < 3 ? i : 2]) + ": " + run.results[i].detail();
   }
-  findings.push_back(lab::correctness_check(
-      "c = a + b correct after every timing loop", wrong.empty() && run.results.size() == 3,
-      wrong.empty() ? "3 loops, c poisoned before each, exact comparison with the CPU" : wrong));
+  findings.push_back(
+      lab::correctness_check("c = a + b correct after every timing loop", wrong.empty() && run.results.size() == 3,
+                             wrong.empty() ? "3 loops, c poisoned before each, exact comparison with the CPU" : wrong));
   const double pair = mid(run.event_pair_us);
   const double graph = mid(run.graph_us);
   findings.push_back(lab::timing_check("a graph of K launches, divided by K, reads less than an event pair per launch",
                                        graph < pair,
                                        "graph / K " + fixed(graph, 2) + " us, event pair " + fixed(pair, 2) + " us"));
   if (run.cupti_us.empty()) {
-    findings.push_back(note("the four against each other", "CUPTI did not record (" + run.cupti_missing +
-                                                               "): no kernel duration to compare with"));
+    findings.push_back(note("the four against each other",
+                            "CUPTI did not record (" + run.cupti_missing + "): no kernel duration to compare with"));
     return findings;
   }
   const double cupti = mid(run.cupti_us);
@@ -460,7 +473,8 @@ constexpr char kSuccess[] = "cudaSuccess";
 void set_row(lab::ResultTable& table, const std::string& name, const FaultReport& r, const std::string& skipped) {
   lab::ResultTable::Row& row = table.add_row(name);
   if (!r.measured) {
-    row.set("launch", skipped.empty() ? "not measured" : "skipped").set("why_not", skipped.empty() ? r.why_not : skipped);
+    row.set("launch", skipped.empty() ? "not measured" : "skipped")
+        .set("why_not", skipped.empty() ? r.why_not : skipped);
     return;
   }
   row.set("launch", r.launch_error)
@@ -485,8 +499,9 @@ lab::ResultTable fault_table(const FaultRun& run) {
   const std::string skipped = run.skipped ? run.skip_reason : "";
   set_row(table, "0", run.normal, skipped);
   set_row(table, "1", run.blocking, skipped);
-  table.note("the launch: cudaGetLastError right after it; launch call: median host time of a correct empty kernel's "
-             "launch, before the fault");
+  table.note(
+      "the launch: cudaGetLastError right after it; launch call: median host time of a correct empty kernel's "
+      "launch, before the fault");
   return table;
 }
 
@@ -500,10 +515,10 @@ std::vector<lab::Finding> fault_findings(const FaultRun& run) {
   if (!n.measured) {
     findings.push_back(note("where a kernel's error is reported", "not measured: " + n.why_not));
   } else {
-    findings.push_back(lab::correctness_check(
-        "a kernel's fault is reported by the next synchronising call, not by its launch",
-        n.launch_error == kSuccess && n.sync_error != kSuccess,
-        "the launch returned " + n.launch_error + ", cudaDeviceSynchronize " + n.sync_error));
+    findings.push_back(
+        lab::correctness_check("a kernel's fault is reported by the next synchronising call, not by its launch",
+                               n.launch_error == kSuccess && n.sync_error != kSuccess,
+                               "the launch returned " + n.launch_error + ", cudaDeviceSynchronize " + n.sync_error));
     const std::string later = "afterwards cudaGetLastError returned " + n.later_last_error + ", cudaMalloc " +
                               n.later_malloc + ", a correct kernel " + n.later_kernel;
     if (n.sync_error == "cudaErrorIllegalAddress") {
@@ -512,8 +527,8 @@ std::vector<lab::Finding> fault_findings(const FaultRun& run) {
           n.later_last_error == n.sync_error && n.later_malloc == n.sync_error && n.later_kernel == n.sync_error,
           later));
     } else {
-      findings.push_back(note("what came after", "the fault was reported as " + n.sync_error +
-                                                     ", not cudaErrorIllegalAddress; " + later));
+      findings.push_back(note("what came after",
+                              "the fault was reported as " + n.sync_error + ", not cudaErrorIllegalAddress; " + later));
     }
   }
   const FaultReport& b = run.blocking;
@@ -521,12 +536,12 @@ std::vector<lab::Finding> fault_findings(const FaultRun& run) {
     findings.push_back(note("CUDA_LAUNCH_BLOCKING=1", "not measured: " + b.why_not));
     return findings;
   }
-  findings.push_back(note("CUDA_LAUNCH_BLOCKING=1",
-                          b.launch_error != kSuccess
-                              ? "the launch itself reported " + b.launch_error +
-                                    ": with launches synchronous the error points at the kernel that caused it"
-                              : "the launch still returned cudaSuccess; cudaDeviceSynchronize reported " +
-                                    b.sync_error));
+  findings.push_back(
+      note("CUDA_LAUNCH_BLOCKING=1",
+           b.launch_error != kSuccess
+               ? "the launch itself reported " + b.launch_error +
+                     ": with launches synchronous the error points at the kernel that caused it"
+               : "the launch still returned cudaSuccess; cudaDeviceSynchronize reported " + b.sync_error));
   if (n.measured) {
     findings.push_back(lab::timing_check(
         "CUDA_LAUNCH_BLOCKING=1 makes a launch call take longer", b.launch_call_us > n.launch_call_us,

@@ -75,8 +75,8 @@ def unavailable_reason():
         return f"cannot run nvcc from {cuda_home}"
     torch_major = int(torch.version.cuda.split(".")[0])
     if nvcc[0] != torch_major:
-        # cpp_extension refuses this too: code from one major CUDA version linked
-        # into a PyTorch built with another.
+        # Code from one major CUDA version linked into a PyTorch built with another
+        # (cpp_extension's own check runs in BuildExtension, not on load()'s path).
         return (f"nvcc is CUDA {nvcc[0]}.{nvcc[1]} but PyTorch was built with CUDA {torch.version.cuda}; "
                 f"the major versions must match")
     return None

@@ -8,7 +8,7 @@ floats (768 MiB: far beyond it):
     3 warm-up runs, then event pairs queued back to back, L2 left warm; the median;
   - triton.testing.do_bench on the extension's add (the same kernel, from PyTorch):
     what it returns by default (the mean), and its median (return_mode="median");
-  - torch.add (PyTorch's own kernel) with do_bench, at 64Mi: the chapter's best add
+  - torch.add (PyTorch's own kernel) with do_bench, at both sizes: the chapter's best add
     against PyTorch's.
 How do_bench differs from lab::measure_ms (triton 3.x, python/triton/testing.py):
 it times each call with its own event pair after zeroing a 256 MiB buffer (the L2

@@ -18,16 +18,6 @@ import sys
 import lab_chapters
 
 
-def check_against_torch(lab_add, variant, a, b):
-    """Runs the chapter's kernel into a NaN-filled output; returns how many values differ from a + b."""
-    import torch
-
-    c = torch.full_like(a, float("nan"))  # an element no thread writes stays NaN and counts as wrong
-    lab_add.add_out(a, b, c, variant)
-    torch.cuda.synchronize()
-    return int((c != a + b).sum().item())  # NaN != anything, so a missed element counts
-
-
 def measure(lab_add, n, samples, seed=1):
     """Each variant and torch.add on n random floats: wrong values before and after timing, event samples (ms)."""
     import torch
@@ -37,13 +27,18 @@ def measure(lab_add, n, samples, seed=1):
     b = torch.rand(n, device="cuda", generator=generator)
     c = torch.empty_like(a)
     rows = []
-    for variant in lab_add.variants():
-        wrong_first = check_against_torch(lab_add, variant, a, b)
-        times = lab_chapters.event_times_ms(lambda: lab_add.add_out(a, b, c, variant), samples)
-        wrong_after = int((c != a + b).sum().item())
-        rows.append({"name": variant, "samples_ms": times, "wrong_first": wrong_first, "wrong_after": wrong_after})
-    times = lab_chapters.event_times_ms(lambda: torch.add(a, b, out=c), samples)
-    rows.append({"name": "torch.add", "samples_ms": times, "wrong_first": 0, "wrong_after": int((c != a + b).sum().item())})
+    expected = a + b
+    runs = [(variant, lambda variant=variant: lab_add.add_out(a, b, c, variant)) for variant in lab_add.variants()]
+    runs.append(("torch.add", lambda: torch.add(a, b, out=c)))
+    for name, work in runs:
+        c.fill_(float("nan"))  # poisoned before each check: an element nobody writes stays NaN and counts
+        work()
+        torch.cuda.synchronize()
+        wrong_first = int((c != expected).sum().item())
+        c.fill_(float("nan"))
+        times = lab_chapters.event_times_ms(work, samples)
+        wrong_after = int((c != expected).sum().item())
+        rows.append({"name": name, "samples_ms": times, "wrong_first": wrong_first, "wrong_after": wrong_after})
     return rows
 
 

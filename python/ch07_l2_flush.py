@@ -11,7 +11,8 @@ Three ways before each sample, all queued before the start event:
   0.1 ms spin  a kernel that only spins: it hides the launch gap, evicts nothing;
   flush        zeroing a 256 MiB buffer (as triton's do_bench does): hides the
                launch gap too, and evicts the weight from L2.
-So flush / spin is the cache's effect alone and nothing / spin the launch gap's.
+So nothing / spin is the launch gap's effect, and flush / spin the cache's if the
+zeroing hides the launch gap as fully as the spin does (not measured separately).
 Run for the article's weight (5120 rows, 80 MiB, more than an H100's 50 MiB L2)
 and for one that fits in L2 (1024 rows, 16 MiB). Printed: median, min, max of
 each, the ratios, and flush / nothing beside the C++ chapter's ratio for its own

@@ -205,11 +205,12 @@ TEST_CASE("waiting: the device flag's sleep is not credited when the default eve
 
 TEST_CASE("waiting: what did not happen as expected is said so") {
   ch03::WaitRun run = expected_waits();
-  run.default_event.cost = {20.0, 1.0};         // did not spin
-  run.blocking_event.cost = {20.0, 19.0};       // spun despite the flag
-  run.flag_before_context.cost = {20.0, 18.0};  // the device flag did not help
-  run.flag_after_context.cost = {20.0, 18.0};   // accepted but not in force
-  run.blocking_event.cost.wall_ms = 19.9;       // and woke no later
+  run.default_event.cost = {20.0, 1.0};            // did not spin
+  run.blocking_event.cost = {20.0, 19.0};          // spun despite the flag
+  run.flag_before_context.cost = {20.0, 18.0};     // the device flag did not help
+  run.flag_after_context.cost = {20.0, 18.0};      // accepted but not in force
+  run.blocking_event.cost.wall_ms = 19.9;          // and woke no later
+  run.flag_after_stream_sync.cost = {20.0, 18.0};  // cudaStreamSynchronize spun too
   const auto findings = ch03::wait_findings(run);
   CHECK(contains(finding(findings, "a default event").text, "did not spin"));
   CHECK_FALSE(finding(findings, "a cudaEventBlockingSync event").passed);
@@ -219,6 +220,14 @@ TEST_CASE("waiting: what did not happen as expected is said so") {
                  "whether the new flag reached the existing context"));
   CHECK_FALSE(contains(finding(findings, "cudaDeviceScheduleBlockingSync, set after").text, "kept its way"));
   CHECK(contains(finding(findings, "the price of sleeping").text, "did not return later"));
+}
+
+TEST_CASE("waiting: the event spun with the flag set after the context, but the stream call slept (the H100)") {
+  const std::string after =
+      finding(ch03::wait_findings(event_flag_decides()), "cudaDeviceScheduleBlockingSync, set after").text;
+  CHECK(contains(after, "the flag did reach the existing context: cudaStreamSynchronize in the same process slept"));
+  CHECK(contains(after, "it is the default event's wait that spins either way"));
+  CHECK_FALSE(contains(after, "cannot tell"));
 }
 
 TEST_CASE("waiting: the flag set after the context is judged against the flag set before it") {
@@ -557,8 +566,8 @@ TEST_CASE("launch gap: correct loops, blocked below isolated, minus the pair clo
   CHECK(contains(gap.text, "3.50 us (+66 %)"));
   CHECK(finding(findings, "the launch gap at 32Mi floats").kind == lab::Finding::Kind::observation);
   const lab::Finding& closest = finding(findings, "events against CUPTI at 1Mi floats");
-  CHECK(contains(closest.text, "4.10 us"));
-  CHECK(contains(closest.text, "Closest: blocked stream - empty pair, 4.05 us (-1.2 %)"));
+  CHECK(contains(closest.text, "median of that method's own launches"));
+  CHECK(contains(closest.text, "Closest: blocked stream - empty pair, 4.05 us against CUPTI's 4.10 us (-1.2 %)"));
   CHECK(contains(finding(findings, "events against CUPTI at 32Mi floats").text, "Closest: back to back"));
   CHECK(contains(finding(findings, "the flushed L2 at 1Mi floats").text, "2.00x its warm 4.10 us"));
   const lab::Finding& benchmark = finding(findings, "benchmark: the best event method within 5 % of CUPTI at 1Mi");
@@ -627,8 +636,13 @@ TEST_CASE("many streams: pairs that waited, kernels one after another") {
   run.results = {correct(), correct(), correct(), correct()};
   const auto findings = ch03::many_streams_findings(run);
   CHECK(finding(findings, "c = a + b correct on every stream").passed);
-  CHECK(contains(finding(findings, "each stream's own pair").text, "3.4x one kernel's time: a stream's begin"));
+  CHECK(contains(finding(findings, "each stream's own pair").text, "3.4x one kernel's time: the pair held more than its own kernel"));
   CHECK(contains(finding(findings, "the whole").text, "97 % of 4 kernels one after another (0.308 ms)"));
+  CHECK(contains(finding(findings, "the whole").text, "little time was saved (0.009 ms)"));
+  CHECK(contains(finding(findings, "each stream's own pair").text, "this section records no timeline"));
+  run.first_begin_to_last_end_ms = 0.250;  // 81 % of the sum: some saved, not "little", not "overlapped"
+  CHECK(contains(finding(ch03::many_streams_findings(run), "the whole").text,
+                 "19 % of the sum was saved: part of the kernels' time overlapped"));
   const lab::ResultTable table = ch03::many_streams_table(run);
   CHECK(cell(table, "stream 3: its own pair", "x_one_kernel") == doctest::Approx(0.265 / 0.077));
   CHECK(cell(table, "one kernel alone (median, back to back)", "ms") == doctest::Approx(0.077));

@@ -241,9 +241,8 @@ namespace {
 // call under this process's flags; @p with: in the child that set the flag
 // before its context.
 lab::Finding device_flag_effect(const WaitCase& without, const WaitCase& with, const std::string& when = "") {
-  const std::string name =
-      "cudaDeviceScheduleBlockingSync" + (when.empty() ? std::string() : ", " + when + ",") + " and " +
-      wait_call_name(with.call);
+  const std::string name = "cudaDeviceScheduleBlockingSync" + (when.empty() ? std::string() : ", " + when + ",") +
+                           " and " + wait_call_name(with.call);
   if (!with.measured) return observe(name, "not measured: " + with.why_not);
   const std::string with_text = cost_text(with) + " with the flag (read back: " + with.device_flag + ")";
   const std::string without_text = without.measured
@@ -385,10 +384,14 @@ std::vector<lab::Finding> wait_findings(const WaitRun& run) {
       findings.push_back(observe(after_name, spun_text + ", where it did not with the flag set before the context: the "
                                                          "existing context kept its way of waiting."));
     } else if (before.measured) {
+      const WaitCase& stream_after = run.flag_after_stream_sync;
+      const std::string reached =
+          stream_after.measured && slept(stream_after)
+              ? "; the flag did reach the existing context: cudaStreamSynchronize in the same process slept (" +
+                    brief_cost(stream_after) + "), so it is the default event's wait that spins either way"
+              : ": this run cannot tell whether the new flag reached the existing context";
       findings.push_back(observe(after_name, spun_text + ", as it did with the flag set before the context (" +
-                                                 brief_cost(before) +
-                                                 "): this run cannot tell whether the new flag reached the existing "
-                                                 "context."));
+                                                 brief_cost(before) + ")" + reached + "."));
     } else {
       findings.push_back(observe(after_name, spun_text + "."));
     }
@@ -713,9 +716,10 @@ std::vector<lab::Finding> launch_gap_findings(const LaunchGapRun& run) {
         each += (each.empty() ? "" : ", ") + e.name + " " + signed_percent(percent_above(e.events_us, e.cupti_us));
       }
       findings.push_back(observe("events against CUPTI at " + size,
-                                 "CUPTI's kernel duration, median of the same launches: " + fixed(best->cupti_us, 2) +
-                                     " us (" + each + "). Closest: " + best->name + ", " + fixed(best->events_us, 2) +
-                                     " us (" + signed_percent(percent_above(best->events_us, best->cupti_us)) + ")."));
+                                 "each method against CUPTI's kernel duration, median of that method's own launches (" +
+                                     each + "). Closest: " + best->name + ", " + fixed(best->events_us, 2) +
+                                     " us against CUPTI's " + fixed(best->cupti_us, 2) + " us (" +
+                                     signed_percent(percent_above(best->events_us, best->cupti_us)) + ")."));
     }
 
     const Estimate& cold = all[4];
@@ -807,9 +811,10 @@ std::vector<lab::Finding> many_streams_findings(const ManyStreamsRun& run) {
     findings.push_back(observe(
         "each stream's own pair",
         "the longest pair read " + fixed(longest / one, 1) +
-            "x one kernel's time: a stream's begin event was timestamped when the GPU reached it, then its kernel "
-            "waited for the GPU the other streams held. Time work on several streams from the first begin event to "
-            "the latest end event, not as a sum of pairs."));
+            "x one kernel's time: the pair held more than its own kernel (likely its begin event was timestamped "
+            "when the GPU reached it, then its kernel waited for the GPU the other streams held; this section "
+            "records no timeline). Time work on several streams from the first begin event to the latest end "
+            "event, not as a sum of pairs."));
   } else {
     findings.push_back(
         observe("each stream's own pair", "the longest pair read " + fixed(longest / one, 1) +
@@ -818,16 +823,22 @@ std::vector<lab::Finding> many_streams_findings(const ManyStreamsRun& run) {
 
   const double sum = one * static_cast<double>(run.per_stream_ms.size());
   const double share = run.first_begin_to_last_end_ms / sum;
-  findings.push_back(observe(
-      "the whole", share >= 0.75
-                       ? "first begin to latest end read " + fixed(run.first_begin_to_last_end_ms, 3) + " ms, " +
-                             fixed(100 * share, 0) + " % of " + std::to_string(run.per_stream_ms.size()) +
-                             " kernels one after another (" + fixed(sum, 3) +
-                             " ms): no time was saved. Whether the kernels overlapped this does not tell: each "
-                             "already uses the GPU's memory bandwidth, so overlapped or not they take about the sum"
-                       : "first begin to latest end read " + fixed(run.first_begin_to_last_end_ms, 3) + " ms, " +
-                             fixed(100 * share, 0) + " % of " + std::to_string(run.per_stream_ms.size()) +
-                             " kernels one after another (" + fixed(sum, 3) + " ms): the kernels overlapped"));
+  const std::string whole = "first begin to latest end read " + fixed(run.first_begin_to_last_end_ms, 3) + " ms, " +
+                            fixed(100 * share, 0) + " % of " + std::to_string(run.per_stream_ms.size()) +
+                            " kernels one after another (" + fixed(sum, 3) + " ms)";
+  if (share >= 0.95) {
+    findings.push_back(observe(
+        "the whole", whole + ": little time was saved (" + fixed(sum - run.first_begin_to_last_end_ms, 3) +
+                         " ms). Whether the kernels overlapped this does not tell: kernels that each already use "
+                         "most of the GPU's memory bandwidth (chapter 01 measures this add near a copy's rate) take "
+                         "about their sum, overlapped or not"));
+  } else if (share >= 0.75) {
+    findings.push_back(observe("the whole", whole + ": " + fixed(100 * (1 - share), 0) +
+                                                " % of the sum was saved: part of the kernels' time overlapped, or "
+                                                "they ran faster together than alone"));
+  } else {
+    findings.push_back(observe("the whole", whole + ": the kernels overlapped"));
+  }
   return findings;
 }
 

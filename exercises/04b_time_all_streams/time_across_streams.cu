@@ -8,6 +8,8 @@
 // begin before streams[0] even reaches the start event (when it still has
 // earlier work queued). Put every stream's work between the two events, with
 // events the streams wait for (cudaStreamWaitEvent), never with the host waiting.
+// A lab::Event (common/stream.cuh) is recorded with record(stream); its get() is
+// the cudaEvent_t that cudaStreamWaitEvent takes.
 //
 // Check your work:  ctest --preset exercises -R ch04b
 // Stuck? Read HINTS.md beside this file.

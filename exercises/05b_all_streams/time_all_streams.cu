@@ -3,10 +3,11 @@
 // Chapter 05 times its schedules between two events on stream 0, the legacy
 // default stream: every blocking stream waits for it and it waits for them,
 // so the pair brackets all the chunks. Built with --default-stream per-thread,
-// or with non-blocking streams, the same two lines would time nothing of the
-// chunks. Here the events go on the pipeline's own streams. The start event is
-// done: it is recorded on stream 0 and every other chunk's stream waits for
-// it, so no chunk's work begins before it. The stop event is not: it is
+// or with non-blocking streams, the same two lines would not bracket the
+// chunks (chapter 04, section 3). Here the events go on the pipeline's own
+// streams. The start event is done: it is recorded on chunk 0's stream,
+// pipeline.stream(0), and every other chunk's stream waits for it, so no
+// chunk's work begins before it. The stop event is not: it is
 // recorded on the last chunk's stream, so it waits only for that chunk. When
 // another chunk finishes later, the time read is too short.
 //
@@ -24,9 +25,9 @@ double time_all_streams_ms(ch05::Pipeline& pipeline, const Schedule& schedule) {
   start.record(pipeline.stream(0));
   for (int i = 1; i < chunks; ++i) LAB_CHECK(cudaStreamWaitEvent(pipeline.stream(i), start.get(), 0));
   schedule(pipeline);
-  // TODO: make stream 0 wait for every other chunk's stream: record an event on each
-  //       (lab::Event, cudaEventDisableTiming is enough) and let stream 0 wait for it.
-  stop.record(pipeline.stream(chunks - 1));  // TODO: record the stop on stream 0, once it waits for them all
+  // TODO: make pipeline.stream(0) wait for every other chunk's stream: record an event on each
+  //       (lab::Event, cudaEventDisableTiming is enough) and let pipeline.stream(0) wait for it.
+  stop.record(pipeline.stream(chunks - 1));  // TODO: record the stop on pipeline.stream(0), once it waits for them all
   stop.synchronize();
   return lab::Event::elapsed_ms(start, stop);
 }

@@ -22,8 +22,10 @@ TimingReport report_timing(const std::function<void(cudaStream_t)>& work, cudaSt
   config.samples = samples;
   const std::vector<double> ms = lab::measure_ms(work, stream, config);
   TimingReport report;
-  // TODO: fill report.samples, report.median_ms, report.q1_ms and report.q3_ms from ms.
-  // TODO: measure the SM clock with a kernel on `stream`, and put it in report.sm_clock_mhz.
+  // TODO: fill report.samples, report.median_ms, report.q1_ms and report.q3_ms from ms
+  //       (common/statistics.hpp, included above, summarises samples).
+  // TODO: measure the SM clock with a kernel on `stream`, and put it in report.sm_clock_mhz
+  //       (common/clock.cuh, included above, has that kernel).
   (void)ms;
   return report;
 }

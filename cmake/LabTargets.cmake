@@ -111,14 +111,34 @@ function(lab_add_chapter_cli_test name)
   endif()
 endfunction()
 
-# lab_add_cpu_test(<target> SOURCES <files> LIBRARIES <libs> LABELS <labels>)
+# lab_add_skippable_cases(<target> <labels> <case>...): each doctest case named
+# here runs as a ctest entry of its own, <target>.<case with _ for spaces>, which
+# ctest shows as skipped when the case calls lab_test::skip() (exit 77); the
+# entry <target> runs every other case. So a case that cannot run here is
+# shown as skipped, never as passed.
+function(lab_add_skippable_cases target labels)
+  set(excluded "")
+  foreach(test_case IN LISTS ARGN)
+    string(REGEX REPLACE "[^A-Za-z0-9]+" "_" suffix "${test_case}")
+    add_test(NAME ${target}.${suffix} COMMAND ${target} "--test-case=${test_case}")
+    set_tests_properties(${target}.${suffix} PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE ${LAB_SKIP_CODE})
+    list(APPEND excluded "${test_case}")
+  endforeach()
+  if(excluded)
+    list(JOIN excluded "," joined)
+    set_tests_properties(${target} PROPERTIES ENVIRONMENT "LAB_TEST_CASE_EXCLUDE=${joined}")
+  endif()
+endfunction()
+
+# lab_add_cpu_test(<target> SOURCES <files> LIBRARIES <libs> LABELS <labels> [SKIPPABLE <case>...])
 function(lab_add_cpu_test target)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES;LABELS;SKIPPABLE" ${ARGN})
   add_executable(${target} ${ARG_SOURCES})
   target_link_libraries(${target} PRIVATE ${ARG_LIBRARIES} lab_cpu_test_main)
   lab_cuda_settings(${target})
   add_test(NAME ${target} COMMAND ${target})
   set_tests_properties(${target} PROPERTIES LABELS "cpu;${ARG_LABELS}")
+  lab_add_skippable_cases(${target} "cpu;${ARG_LABELS}" ${ARG_SKIPPABLE})
 endfunction()
 
 # lab_add_gpu_test(<target> [EXCLUDE_FROM_ALL] [TIMEOUT <seconds>] SOURCES <files> LIBRARIES <libs> LABELS <labels>)
@@ -130,7 +150,7 @@ endfunction()
 # TIMEOUT: ctest stops the test after that many seconds (an endless loop in a
 # learner's kernel would otherwise hang the run).
 function(lab_add_gpu_test target)
-  cmake_parse_arguments(ARG "EXCLUDE_FROM_ALL" "TIMEOUT" "SOURCES;LIBRARIES;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "EXCLUDE_FROM_ALL" "TIMEOUT" "SOURCES;LIBRARIES;LABELS;SKIPPABLE" ${ARGN})
   if(ARG_EXCLUDE_FROM_ALL)
     add_executable(${target} EXCLUDE_FROM_ALL ${ARG_SOURCES})
   else()
@@ -144,6 +164,11 @@ function(lab_add_gpu_test target)
   if(ARG_TIMEOUT)
     set_tests_properties(${target} PROPERTIES TIMEOUT ${ARG_TIMEOUT})
   endif()
+  lab_add_skippable_cases(${target} "gpu;${ARG_LABELS}" ${ARG_SKIPPABLE})
+  foreach(test_case IN LISTS ARG_SKIPPABLE)
+    string(REGEX REPLACE "[^A-Za-z0-9]+" "_" suffix "${test_case}")
+    set_tests_properties(${target}.${suffix} PROPERTIES RUN_SERIAL TRUE)
+  endforeach()
 endfunction()
 
 # The `tour` target and the chapter list (build/chapters.tsv) that the tour and

@@ -3,6 +3,7 @@
 
 #include "chapter.cuh"
 #include "clock.cuh"
+#include "program.hpp"
 
 namespace lab {
 
@@ -46,6 +47,11 @@ double Chapter::measure_sm_clock() {
   report_.add_device_field({"measured_sm_clock_mhz", mhz});
   std::printf("  SM clock measured in a kernel: %.0f MHz\n", mhz);
   return mhz;
+}
+
+void Chapter::require_memory(const MemoryNeed& need) const {
+  const std::string problem = check_memory_fits(need, device_.free_memory_bytes, available_host_memory_bytes());
+  if (!problem.empty()) throw UsageError(problem);
 }
 
 }  // namespace lab

@@ -18,6 +18,7 @@
 
 #include "cupti_timeline.cuh"
 #include "device.cuh"
+#include "memory_fit.hpp"
 #include "options.hpp"
 #include "report.hpp"
 
@@ -36,6 +37,12 @@ class Chapter {
   /// (throws lab::NoDeviceError), prints the title and the device. Queues no
   /// GPU work. Returns false when `--help` was printed (exit with code 0).
   bool start(int argc, const char* const* argv);
+
+  /// Refuses the run (throws lab::UsageError, exit 2) before anything is
+  /// allocated when @p need does not fit in the device's free memory and the
+  /// host's available memory. Every chapter checks its memory this way, with the
+  /// need computed by its options file (CPU-tested).
+  void require_memory(const MemoryNeed& need) const;
 
   /// Measures the SM clock in a kernel (lab::measure_sm_clock_mhz), prints it and
   /// records it with the device. Runs GPU work: call it where that disturbs nothing.

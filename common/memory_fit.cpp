@@ -38,4 +38,8 @@ std::string check_memory_fits(const std::string& what, const MemoryNeed& need, s
   return "";
 }
 
+std::string check_memory_fits(const MemoryNeed& need, std::size_t free_device_bytes, std::size_t available_host_bytes) {
+  return check_memory_fits(need.what, need, free_device_bytes, available_host_bytes);
+}
+
 }  // namespace lab

@@ -18,7 +18,12 @@ struct MemoryNeed {
   std::string device_parts;  ///< e.g. "a, b and c: 3 x n floats"
   double host_bytes = 0;     ///< host memory the run allocates (pinned or not)
   std::string host_parts;    ///< e.g. "4 x n floats"
+  std::string what;          ///< the options it comes from, e.g. "--n 64Mi"
 };
+
+/// "" when @p need fits in @p free_device_bytes and @p available_host_bytes,
+/// else the message for lab::UsageError (need.what names the options).
+std::string check_memory_fits(const MemoryNeed& need, std::size_t free_device_bytes, std::size_t available_host_bytes);
 
 /// "" when @p need fits, else a message for lab::UsageError naming @p what
 /// (e.g. "--n 4Gi"), the GiB needed and the GiB free.

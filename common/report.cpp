@@ -93,8 +93,13 @@ Value ResultTable::Row::get(const std::string& key) const {
   return Value();
 }
 
+ResultTable::ResultTable(std::string id, std::string title, std::string name_header, std::vector<Column> columns)
+    : id_(std::move(id)),
+      title_(std::move(title)),
+      name_header_(std::move(name_header)),
+      columns_(std::move(columns)) {}
 ResultTable::ResultTable(std::string title, std::string name_header, std::vector<Column> columns)
-    : title_(std::move(title)), name_header_(std::move(name_header)), columns_(std::move(columns)) {}
+    : ResultTable("", std::move(title), std::move(name_header), std::move(columns)) {}
 
 ResultTable::Row& ResultTable::add_row(const std::string& name) {
   rows_.emplace_back(name);
@@ -141,17 +146,35 @@ std::string ResultTable::render() const {
 
 // --- Findings ---------------------------------------------------------------
 
+const Value& Finding::value(const std::string& key) const {
+  for (const Field& f : values) {
+    if (f.key == key) return f.value;
+  }
+  throw std::out_of_range("finding '" + id + "' has no value '" + key + "'");
+}
+
+Finding correctness_check(std::string id, std::string name, bool passed, std::string text) {
+  return Finding{Finding::Kind::correctness, std::move(name), passed, std::move(text), std::move(id), {}};
+}
+Finding timing_check(std::string id, std::string name, bool passed, std::string text) {
+  return Finding{Finding::Kind::timing, std::move(name), passed, std::move(text), std::move(id), {}};
+}
+Finding observation(std::string id, std::string name, std::string text) {
+  return Finding{Finding::Kind::observation, std::move(name), true, std::move(text), std::move(id), {}};
+}
+Finding named_observation(std::string id, const std::string& name, const std::string& text) {
+  return observation(std::move(id), name, name + ": " + text);
+}
+// TRANSITIONAL (issue 24): the forms without an id go once every chapter gives its ids.
 Finding correctness_check(std::string name, bool passed, std::string text) {
-  return Finding{Finding::Kind::correctness, std::move(name), passed, std::move(text)};
+  return correctness_check("", std::move(name), passed, std::move(text));
 }
 Finding timing_check(std::string name, bool passed, std::string text) {
-  return Finding{Finding::Kind::timing, std::move(name), passed, std::move(text)};
+  return timing_check("", std::move(name), passed, std::move(text));
 }
-Finding observation(std::string name, std::string text) {
-  return Finding{Finding::Kind::observation, std::move(name), true, std::move(text)};
-}
+Finding observation(std::string name, std::string text) { return observation("", std::move(name), std::move(text)); }
 Finding named_observation(const std::string& name, const std::string& text) {
-  return observation(name, name + ": " + text);
+  return observation("", name, name + ": " + text);
 }
 
 // --- Report -----------------------------------------------------------------
@@ -169,7 +192,7 @@ void Report::section(const std::string& title) {
 
 void Report::add(const ResultTable& table) {
   std::printf("%s", table.render().c_str());
-  for (const ResultTable::Row& r : table.rows()) results_.push_back(Result{table.title(), r});
+  for (const ResultTable::Row& r : table.rows()) results_.push_back(Result{table.id(), table.title(), r});
 }
 
 void Report::add(const Finding& finding) {
@@ -214,6 +237,7 @@ bool Report::all_passed() const {
 
 std::string Report::json_text() const {
   Json json = Json::object();
+  json["schema"] = kJsonSchema;
   json["chapter"] = chapter_;
   json["date"] = date_;
   json["device"] = to_json(device_);
@@ -223,8 +247,9 @@ std::string Report::json_text() const {
   for (const Result& result : results_) {
     const ResultTable::Row& r = result.row;
     Json entry = Json::object();
-    entry["name"] = r.name();
+    if (!result.table_id.empty()) entry["table_id"] = result.table_id;
     if (!result.table.empty()) entry["table"] = result.table;
+    entry["name"] = r.name();
     if (!r.sample_values().empty()) {
       entry["unit"] = r.unit();
       entry["samples"] = r.sample_values();
@@ -239,10 +264,15 @@ std::string Report::json_text() const {
   Json findings = Json::array();
   for (const Finding& f : findings_) {
     if (is_check(f)) {
-      checks.push_back(
-          {{"name", f.name}, {"kind", f.kind}, {"passed", f.passed}, {"judged", judged(f)}, {"detail", f.text}});
+      checks.push_back({{"finding_id", f.id},
+                        {"name", f.name},
+                        {"kind", f.kind},
+                        {"passed", f.passed},
+                        {"judged", judged(f)},
+                        {"detail", f.text},
+                        {"values", to_json(f.values)}});
     } else {
-      findings.push_back({{"name", f.name}, {"text", f.text}});
+      findings.push_back({{"finding_id", f.id}, {"name", f.name}, {"text", f.text}, {"values", to_json(f.values)}});
     }
   }
   json["checks"] = std::move(checks);

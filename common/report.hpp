@@ -2,10 +2,14 @@
 /// @brief Every number and finding of a chapter, recorded once and rendered
 /// twice: on the terminal as it is added, and in the `--json` file at the end:
 /// @code{.json}
-/// { "chapter", "date", "device": {...}, "options": {...}, "instrumented",
-///   "results": [ {"name", "table", "unit", "samples", "count", "min", ..., "cv", ...one field per column} ],
-///   "checks": [ {"name", "kind", "passed", "judged", "detail"} ], "findings": [ {"name", "text"} ], "passed" }
+/// { "schema": 2, "chapter", "date", "device": {...}, "options": {...}, "instrumented",
+///   "results": [ {"table_id", "table", "name", "unit", "samples", "count", "min", ..., "cv", ...one field per column} ],
+///   "checks": [ {"finding_id", "name", "kind", "passed", "judged", "detail", "values": {...}} ],
+///   "findings": [ {"finding_id", "name", "text", "values": {...}} ], "passed" }
 /// @endcode
+/// `table_id` and `finding_id` are stable: they do not change with the wording or
+/// the options, so scripts and tests find a table or a finding by them. A finding
+/// with branches names the branch it took after a dot ("working_set.in_l2").
 #pragma once
 
 #include <string>
@@ -55,7 +59,10 @@ class ResultTable {
     Summary summary_{};
   };
 
-  /// A table titled @p title whose first column, headed @p name_header, holds the row names.
+  /// A table known as @p id (stable, e.g. "variants"), titled @p title, whose
+  /// first column, headed @p name_header, holds the row names.
+  ResultTable(std::string id, std::string title, std::string name_header, std::vector<Column> columns);
+  /// TRANSITIONAL (issue 24): a table without an id; goes once every chapter gives its ids.
   ResultTable(std::string title, std::string name_header, std::vector<Column> columns);
   /// Adds a row named @p name and returns it to be filled.
   Row& add_row(const std::string& name);
@@ -63,6 +70,7 @@ class ResultTable {
   const Row& row(const std::string& name) const;
   const std::vector<Row>& rows() const { return rows_; }  ///< in the order they were added
   const std::string& title() const { return title_; }     ///< the title
+  const std::string& id() const { return id_; }           ///< the stable id
   /// A line printed under the table (what the numbers count, how they were taken).
   ResultTable& note(std::string text) {
     note_ = std::move(text);
@@ -72,6 +80,7 @@ class ResultTable {
   std::string render() const;
 
  private:
+  std::string id_;
   std::string title_;
   std::string name_header_;
   std::vector<Column> columns_;
@@ -92,6 +101,16 @@ struct Finding {
   std::string name;               ///< short label, e.g. "launch returns before the kernel ends"
   bool passed = true;             ///< the verdict (observations: true)
   std::string text;               ///< the sentence, with its numbers
+  std::string id;                 ///< stable id, with the branch taken: "working_set.in_l2"
+  Fields values;                  ///< the numbers the verdict and the text were made from
+
+  /// Records @p value as the number @p key this finding was made from (for the JSON and the tests).
+  Finding& with(std::string key, Value value) {
+    values.push_back(Field{std::move(key), std::move(value)});
+    return *this;
+  }
+  /// The value recorded as @p key; throws std::out_of_range when there is none.
+  const Value& value(const std::string& key) const;
 };
 
 /// What holds whatever the run, and where the documentation says so: printed
@@ -101,15 +120,25 @@ struct Background {
   std::string source;  ///< where it is stated, e.g. "CUDA Runtime API, cudaEventElapsedTime"
 };
 
-/// A correctness verdict (always judged).
-Finding correctness_check(std::string name, bool passed, std::string text);
-/// A timing verdict (not judged when the run is instrumented).
-Finding timing_check(std::string name, bool passed, std::string text);
-/// A sentence about what happened, computed from the data.
-Finding observation(std::string name, std::string text);
+/// A correctness verdict known as @p id (always judged).
+Finding correctness_check(std::string id, std::string name, bool passed, std::string text);
+/// A timing verdict known as @p id (not judged when the run is instrumented).
+Finding timing_check(std::string id, std::string name, bool passed, std::string text);
+/// A sentence known as @p id about what happened, computed from the data.
+Finding observation(std::string id, std::string name, std::string text);
 /// observation() whose text opens with its name ("name: text"): an observation
 /// is printed as its text alone ("  -> ..."), so this keeps the name in view.
+Finding named_observation(std::string id, const std::string& name, const std::string& text);
+/// @cond TRANSITIONAL (issue 24): the forms without an id, until every chapter gives its ids.
+Finding correctness_check(std::string name, bool passed, std::string text);
+Finding timing_check(std::string name, bool passed, std::string text);
+Finding observation(std::string name, std::string text);
 Finding named_observation(const std::string& name, const std::string& text);
+/// @endcond
+
+/// The version of the JSON's shape; bumped when a field changes meaning or place.
+/// 2: "table_id", "finding_id" and a finding's "values" (2026-11-25).
+inline constexpr int kJsonSchema = 2;
 
 /// Collects a chapter's tables and findings, prints them as they come, writes the JSON.
 class Report {
@@ -144,7 +173,8 @@ class Report {
   // Does @p finding count toward the verdict? Checks do, except timing checks of an instrumented run.
   bool judged(const Finding& finding) const;
   struct Result {
-    std::string table;  // the title of the table it came from
+    std::string table_id;  // the id of the table it came from
+    std::string table;     // its title
     ResultTable::Row row;
   };
   std::string chapter_;

@@ -45,6 +45,9 @@ class Event {
   }
 
   cudaEvent_t get() const { return event_.get(); }  ///< the raw handle (nullptr once moved from)
+  /// The raw handle, implicitly, so a lesson writes the call it teaches:
+  /// `LAB_CHECK(cudaEventRecord(start, stream))`, as NVIDIA's samples do.
+  operator cudaEvent_t() const { return event_.get(); }
   /// Queues the event on @p stream; it completes when the stream reaches it.
   void record(cudaStream_t stream = nullptr) { LAB_CHECK(cudaEventRecord(get(), stream)); }
   /// Blocks the host until the event has completed.

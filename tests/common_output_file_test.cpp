@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "output_file.hpp"
+#include "support/skip.hpp"
 
 namespace {
 
@@ -97,8 +98,7 @@ TEST_CASE("check_output_file: no file can be created in /proc, not even by root"
 
 TEST_CASE("check_output_file: a read-only folder") {
   if (::geteuid() == 0) {
-    MESSAGE("skipped: running as root, who can write into a read-only folder");
-    return;
+    lab_test::skip("running as root, who can write into a read-only folder");
   }
   TempFolder folder;
   fs::permissions(folder.path(), fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,

@@ -14,7 +14,7 @@
 using lab_test::lines_of;
 
 TEST_CASE("a result table aligns names left and numbers right, and counts characters, not bytes") {
-  lab::ResultTable table("", "variant", {{"time", "time", "µs", 1}, {"x", "x", "", 0}});
+  lab::ResultTable table("aligned", "", "variant", {{"time", "time", "µs", 1}, {"x", "x", "", 0}});
   table.add_row("grid-stride float4").set("time", 12.5).set("x", 80);
   table.add_row("copy").set("time", 1.25).set("x", 2900);
   const auto lines = lines_of(table.render());
@@ -34,17 +34,18 @@ using Json = nlohmann::ordered_json;
 
 TEST_CASE("the report has the shared JSON shape") {
   lab::Report report("01_kernel_launch", {{"name", "Test GPU"}}, {{"n", 8}});
-  lab::ResultTable table("t", "variant", {{"grid", "grid", ""}});
+  lab::ResultTable table("variants", "t", "variant", {{"grid", "grid", ""}});
   table.add_row("variant a").samples({3, 1, 2}, "ms").set("grid", 4);
   CHECK(table.row("variant a").summary().median == 2);
   report.add(table);
-  report.add(lab::correctness_check("correct", true, "8 values"));
+  report.add(lab::correctness_check("correct", "correct", true, "8 values"));
   const Json json = Json::parse(report.json_text());
 
   std::vector<std::string> keys;
   for (const auto& item : json.items()) keys.push_back(item.key());
-  CHECK(keys == std::vector<std::string>{"chapter", "date", "device", "options", "instrumented", "results", "checks",
-                                         "findings", "passed"});
+  CHECK(keys == std::vector<std::string>{"schema", "chapter", "date", "device", "options", "instrumented", "results",
+                                         "checks", "findings", "passed"});
+  CHECK(json.at("schema") == lab::kJsonSchema);
   CHECK(json.at("chapter") == "01_kernel_launch");
   CHECK(json.at("date").get<std::string>().size() == 20);  // 2026-11-20T12:34:56Z
   CHECK(json.at("device").at("name") == "Test GPU");
@@ -60,13 +61,15 @@ TEST_CASE("the report has the shared JSON shape") {
   CHECK(r.at("min") == 1);
   CHECK(r.at("max") == 3);
   CHECK(r.at("grid") == 4);  // set() fields beside the statistics
+  CHECK(r.at("table_id") == "variants");
+  CHECK(json.at("checks").at(0).at("finding_id") == "correct");
   CHECK(json.at("checks").at(0).at("name") == "correct");
   CHECK(json.at("checks").at(0).at("passed") == true);
   CHECK(json.at("passed") == true);
 }
 
 TEST_CASE("a result table renders the same numbers it writes to the JSON") {
-  lab::ResultTable table("Three variants", "variant",
+  lab::ResultTable table("three", "Three variants", "variant",
                          {{"grid", "grid", "blocks"}, {"median", "median", "ms", 3}, {"gbps", "bandwidth", "GB/s", 0}});
   table.add_row("copy").samples({2.0, 1.0, 4.0}, "ms").set("gbps", 2900.4);
   table.add_row("add").samples({1.5}, "ms").set("grid", 1056).set("gbps", 2851.0).set("json_only", "x");
@@ -81,7 +84,7 @@ TEST_CASE("a result table renders the same numbers it writes to the JSON") {
 
   lab::Report report("x", {}, {});
   report.add(table);
-  report.add(lab::correctness_check("ok", true, ""));
+  report.add(lab::correctness_check("ok", "ok", true, ""));
   const Json results = Json::parse(report.json_text()).at("results");
   REQUIRE(results.size() == 2);
   CHECK(results.at(0).at("table") == "Three variants");
@@ -96,9 +99,9 @@ TEST_CASE("a result table renders the same numbers it writes to the JSON") {
 
 TEST_CASE("observations are recorded as findings, not as checks") {
   lab::Report report("x", {}, {});
-  report.add(lab::observation("order", "V1 and V2 took the same time within 5 %"));
+  report.add(lab::observation("order.same", "order", "V1 and V2 took the same time within 5 %"));
   CHECK_FALSE(report.all_passed());  // no check made
-  report.add(lab::correctness_check("correct", true, "exact"));
+  report.add(lab::correctness_check("correct", "correct", true, "exact"));
   CHECK(report.all_passed());
   const Json json = Json::parse(report.json_text());
   CHECK(json.at("checks").size() == 1);
@@ -107,20 +110,20 @@ TEST_CASE("observations are recorded as findings, not as checks") {
 
 TEST_CASE("an instrumented run does not judge timing checks, and still judges correctness") {
   lab::Report plain("x", {}, {}, false);
-  plain.add(lab::correctness_check("correct", true, ""));
-  plain.add(lab::timing_check("faster", false, "1.2 vs 1.1 ms"));
+  plain.add(lab::correctness_check("correct", "correct", true, ""));
+  plain.add(lab::timing_check("faster", "faster", false, "1.2 vs 1.1 ms"));
   CHECK_FALSE(plain.all_passed());
 
   lab::Report instrumented("x", {}, {}, true);
-  instrumented.add(lab::correctness_check("correct", true, ""));
-  instrumented.add(lab::timing_check("faster", false, "1.2 vs 1.1 ms"));
+  instrumented.add(lab::correctness_check("correct", "correct", true, ""));
+  instrumented.add(lab::timing_check("faster", "faster", false, "1.2 vs 1.1 ms"));
   CHECK(instrumented.all_passed());
   CHECK(instrumented.finish("") == 0);
   const Json check = Json::parse(instrumented.json_text()).at("checks").at(1);
   CHECK(check.at("kind") == "timing");
   CHECK(check.at("judged") == false);
 
-  instrumented.add(lab::correctness_check("still correct", false, "3 of 8 values differ"));
+  instrumented.add(lab::correctness_check("still_correct", "still correct", false, "3 of 8 values differ"));
   CHECK_FALSE(instrumented.all_passed());
   CHECK(instrumented.finish("") == 1);
 }
@@ -131,9 +134,9 @@ TEST_CASE("one failed check fails the report, and so does having no checks") {
   CHECK(empty.finish("") == 1);
 
   lab::Report report("x", {}, {});
-  report.add(lab::correctness_check("first", true, ""));
+  report.add(lab::correctness_check("first", "first", true, ""));
   CHECK(report.all_passed());
-  report.add(lab::correctness_check("second", false, "3 of 8 values differ"));
+  report.add(lab::correctness_check("second", "second", false, "3 of 8 values differ"));
   CHECK_FALSE(report.all_passed());
   CHECK(report.finish("") == 1);
   CHECK(Json::parse(report.json_text()).at("passed") == false);
@@ -141,7 +144,7 @@ TEST_CASE("one failed check fails the report, and so does having no checks") {
 
 TEST_CASE("finish writes the JSON file it was given") {
   lab::Report report("x", {}, {});
-  report.add(lab::correctness_check("ok", true, ""));
+  report.add(lab::correctness_check("ok", "ok", true, ""));
   const std::string path = "report_test_output.json";
   CHECK(report.finish(path) == 0);
   std::ifstream file(path);
@@ -150,3 +153,24 @@ TEST_CASE("finish writes the JSON file it was given") {
   CHECK(Json::parse(text.str()).at("chapter") == "x");
   std::remove(path.c_str());
 }
+
+TEST_CASE("a finding carries its id, its branch and the numbers it was made from, into the JSON") {
+  lab::Report report("01_kernel_launch", {}, {});
+  report.add(lab::timing_check("launch_returns_early", "the launch returns early", true, "5 us for a 20 ms kernel")
+                 .with("launch_us", 5.0)
+                 .with("kernel_ms", 20.0));
+  report.add(lab::named_observation("working_set.dram", "working set", "4.5 times the L2").with("times_l2", 4.5));
+  const lab::Finding f = lab::observation("best.grid_stride", "best", "text").with("percent", 96.1);
+  CHECK(f.value("percent").number() == doctest::Approx(96.1));
+  CHECK_THROWS_AS(f.value("missing"), std::out_of_range);
+  const Json json = Json::parse(report.json_text());
+  const Json& check = json.at("checks").at(0);
+  CHECK(check.at("finding_id") == "launch_returns_early");
+  CHECK(check.at("values").at("launch_us") == 5.0);
+  CHECK(check.at("values").at("kernel_ms") == 20.0);
+  const Json& finding = json.at("findings").at(0);
+  CHECK(finding.at("finding_id") == "working_set.dram");
+  CHECK(finding.at("text") == "working set: 4.5 times the L2");
+  CHECK(finding.at("values").at("times_l2") == 4.5);
+}
+

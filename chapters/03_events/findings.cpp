@@ -21,7 +21,7 @@ double percent_above(double value, double reference) { return 100.0 * (value - r
 
 constexpr auto& median_of = lab::median_or_nan;  // NaN when there are no samples
 
-constexpr auto& observe = lab::named_observation;  // "name: text"
+lab::Finding (&observe)(const std::string&, const std::string&) = lab::named_observation;  // "name: text"
 
 std::string count_text(std::size_t count, const char* one, const char* many) {
   return std::to_string(count) + " " + (count == 1 ? one : many);

@@ -24,7 +24,7 @@ std::string scientific(double value) {
 
 constexpr auto& median_of = lab::median_or_nan;  // NaN when there are no samples
 
-constexpr auto& observe = lab::named_observation;  // "name: text"
+lab::Finding (&observe)(const std::string&, const std::string&) = lab::named_observation;  // "name: text"
 
 std::string mib(double bytes) { return fixed(bytes / (1024.0 * 1024.0), 1) + " MiB"; }
 

@@ -19,7 +19,7 @@ std::string fixed(double value, int decimals) { return lab::fixed(value, decimal
 // "+2.5 %" or "-3.8 %": a difference always shows its sign (0 decimals unless asked).
 std::string signed_percent(double percent, int decimals = 0) { return lab::signed_percent(percent, decimals); }
 
-constexpr auto& observe = lab::named_observation;  // "name: text"
+lab::Finding (&observe)(const std::string&, const std::string&) = lab::named_observation;  // "name: text"
 
 double fastest(const std::vector<double>& v) { return v.empty() ? kNaN : *std::min_element(v.begin(), v.end()); }
 double slowest(const std::vector<double>& v) { return v.empty() ? kNaN : *std::max_element(v.begin(), v.end()); }

@@ -19,7 +19,7 @@ double gbps_of(std::size_t bytes, const std::vector<double>& samples_ms) {
   return gbps(static_cast<double>(bytes), median_of(samples_ms));
 }
 
-constexpr auto& observe = lab::named_observation;  // "name: text"
+lab::Finding (&observe)(const std::string&, const std::string&) = lab::named_observation;  // "name: text"
 
 // "+2.5 %" or "-3.8 %": a difference always shows its sign (1 decimal unless asked).
 std::string signed_percent(double percent, int decimals = 1) { return lab::signed_percent(percent, decimals); }

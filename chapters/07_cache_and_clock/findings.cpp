@@ -18,7 +18,7 @@ std::string signed_us(double us) { return (us < 0 ? "" : "+") + fixed(us, 2) + "
 
 constexpr auto& median_of = lab::median_or_nan;  // NaN when there are no samples
 
-constexpr auto& observe = lab::named_observation;  // "name: text"
+lab::Finding (&observe)(const std::string&, const std::string&) = lab::named_observation;  // "name: text"
 
 std::string mib(std::size_t bytes) { return fixed(static_cast<double>(bytes) / (1 << 20), 1) + " MiB"; }
 

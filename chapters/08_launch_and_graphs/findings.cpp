@@ -21,7 +21,7 @@ double longest(const std::vector<double>& samples) {
   return samples.empty() ? 0.0 : *std::max_element(samples.begin(), samples.end());
 }
 
-constexpr auto& note = lab::named_observation;  // "name: text"
+lab::Finding (&note)(const std::string&, const std::string&) = lab::named_observation;  // "name: text"
 
 // "+12 %" / "-3 %": how far @p value lies from @p reference, with its sign.
 std::string apart(double value, double reference) {

@@ -20,7 +20,7 @@ double gbps(double bytes, const std::vector<double>& ms) {
   return ms.empty() ? 0.0 : lab::gigabytes_per_second(bytes, median_of(ms));
 }
 
-constexpr auto& observe = lab::named_observation;  // "name: text"
+lab::Finding (&observe)(const std::string&, const std::string&) = lab::named_observation;  // "name: text"
 
 lab::Finding skipped_finding(const std::string& what, const std::string& reason) {
   return observe("skipped", what + " not run: " + reason);

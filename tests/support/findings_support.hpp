@@ -31,6 +31,30 @@ inline const lab::Finding& finding(const std::vector<lab::Finding>& findings, co
   return none;
 }
 
+// The finding whose id is @p id, or whose id is @p id with a branch after a
+// dot ("working_set" finds "working_set.in_l2"); fails the test when there is none.
+inline const lab::Finding& by_id(const std::vector<lab::Finding>& findings, const std::string& id) {
+  for (const lab::Finding& f : findings) {
+    if (f.id == id || f.id.rfind(id + ".", 0) == 0) return f;
+  }
+  FAIL("no finding with id '" << id << "'");
+  static lab::Finding none;
+  return none;
+}
+
+// Is there a finding with id @p id (or @p id with a branch)?
+inline bool has_id(const std::vector<lab::Finding>& findings, const std::string& id) {
+  for (const lab::Finding& f : findings) {
+    if (f.id == id || f.id.rfind(id + ".", 0) == 0) return true;
+  }
+  return false;
+}
+
+// The number recorded as @p key by the finding with id @p id.
+inline double value(const std::vector<lab::Finding>& findings, const std::string& id, const std::string& key) {
+  return by_id(findings, id).value(key).number();
+}
+
 // The number in row @p row, column @p key of @p table.
 inline double cell(const lab::ResultTable& table, const std::string& row, const std::string& key) {
   return table.row(row).get(key).number();

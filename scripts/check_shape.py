@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""The chapter shape, checked (docs/chapter-shape.md; issue 24's change 10).
+
+For every chapters/NN_name/ folder:
+  - main.cu has at most 130 lines and computes nothing: no std::to_string,
+    getenv, snprintf, background sentence or memory check of its own (the
+    memory need comes from the options file, through chapter.require_memory);
+  - no function in findings.cpp is longer than 60 lines;
+  - the lesson files (*.cu and *.cuh other than main.cu) hold more lines than
+    findings.cpp and findings.hpp together: the lesson is the biggest room.
+
+Usage: scripts/check_shape.py [ROOT]      exit 0 when every chapter holds, 1 otherwise
+       scripts/check_shape.py --self-test  shows each rule failing on a made-up chapter
+"""
+import pathlib
+import re
+import sys
+import tempfile
+
+MAX_MAIN_LINES = 130
+MAX_FINDINGS_FUNCTION_LINES = 60
+# What main.cu must not do: (pattern, what it is).
+MAIN_FORBIDDEN = [
+    (re.compile(r"std::to_string\s*\("), "formats a number (std::to_string)"),
+    (re.compile(r"\b(std::)?getenv\s*\("), "reads the environment (getenv)"),
+    (re.compile(r"\bs?n?printf\s*\("), "formats text (printf)"),
+    (re.compile(r"\.background\s*\(\s*\""), "writes a background sentence"),
+    (re.compile(r"\b(check_memory\w*|check_vectors_fit|memory_problem|require_fits_machine|available_host_memory_bytes)\s*\("),
+     "checks memory itself (use chapter.require_memory with the options file's memory_need)"),
+]
+FUNCTION_START = re.compile(r"^[A-Za-z_][\w:<>,\s\*&]*\s[\*&]?[\w:~]+\s*\([^;]*$")
+
+
+def lines_of(path):
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def strip_comment(line):
+    return line.split("//", 1)[0]
+
+
+def main_problems(main):
+    problems = []
+    text = lines_of(main)
+    if len(text) > MAX_MAIN_LINES:
+        problems.append(f"{main}: {len(text)} lines, more than {MAX_MAIN_LINES}")
+    for number, line in enumerate(text, 1):
+        code = strip_comment(line)
+        for pattern, what in MAIN_FORBIDDEN:
+            if pattern.search(code):
+                problems.append(f"{main}:{number}: main {what}")
+    return problems
+
+
+def long_functions(findings):
+    """(name, first line, length) of each top-level function longer than the limit."""
+    found = []
+    text = lines_of(findings)
+    start = None
+    for number, line in enumerate(text, 1):
+        if start is None:
+            if FUNCTION_START.match(line) and not line.startswith(("namespace", "struct", "class", "using", "enum")):
+                start = (number, line.split("(")[0].split()[-1])
+        elif line.startswith("}"):
+            length = number - start[0] + 1
+            if length > MAX_FINDINGS_FUNCTION_LINES:
+                found.append((start[1], start[0], length))
+            start = None
+        elif line and not line[0].isspace() and not line.startswith(("#", "//", ")", ":")) and "{" not in line \
+                and not line.rstrip().endswith((",", "(")):
+            start = None  # a declaration, not a definition
+    return found
+
+
+def chapter_problems(folder):
+    problems = []
+    main = folder / "main.cu"
+    if main.exists():
+        problems += main_problems(main)
+    findings = [folder / "findings.cpp", folder / "findings.hpp"]
+    for name, first, length in long_functions(findings[0]) if findings[0].exists() else []:
+        problems.append(f"{findings[0]}:{first}: {name} is {length} lines, more than {MAX_FINDINGS_FUNCTION_LINES}")
+    lesson = sum(len(lines_of(p)) for p in sorted(folder.glob("*.cu*")) if p.name != "main.cu")
+    verdicts = sum(len(lines_of(p)) for p in findings if p.exists())
+    if verdicts and verdicts >= lesson:
+        problems.append(f"{folder}: findings {verdicts} lines, lesson {lesson}: the lesson must be the biggest room")
+    return problems
+
+
+def check(root):
+    problems = []
+    for folder in sorted((root / "chapters").glob("[0-9][0-9]_*")):
+        if folder.is_dir():
+            problems += chapter_problems(folder)
+    return problems
+
+
+def self_test():
+    """Each rule must be able to fail: a made-up chapter that breaks it, and one that keeps it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = pathlib.Path(tmp)
+        folder = root / "chapters" / "01_made_up"
+        folder.mkdir(parents=True)
+        good_main = "int main() {\n  return 0;\n}\n"
+        good_findings = "namespace ch {\n\nint short_one() {\n  return 1;\n}\n\n}  // namespace ch\n"
+        (folder / "lesson.cu").write_text("// lesson\n" * 40)
+        cases = {
+            "long main": ("// line\n" * 131, good_findings, "more than 130"),
+            "main formats": ("auto t = std::to_string(3);\n", good_findings, "std::to_string"),
+            "main reads env": ('auto e = std::getenv("X");\n', good_findings, "getenv"),
+            "main background": ('report.background("a sentence", "src");\n', good_findings, "background"),
+            "main memory": ("auto m = ch01::check_vectors_fit(a, b);\n", good_findings, "memory"),
+            "long function": (good_main, "int long_one() {\n" + "  x();\n" * 60 + "}\n", "long_one is 62 lines"),
+            "findings larger": (good_main, "// verdict\n" * 40, "biggest room"),
+        }
+        failures = 0
+        for name, (main_text, findings_text, expected) in cases.items():
+            (folder / "main.cu").write_text(main_text)
+            (folder / "findings.cpp").write_text(findings_text)
+            problems = check(root)
+            if not any(expected in p for p in problems):
+                print(f"self-test: '{name}' was not caught (wanted '{expected}'; got {problems})")
+                failures += 1
+        (folder / "main.cu").write_text(good_main)
+        (folder / "findings.cpp").write_text(good_findings)
+        if check(root):
+            print(f"self-test: a chapter in shape was refused: {check(root)}")
+            failures += 1
+    print(f"self-test: {len(cases) + 1 - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--self-test"]:
+        sys.exit(self_test())
+    root = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parent.parent
+    problems = check(root)
+    for p in problems:
+        print(p)
+    print(f"chapter shape: {len(problems)} problem(s)")
+    sys.exit(1 if problems else 0)

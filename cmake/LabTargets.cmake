@@ -54,7 +54,7 @@ function(lab_add_chapter target)
   set(expect "${LAB_SOURCE_DIR}/cmake/ExpectExit.cmake")
   # --help works without a GPU and lists the options from the same table that parses them.
   add_test(NAME ${target}.cli.help
-    COMMAND ${CMAKE_COMMAND} -DEXPECT_CODE=0 "-DEXPECT_REGEX=usage: ${target} .*--json <path>.*--help .*exit codes" -P ${expect}
+    COMMAND ${CMAKE_COMMAND} -DEXPECT_CODE=0 "-DEXPECT_REGEX=usage: ${target} .*--help .*--json <path>.*exit codes" -P ${expect}
             -- $<TARGET_FILE:${target}> --help)
   # An unknown option is a usage error: exit 2 with a message that names it.
   add_test(NAME ${target}.cli.unknown_option
@@ -63,11 +63,11 @@ function(lab_add_chapter target)
   # A value never starts with "--": the option before it has no value (and no
   # file named "--no-such" is written).
   add_test(NAME ${target}.cli.value_not_an_option
-    COMMAND ${CMAKE_COMMAND} -DEXPECT_CODE=2 "-DEXPECT_REGEX=option '--json' needs a value"
+    COMMAND ${CMAKE_COMMAND} -DEXPECT_CODE=2 "-DEXPECT_REGEX=--json: needs a value"
             -P ${expect} -- $<TARGET_FILE:${target}> --json --no-such)
   # An option given twice is a usage error, not "the last one wins".
   add_test(NAME ${target}.cli.option_twice
-    COMMAND ${CMAKE_COMMAND} -DEXPECT_CODE=2 "-DEXPECT_REGEX=option '--json' is given twice"
+    COMMAND ${CMAKE_COMMAND} -DEXPECT_CODE=2 "-DEXPECT_REGEX=--json: given twice"
             -P ${expect} -- $<TARGET_FILE:${target}> --json a.json --json b.json)
   # With every GPU hidden the chapter says why and exits 77, on any machine.
   add_test(NAME ${target}.cli.no_device

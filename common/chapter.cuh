@@ -16,10 +16,10 @@
 
 #include <string>
 
+#include "command_line.hpp"
 #include "cupti_timeline.cuh"
 #include "device.cuh"
 #include "memory_fit.hpp"
-#include "options.hpp"
 #include "report.hpp"
 
 namespace lab {

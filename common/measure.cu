@@ -4,6 +4,7 @@
 #include "check.cuh"
 #include "l2_flush.cuh"
 #include "measure.cuh"
+#include "stream.cuh"
 #include "stream_blocker.cuh"
 #include "timers.cuh"
 
@@ -18,10 +19,7 @@ std::vector<double> measure_ms(const std::function<void(cudaStream_t)>& work, cu
 
   // Warm-up: loads every kernel's module (the holding kernel's too) before any
   // stream is held, and settles clocks and allocations.
-  for (int i = 0; i < config.warmup; ++i) {
-    if (config.before_sample) config.before_sample(stream);
-    work(stream);
-  }
+  for (int i = 0; i < config.warmup; ++i) work(stream);
   if (blocker) {
     blocker->block(stream);
     blocker->release();
@@ -34,10 +32,9 @@ std::vector<double> measure_ms(const std::function<void(cudaStream_t)>& work, cu
   for (std::size_t i = 0; i < starts.size(); ++i) {
     if (blocker) blocker->block(stream);
     if (flusher) flusher->flush(stream);
-    if (config.before_sample) config.before_sample(stream);
-    starts[i].record(stream);
+    LAB_CHECK(cudaEventRecord(starts[i], stream));
     work(stream);
-    stops[i].record(stream);
+    LAB_CHECK(cudaEventRecord(stops[i], stream));
     if (blocker) blocker->release();
     if (config.mode != SampleMode::back_to_back) {
       LAB_CHECK(cudaStreamSynchronize(stream));

@@ -28,10 +28,6 @@ struct MeasureConfig {
   int samples = 20;                            ///< timed runs
   bool flush_l2 = false;                       ///< flush the L2 before every sample ("cold"); otherwise "warm"
   SampleMode mode = SampleMode::back_to_back;  ///< how samples reach the GPU
-  /// Untimed work queued before every start event (after the flush) and in the
-  /// warm-up, e.g. a spin kernel so the sample starts without a launch gap
-  /// (chapter 07). Must not synchronise.
-  std::function<void(cudaStream_t)> before_sample;
 };
 
 /// Runs @p work warm-up times, then times each of @p config.samples runs with an

@@ -70,7 +70,7 @@ std::string check_output_file(const std::string& path) {
   const Place place = place_of(path);
   if (names_a_folder(place)) return cannot_write(path, "it names a folder, not a file");
 
-  struct stat info {};
+  struct stat info{};
   if (::stat(place.folder.c_str(), &info) != 0) {
     if (errno == ENOENT) return cannot_write(path, "folder '" + place.folder + "' does not exist");
     return cannot_write(path, "folder '" + place.folder + "' cannot be reached (" + errno_text() + ")");

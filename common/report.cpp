@@ -98,9 +98,6 @@ ResultTable::ResultTable(std::string id, std::string title, std::string name_hea
       title_(std::move(title)),
       name_header_(std::move(name_header)),
       columns_(std::move(columns)) {}
-ResultTable::ResultTable(std::string title, std::string name_header, std::vector<Column> columns)
-    : ResultTable("", std::move(title), std::move(name_header), std::move(columns)) {}
-
 ResultTable::Row& ResultTable::add_row(const std::string& name) {
   rows_.emplace_back(name);
   return rows_.back();
@@ -165,17 +162,6 @@ Finding observation(std::string id, std::string name, std::string text) {
 Finding named_observation(std::string id, const std::string& name, const std::string& text) {
   return observation(std::move(id), name, name + ": " + text);
 }
-// TRANSITIONAL (issue 24): the forms without an id go once every chapter gives its ids.
-Finding correctness_check(std::string name, bool passed, std::string text) {
-  return correctness_check("", std::move(name), passed, std::move(text));
-}
-Finding timing_check(std::string name, bool passed, std::string text) {
-  return timing_check("", std::move(name), passed, std::move(text));
-}
-Finding observation(std::string name, std::string text) { return observation("", std::move(name), std::move(text)); }
-Finding named_observation(const std::string& name, const std::string& text) {
-  return observation("", name, name + ": " + text);
-}
 
 // --- Report -----------------------------------------------------------------
 
@@ -191,11 +177,13 @@ void Report::section(const std::string& title) {
 }
 
 void Report::add(const ResultTable& table) {
+  if (table.id().empty()) throw std::logic_error("table '" + table.title() + "' has no id");
   std::printf("%s", table.render().c_str());
   for (const ResultTable::Row& r : table.rows()) results_.push_back(Result{table.id(), table.title(), r});
 }
 
 void Report::add(const Finding& finding) {
+  if (finding.id.empty()) throw std::logic_error("finding '" + finding.name + "' has no id");
   findings_.push_back(finding);
   if (!is_check(finding)) {
     std::printf("  -> %s\n", finding.text.c_str());

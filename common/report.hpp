@@ -3,9 +3,9 @@
 /// twice: on the terminal as it is added, and in the `--json` file at the end:
 /// @code{.json}
 /// { "schema": 2, "chapter", "date", "device": {...}, "options": {...}, "instrumented",
-///   "results": [ {"table_id", "table", "name", "unit", "samples", "count", "min", ..., "cv", ...one field per column} ],
-///   "checks": [ {"finding_id", "name", "kind", "passed", "judged", "detail", "values": {...}} ],
-///   "findings": [ {"finding_id", "name", "text", "values": {...}} ], "passed" }
+///   "results": [ {"table_id", "table", "name", "unit", "samples", "count", "min", ..., "cv", ...one field per column}
+///   ], "checks": [ {"finding_id", "name", "kind", "passed", "judged", "detail", "values": {...}} ], "findings": [
+///   {"finding_id", "name", "text", "values": {...}} ], "passed" }
 /// @endcode
 /// `table_id` and `finding_id` are stable: they do not change with the wording or
 /// the options, so scripts and tests find a table or a finding by them. A finding
@@ -62,8 +62,6 @@ class ResultTable {
   /// A table known as @p id (stable, e.g. "variants"), titled @p title, whose
   /// first column, headed @p name_header, holds the row names.
   ResultTable(std::string id, std::string title, std::string name_header, std::vector<Column> columns);
-  /// TRANSITIONAL (issue 24): a table without an id; goes once every chapter gives its ids.
-  ResultTable(std::string title, std::string name_header, std::vector<Column> columns);
   /// Adds a row named @p name and returns it to be filled.
   Row& add_row(const std::string& name);
   /// The row named @p name; throws std::out_of_range when there is none.
@@ -129,12 +127,6 @@ Finding observation(std::string id, std::string name, std::string text);
 /// observation() whose text opens with its name ("name: text"): an observation
 /// is printed as its text alone ("  -> ..."), so this keeps the name in view.
 Finding named_observation(std::string id, const std::string& name, const std::string& text);
-/// @cond TRANSITIONAL (issue 24): the forms without an id, until every chapter gives its ids.
-Finding correctness_check(std::string name, bool passed, std::string text);
-Finding timing_check(std::string name, bool passed, std::string text);
-Finding observation(std::string name, std::string text);
-Finding named_observation(const std::string& name, const std::string& text);
-/// @endcond
 
 /// The version of the JSON's shape; bumped when a field changes meaning or place.
 /// 2: "table_id", "finding_id" and a finding's "values" (2026-11-25).
@@ -148,9 +140,10 @@ class Report {
 
   /// Starts a numbered section of the chapter page, e.g. "2. Three ways to cover n elements".
   void section(const std::string& title);
-  /// Prints @p table and records its rows as results.
+  /// Prints @p table and records its rows as results; a table without an id is a bug (std::logic_error).
   void add(const ResultTable& table);
-  /// Prints @p finding ("[PASS] name: text", "[FAIL] ...", "[NOT JUDGED] ...", "  -> text") and records it.
+  /// Prints @p finding ("[PASS] name: text", "[FAIL] ...", "[NOT JUDGED] ...", "  -> text") and records it;
+  /// a finding without an id is a bug (std::logic_error).
   void add(const Finding& finding);
   /// Adds each of @p findings.
   void add(const std::vector<Finding>& findings);

@@ -1,10 +1,9 @@
-#include "stream_blocker.cuh"
-
 #include <atomic>
 #include <stdexcept>
 
 #include "check.cuh"
 #include "clock.cuh"
+#include "stream_blocker.cuh"
 
 namespace lab {
 

@@ -14,7 +14,7 @@ namespace lab {
 /// @code
 ///   lab::StreamBlocker blocker;
 ///   blocker.block(stream);            // the stream now waits for release()
-///   start.record(stream); kernel<<<g, b, 0, stream>>>(...); stop.record(stream);
+///   cudaEventRecord(start, stream); kernel<<<g, b, 0, stream>>>(...); cudaEventRecord(stop, stream);
 ///   blocker.release();                // everything above runs without gaps
 /// @endcode
 ///

@@ -27,9 +27,9 @@
 
 namespace lab {
 
-inline constexpr double kKiB = 1024.0;          ///< bytes in a KiB
-inline constexpr double kMiB = 1024.0 * kKiB;   ///< bytes in a MiB
-inline constexpr double kGiB = 1024.0 * kMiB;   ///< bytes in a GiB
+inline constexpr double kKiB = 1024.0;         ///< bytes in a KiB
+inline constexpr double kMiB = 1024.0 * kKiB;  ///< bytes in a MiB
+inline constexpr double kGiB = 1024.0 * kMiB;  ///< bytes in a GiB
 
 /// printf into a string: `lab::format("%.1f %% of the copy", percent)`. The
 /// compiler checks the arguments against the pattern (-Wformat).

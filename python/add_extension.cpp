@@ -1,5 +1,5 @@
-// The PyTorch binding of chapter 01's lesson: `c = a + b` with the chapter's own
-// kernels and launch code (chapters/01_kernel_launch/vector_add.cu, compiled into
+// The PyTorch binding of chapter 01's kernels: `c = a + b` with the chapter's own
+// kernels and launch code (chapters/01_kernel_launch/add_kernels.cu, compiled into
 // this extension as it is, not copied). Built by python/add_extension.py with
 // torch.utils.cpp_extension.load(); Python calls lab_add.add(a, b, variant).
 //
@@ -7,14 +7,13 @@
 // tensors (a kernel given a CPU pointer or a strided view would read the wrong
 // memory), allocate the output, and launch on PyTorch's current stream so the
 // add is ordered with the tensor work around it.
-#include <torch/extension.h>
-
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAGuard.h>
+#include <torch/extension.h>
 
 #include <string>
 
-#include "vector_add.cuh"
+#include "add_kernels.cuh"
 
 namespace {
 
@@ -89,7 +88,7 @@ torch::Tensor add(const torch::Tensor& a, const torch::Tensor& b, const std::str
 }
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
-  m.doc() = "Chapter 01's c = a + b (chapters/01_kernel_launch/vector_add.cu) as a PyTorch op";
+  m.doc() = "Chapter 01's c = a + b (chapters/01_kernel_launch/add_kernels.cu) as a PyTorch op";
   m.def("add", &add, "c = a + b with chapter 01's kernel", py::arg("a"), py::arg("b"),
         py::arg("variant") = "grid-stride float4", py::arg("block") = 256);
   m.def("add_out", &add_out, "c = a + b into c, with chapter 01's kernel", py::arg("a"), py::arg("b"), py::arg("c"),

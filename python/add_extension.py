@@ -8,8 +8,9 @@
 The extension is compiled by torch.utils.cpp_extension.load() (JIT): it runs nvcc
 and the host compiler through ninja, so ninja must be installed (`pip install
 ninja`), and nvcc's CUDA major version must match the one PyTorch was built with.
-Its sources are chapter 01's lesson as it is (chapters/01_kernel_launch/vector_add.cu,
-with the few common/ files that file calls) plus one binding file, add_extension.cpp.
+Its sources are chapter 01's kernels as they are (chapters/01_kernel_launch/add_kernels.cu,
+the library ch01_kernels, and common/verify.cpp, the one common/ file it calls) plus one
+binding file, add_extension.cpp.
 
 unavailable_reason() says, without building anything, why the extension cannot be
 built here (no torch, no GPU, no ninja, no nvcc, CUDA versions that differ), or None.
@@ -23,19 +24,12 @@ import subprocess
 REPO = pathlib.Path(__file__).resolve().parent.parent
 DEFAULT_BUILD_DIR = REPO / "build" / "torch-ext"
 
-# Chapter 01's lesson and what it calls in common/ (measure_ms, the L2 flush, the
-# spin kernel, the device query, the CPU comparison): the extension links them all,
-# as the chapter's executable does, so the kernels are the chapter's own.
+# Chapter 01's kernels and launchers (library ch01_kernels) and the one common/ source
+# they call (random inputs and the CPU comparison): the kernels are the chapter's own,
+# and none of the chapter's experiments or timing code comes along.
 SOURCES = [
     REPO / "python" / "add_extension.cpp",
-    REPO / "chapters" / "01_kernel_launch" / "vector_add.cu",
-    REPO / "common" / "measure.cu",
-    REPO / "common" / "clock.cu",
-    REPO / "common" / "l2_flush.cu",
-    REPO / "common" / "stream_blocker.cu",
-    REPO / "common" / "device.cu",
-    REPO / "common" / "nvml.cu",
-    REPO / "common" / "fields.cpp",
+    REPO / "chapters" / "01_kernel_launch" / "add_kernels.cu",
     REPO / "common" / "verify.cpp",
 ]
 INCLUDE_DIRS = [REPO / "common", REPO / "chapters" / "01_kernel_launch"]

@@ -67,7 +67,7 @@ def main(argv=None):
         torch_mean = triton.testing.do_bench(torch_add)
         torch_middle = triton.testing.do_bench(torch_add, return_mode="median")
         report = lab_chapters.run_chapter("ch01_kernel_launch", ["--n", str(n), "--reps", "20"], build_dir)
-        cpp = lab_chapters.find_row(report, "c = a + b, three ways", "grid-stride float4")
+        cpp = lab_chapters.find_row(report, "variants", "grid-stride float4")
         cpp_ms = cpp["median"] if cpp else None
         bytes_moved = 3 * 4 * n
         lab_chapters.side_by_side(

@@ -2,7 +2,7 @@
 
     python3 python/ch01_add_extension.py [--n 64Mi] [--samples 20] [--build-dir build/release]
 
-1. builds the extension (python/add_extension.py: chapters/01_kernel_launch/vector_add.cu
+1. builds the extension (python/add_extension.py: chapters/01_kernel_launch/add_kernels.cu
    compiled with torch.utils.cpp_extension.load) and calls it on CUDA tensors;
 2. checks each of the chapter's three kernels against PyTorch's a + b (exact: one
    IEEE add per element), on random inputs into a poisoned (NaN) output, again after timing;
@@ -81,9 +81,9 @@ def main(argv=None):
     report = lab_chapters.run_chapter("ch01_kernel_launch", ["--n", str(n), "--reps", str(args.samples)], build_dir)
     pairs = []
     for row in rows:
-        cpp = lab_chapters.find_row(report, "c = a + b, three ways", row["name"])
+        cpp = lab_chapters.find_row(report, "variants", row["name"])
         pairs.append((row["name"], lab_chapters.median(row["samples_ms"]), cpp["median"] if cpp else None))
-    copy = lab_chapters.find_row(report, "c = a + b, three ways", "device-to-device copy")
+    copy = lab_chapters.find_row(report, "variants", "device-to-device copy")
     pairs.append(("device-to-device copy (C++ only)", None, copy["median"] if copy else None))
     lab_chapters.side_by_side(f"The same kernels timed from PyTorch and by the C++ chapter, n = {n}, median", pairs, "ms")
     if wrong:

@@ -76,7 +76,7 @@ def main(argv=None):
     results = measure(n, args.runs)
     report = lab_chapters.run_chapter(
         "ch02_sync_pitfalls", ["--n", str(n), "--runs", str(args.runs)], lab_chapters.find_build_dir(args.build_dir))
-    table = "A host timer around c = a + b"
+    table = "host_timer_add"  # section 1's table: the host timer around c = a + b
     for what, pick in (("first reading", lambda r: r[0]), ("median reading", lab_chapters.median)):
         pairs = []
         for name, readings in results.items():

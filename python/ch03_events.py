@@ -72,11 +72,10 @@ def main(argv=None):
     gap = launch_gap(n, args.samples)
     report = lab_chapters.run_chapter(
         "ch03_events", ["--n", str(n), "--reps", str(args.samples)], lab_chapters.find_build_dir(args.build_dir))
-    table = "c = a + b on "
     pairs = []
     for name in ("back to back", "isolated", "blocked stream"):
         ours = lab_chapters.median(gap[name]) * 1e3 if name in gap else None
-        cpp = lab_chapters.find_row(report, table, name)
+        cpp = lab_chapters.find_row(report, "launch_gap_n", name)  # section 6's table at --n
         pairs.append((name, ours, cpp["median"] if cpp else None))  # the chapter's rows are in us
     lab_chapters.side_by_side(f"2. c = a + b on {n} floats, event pairs, median of {args.samples}", pairs, "us")
     print("  'blocked stream' (C++ only): a spin kernel holds the stream until the sample is queued, so no launch gap;"

@@ -115,11 +115,10 @@ def main(argv=None):
         lab_chapters.find_build_dir(args.build_dir))
 
     print(f"1. Producer (5 ms, then data = 2x) and consumer (out = data + 1) on two streams, {args.race_runs} runs each")
-    race_table = "A slow producer"
     pairs = []
     for label, wait, cpp_name in (("no wait", False, "none"),
                                   ("consumer.wait_stream(producer)", True, "cudaEventRecord + cudaStreamWaitEvent")):
-        cpp = lab_chapters.find_row(report, race_table, cpp_name)
+        cpp = lab_chapters.find_row(report, "race", cpp_name)
         pairs.append((label, race(args.race_runs, wait=wait), cpp["wrong_runs"] if cpp else None))
     lab_chapters.side_by_side("  runs with wrong values", pairs, "runs out of each side's total")
 
@@ -135,7 +134,7 @@ def main(argv=None):
     for streams, cpp_name in ((1, "1 stream"), (args.arrays, f"{args.arrays} streams")):
         times, error = normalise(args.arrays, args.n, streams, args.reps)
         worst = max(worst, error)
-        cpp = lab_chapters.find_row(report, f"{args.arrays} arrays x", cpp_name)
+        cpp = lab_chapters.find_row(report, "streams", cpp_name)
         pairs.append((f"{cpp_name}, median of {args.reps}", lab_chapters.median(times), cpp["median"] if cpp else None))
     lab_chapters.side_by_side("  event time for all arrays", pairs, "ms")
     if pairs[1][1] and pairs[0][1]:

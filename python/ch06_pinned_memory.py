@@ -97,11 +97,10 @@ def main(argv=None):
     report = lab_chapters.run_chapter(
         "ch06_pinned_memory", ["--mib", str(args.mib), "--max-mib", str(args.mib), "--reps", str(args.reps)],
         lab_chapters.find_build_dir(args.build_dir))
-    table = "One H2D copy of "
     for what, index, key in (("the call returned after", 0, "returned_ms"), ("the copy was done after", 1, "done_ms")):
         pairs = []
         for memory, non_blocking, cpp_name in WAYS:
-            cpp = lab_chapters.find_row(report, table, cpp_name)
+            cpp = lab_chapters.find_row(report, "calls", cpp_name)
             pairs.append((f"{memory}, non_blocking={non_blocking} ({cpp_name})",
                           lab_chapters.median(rows[(memory, non_blocking)][index]), cpp[key] if cpp else None))
         lab_chapters.side_by_side(f"1. {args.mib} MiB host to device, median of {args.reps}: {what}", pairs, "ms")
@@ -112,7 +111,7 @@ def main(argv=None):
     cpp_rows = {"pinned": "pinned, cudaMemcpyAsync, CPU work, sync", "pageable": "pageable, cudaMemcpyAsync, CPU work, sync"}
     pairs = []
     for memory in ("pinned", "pageable"):
-        cpp = lab_chapters.find_row(report, "A ", cpp_rows[memory])
+        cpp = lab_chapters.find_row(report, "cpu_freed", cpp_rows[memory])
         pairs.append((f"{memory}: copy, CPU work, wait", overlap[memory], cpp["median"] if cpp else None))
     lab_chapters.side_by_side("  host time for both", pairs, "ms; the C++ chapter calibrates its CPU work to its own copy")
     for memory in ("pinned", "pageable"):

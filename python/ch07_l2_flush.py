@@ -16,8 +16,9 @@ zeroing hides the launch gap as fully as the spin does (not measured separately)
 Run for the article's weight (5120 rows, 80 MiB, more than an H100's 50 MiB L2)
 and for one that fits in L2 (1024 rows, 16 MiB). Printed: median, min, max of
 each, the ratios, and flush / nothing beside the C++ chapter's ratio for its own
-kernel ("write flush" against "nothing", isolated, working set in L2, from
-ch07_cache_and_clock --json in the same run), with the difference.
+kernel ("write flush" against "nothing", isolated, in the table "working_set_small",
+the working set that fits in L2, from ch07_cache_and_clock --json in the same run),
+with the difference.
 Exit codes: 0 ok, 77 no GPU (the reason is printed).
 """
 import argparse
@@ -102,8 +103,8 @@ def main(argv=None):
         "ch07_cache_and_clock",
         ["--samples", str(args.samples), "--probes", "3", "--load-ms", "40", "--stat-samples", "20", "--load-steps",
          "20000"], lab_chapters.find_build_dir(args.build_dir))
-    nothing = lab_chapters.find_row(report, "Working set", "nothing, isolated")
-    write_flush = lab_chapters.find_row(report, "Working set", "write flush, isolated")
+    nothing = lab_chapters.find_row(report, "working_set_small", "nothing, isolated")
+    write_flush = lab_chapters.find_row(report, "working_set_small", "write flush, isolated")
     cpp_ratio = write_flush["median"] / nothing["median"] if nothing and write_flush else None
     lab_chapters.side_by_side("Flushed median / median with nothing before (isolated samples, as the article)",
                               [(f"F.linear, {rows}-row weight; C++: chapter 07's kernel in L2", ratios[rows], cpp_ratio)

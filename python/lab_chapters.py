@@ -3,10 +3,10 @@ Python script can print the chapter's figure beside PyTorch's, from the same
 machine and the same run.
 
     report = run_chapter("ch01_kernel_launch", ["--n", "64Mi", "--reps", "10"], build_dir)
-    row = find_row(report, "c = a + b, three ways", "grid-stride float4")
+    row = find_row(report, "variants", "grid-stride float4")   # the table's stable id
     row["median"], row["bandwidth_gbps"]
 
-The JSON is common/report.hpp's: {"results": [{"table", "name", <fields>}], ...};
+The JSON is common/report.hpp's, schema 2: {"results": [{"table_id", "table", "name", <fields>}], ...};
 a row with samples also has "count", "min", "median", "max", "mean".
 """
 import json
@@ -78,13 +78,20 @@ def run_chapter(name, args, build_dir):
         return json.loads(out.read_text())  # a failed timing check still leaves its figures
 
 
-def find_row(report, table_starts_with, name):
-    """The result row called @name in the first table whose title starts with
-    @table_starts_with; None when the report or the row is missing."""
+SCHEMA = 2  # the chapters' JSON shape this module reads (common/report.hpp, kJsonSchema)
+
+
+def find_row(report, table_id, name):
+    """The result row called @name in the table whose stable id is @table_id
+    (the JSON's "table_id", which no rewording or option changes); None when
+    the report or the row is missing. A report of another schema is an error,
+    never a wrong row."""
     if report is None:
         return None
+    if report.get("schema") != SCHEMA:
+        raise ValueError(f"chapter JSON has schema {report.get('schema')}, this script reads schema {SCHEMA}")
     for row in report["results"]:
-        if row["table"].startswith(table_starts_with) and row["name"] == name:
+        if row.get("table_id") == table_id and row["name"] == name:
             return row
     return None
 

@@ -35,9 +35,9 @@ def ncu_us(cache):
     unit, value = header.index("Metric Unit"), header.index("Metric Value")
     return [float(r[value].replace(",", "")) * scale[r[unit]] for r in body]
 
-# Chapter 03's rows for --n (1Mi floats): one table per size, each row with its n.
+# Chapter 03's rows for --n (1Mi floats): the table launch_gap_n.
 events = {r["name"]: r for r in json.load(open(f"{folder}/ch03-events-1Mi.json"))["results"]
-          if r.get("n") == 1 << 20}
+          if r.get("table_id") == "launch_gap_n"}
 summary = {}
 for cache, rows in (("all", ["blocked stream, L2 flushed", "blocked stream, L2 flushed - empty pair"]),
                     ("none", ["blocked stream", "blocked stream - empty pair", "isolated", "back to back"])):

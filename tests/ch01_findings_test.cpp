@@ -1,24 +1,22 @@
-// Chapter 01's findings on hand-made data: every branch of findings.cpp.
+// Chapter 01's findings on hand-made data: every branch of findings.cpp, pinned
+// by id, verdict and numbers.
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
+#include "../chapters/01_kernel_launch/options.hpp"  // kDefaultN
 #include "findings.hpp"
+#include "support/findings_support.hpp"
 
 namespace {
 
-lab::Comparison exact(std::size_t count) {
-  lab::Comparison c;
-  c.count = count;
-  return c;
-}
+using lab_test::by_id;
+using lab_test::correct;
+using lab_test::has_id;
+using lab_test::value;
 
-lab::Comparison one_wrong(std::size_t count) {
-  lab::Comparison c = exact(count);
-  c.mismatches = 1;
-  return c;
-}
+constexpr double kL2 = 50.0 * 1024 * 1024;  // a 50 MiB L2, as on the H100
 
 // n floats: the copy moves 8n bytes, the add 12n. With the copy at 1.0 ms and
 // an add at 1.5 ms both run at the same bandwidth (100 % of the copy).
@@ -27,24 +25,10 @@ ch01::VariantsRun run_of(std::int64_t n, double l2_bytes, double add_ms, double 
   run.n = n;
   run.l2_bytes = l2_bytes;
   run.copy_samples = {1.0, 1.0, 1.0};
-  run.variants = {{"one thread per element", 4096, 256, {other_ms}, exact(n), exact(n)},
-                  {"grid-stride", 1056, 256, {add_ms}, exact(n), exact(n)}};
+  const auto count = static_cast<std::size_t>(n);
+  run.variants = {{"one thread per element", 4096, 256, {other_ms}, correct(count), correct(count)},
+                  {"grid-stride", 1056, 256, {add_ms}, correct(count), correct(count)}};
   return run;
-}
-
-const lab::Finding& named(const std::vector<lab::Finding>& findings, const std::string& name) {
-  for (const auto& f : findings) {
-    if (f.name == name) return f;
-  }
-  FAIL("no finding named " << name);
-  return findings.front();
-}
-
-bool has(const std::vector<lab::Finding>& findings, const std::string& name) {
-  for (const auto& f : findings) {
-    if (f.name == name) return true;
-  }
-  return false;
 }
 
 }  // namespace
@@ -52,70 +36,98 @@ bool has(const std::vector<lab::Finding>& findings, const std::string& name) {
 TEST_CASE("variants: bandwidth and percentage of the copy are computed from the medians") {
   const ch01::VariantsRun run = run_of(1000, 1e9, 1.5, 3.0);
   const lab::ResultTable table = ch01::variants_table(run);
+  CHECK(table.id() == "variants");
   REQUIRE(table.rows().size() == 3);
-  CHECK(table.row("device-to-device copy").get("bandwidth_gbps").number() == doctest::Approx(8000 / 1e6));
-  CHECK(table.row("grid-stride").get("percent_of_copy").number() == doctest::Approx(100.0));
-  CHECK(table.row("one thread per element").get("percent_of_copy").number() == doctest::Approx(50.0));
+  CHECK(lab_test::cell(table, "device-to-device copy", "bandwidth_gbps") == doctest::Approx(8000 / 1e6));
+  CHECK(lab_test::cell(table, "grid-stride", "percent_of_copy") == doctest::Approx(100.0));
+  CHECK(lab_test::cell(table, "one thread per element", "percent_of_copy") == doctest::Approx(50.0));
   CHECK(table.row("grid-stride").get("grid").integer() == 1056);
-  CHECK(table.row("grid-stride").get("median").number() == 1.5);
+  CHECK(lab_test::cell(table, "grid-stride", "median") == 1.5);
+  CHECK(ch01::percent_of_copy(run, run.variants[0]) == doctest::Approx(50.0));
 }
 
 TEST_CASE("variants: correct results pass, a wrong one fails, first run and after timing apart") {
   ch01::VariantsRun run = run_of(1000, 1e9, 1.5, 3.0);
   for (const auto& f : ch01::variants_findings(run)) CHECK(f.passed);
-  run.variants[1].after = one_wrong(1000);
+  run.variants[1].after = lab_test::wrong();
   const auto findings = ch01::variants_findings(run);
-  CHECK(named(findings, "grid-stride matches the CPU (exact)").passed);
-  CHECK_FALSE(named(findings, "grid-stride still correct after timing").passed);
-  CHECK(named(findings, "grid-stride still correct after timing").kind == lab::Finding::Kind::correctness);
+  CHECK(by_id(findings, "first_run_correct.grid_stride").passed);
+  CHECK(by_id(findings, "first_run_correct.one_thread_per_element").passed);
+  CHECK_FALSE(by_id(findings, "correct_after_timing.grid_stride").passed);
+  CHECK(by_id(findings, "correct_after_timing.grid_stride").kind == lab::Finding::Kind::correctness);
+  CHECK(by_id(findings, "correct_after_timing.one_thread_per_element").passed);
 }
 
 TEST_CASE("variants: the best variant is the one closest to the copy") {
-  CHECK(named(ch01::variants_findings(run_of(1000, 1e9, 1.5, 3.0)), "best variant").text.find("grid-stride came") == 0);
-  CHECK(named(ch01::variants_findings(run_of(1000, 1e9, 3.0, 1.5)), "best variant").text.find("one thread") == 0);
+  const auto grid_stride_best = ch01::variants_findings(run_of(1000, 1e9, 1.5, 3.0));
+  CHECK(by_id(grid_stride_best, "best_variant").text.rfind("grid-stride", 0) == 0);
+  CHECK(value(grid_stride_best, "best_variant", "best_percent") == doctest::Approx(100.0));
+  const auto one_thread_best = ch01::variants_findings(run_of(1000, 1e9, 3.0, 1.5));
+  CHECK(by_id(one_thread_best, "best_variant").text.rfind("one thread per element", 0) == 0);
+  SUBCASE("no variants: no best, no working set") {
+    ch01::VariantsRun run = run_of(1000, 1e9, 1.5, 3.0);
+    run.variants.clear();
+    CHECK(ch01::variants_findings(run).empty());
+  }
 }
 
 TEST_CASE("variants: a working set inside the L2 is a cache figure, one of 4 L2s or more a DRAM figure") {
-  const auto small = named(ch01::variants_findings(run_of(1000, 50.0 * 1024 * 1024, 1.5, 3.0)), "working set");
-  CHECK(small.text.find("warm-cache figures") != std::string::npos);
-  const auto large = named(ch01::variants_findings(run_of(64 << 20, 50.0 * 1024 * 1024, 1.5, 3.0)), "working set");
-  CHECK(large.text.find("the samples measure DRAM") != std::string::npos);
+  const auto small = ch01::variants_findings(run_of(1000, kL2, 1.5, 3.0));
+  CHECK(by_id(small, "working_set").id == "working_set.in_l2");
+  // 64Mi floats: 768 MiB, 15.4 times the L2.
+  const auto large = ch01::variants_findings(run_of(64 << 20, kL2, 1.5, 3.0));
+  CHECK(by_id(large, "working_set").id == "working_set.dram");
+  CHECK(value(large, "working_set", "working_set_mib") == doctest::Approx(768.0));
+  CHECK(value(large, "working_set", "times_l2") == doctest::Approx(15.36));
   // 60 MiB against a 50 MiB L2: larger than the cache, not by enough to call it DRAM.
-  const auto between = named(ch01::variants_findings(run_of(5 << 20, 50.0 * 1024 * 1024, 1.5, 3.0)), "working set");
-  CHECK(between.text.find("1.2 times the 50 MiB L2: part of each sample may still come from the cache") !=
-        std::string::npos);
+  const auto between = ch01::variants_findings(run_of(5 << 20, kL2, 1.5, 3.0));
+  CHECK(by_id(between, "working_set").id == "working_set.partly_l2");
+  CHECK(value(between, "working_set", "times_l2") == doctest::Approx(1.2));
+  CHECK(value(between, "working_set", "l2_mib") == doctest::Approx(50.0));
 }
 
-TEST_CASE("variants: the page's benchmark is judged only at n = 64Mi, met or not") {
-  CHECK_FALSE(has(ch01::variants_findings(run_of(1000, 1e9, 1.5, 3.0)), "benchmark"));
-  const auto met = named(ch01::variants_findings(run_of(64 << 20, 1e9, 1.5, 3.0)), "benchmark");
-  CHECK(met.text.find("is met: 100.0 %") != std::string::npos);
-  const auto missed = named(ch01::variants_findings(run_of(64 << 20, 1e9, 1.8, 3.0)), "benchmark");
-  CHECK(missed.text.find("not met in this run: 83.3 %") != std::string::npos);
+TEST_CASE("variants: the page's benchmark is judged only at the default n, met or not") {
+  CHECK_FALSE(has_id(ch01::variants_findings(run_of(1000, 1e9, 1.5, 3.0)), "benchmark"));
+  const auto met = ch01::variants_findings(run_of(ch01::kDefaultN, 1e9, 1.5, 3.0));
+  CHECK(by_id(met, "benchmark").id == "benchmark.met");
+  CHECK(value(met, "benchmark", "best_percent") == doctest::Approx(100.0));
+  const auto missed = ch01::variants_findings(run_of(ch01::kDefaultN, 1e9, 1.8, 3.0));
+  CHECK(by_id(missed, "benchmark").id == "benchmark.not_met");
+  CHECK(value(missed, "benchmark", "best_percent") == doctest::Approx(83.333).epsilon(1e-4));
+}
+
+TEST_CASE("variants: the note counts n in the project's notation") {
+  CHECK(ch01::variants_table(run_of(ch01::kDefaultN, 1e9, 1.5, 3.0)).render().find("64Mi floats per vector") !=
+        std::string::npos);
 }
 
 TEST_CASE("launch return: early return and waiting synchronisation pass; a blocking launch fails") {
   const auto good = ch01::launch_return_findings({0.004, 20.0, 20.1});
-  REQUIRE(good.size() == 2);
-  CHECK(good[0].passed);
-  CHECK(good[0].kind == lab::Finding::Kind::timing);
-  CHECK(good[0].text.find("after 4.0 us, the kernel ran 20.000 ms (5000 times longer)") != std::string::npos);
-  CHECK(good[1].passed);
-  const auto blocking = ch01::launch_return_findings({19.0, 20.0, 20.1});
-  CHECK_FALSE(blocking[0].passed);
-  const auto no_wait = ch01::launch_return_findings({0.004, 20.0, 1.0});
-  CHECK_FALSE(no_wait[1].passed);
-  CHECK(ch01::launch_return_table({0.004, 20.0, 20.1}).rows().size() == 3);
+  CHECK(by_id(good, "launch_returns_early").passed);
+  CHECK(by_id(good, "launch_returns_early").kind == lab::Finding::Kind::timing);
+  CHECK(value(good, "launch_returns_early", "launch_call_us") == doctest::Approx(4.0));
+  CHECK(value(good, "launch_returns_early", "kernel_ms") == doctest::Approx(20.0));
+  CHECK(by_id(good, "sync_waits").passed);
+  CHECK(value(good, "sync_waits", "until_sync_ms") == doctest::Approx(20.1));
+  CHECK_FALSE(by_id(ch01::launch_return_findings({19.0, 20.0, 20.1}), "launch_returns_early").passed);
+  CHECK_FALSE(by_id(ch01::launch_return_findings({0.004, 20.0, 1.0}), "sync_waits").passed);
+  const lab::ResultTable table = ch01::launch_return_table({0.004, 20.0, 20.1});
+  CHECK(table.id() == "launch_return");
+  CHECK(table.rows().size() == 3);
 }
 
 TEST_CASE("launch error: reported and carried on passes; unreported or a failed next launch fails") {
   ch01::LaunchErrorDemo demo{2048, 9, "cudaErrorInvalidConfiguration (invalid configuration argument)", true};
   for (const auto& f : ch01::launch_error_findings(demo)) CHECK(f.passed);
-  CHECK(ch01::launch_error_table(demo, 1024).row("this GPU's limit").get("value").integer() == 1024);
+  CHECK(value(ch01::launch_error_findings(demo), "error_reported", "error_code") == 9);
+  const lab::ResultTable table = ch01::launch_error_table(demo, 1024);
+  CHECK(table.id() == "launch_error");
+  CHECK(table.row("this GPU's limit").get("value").integer() == 1024);
   demo.error_code = 0;
-  CHECK_FALSE(ch01::launch_error_findings(demo)[0].passed);
+  CHECK_FALSE(by_id(ch01::launch_error_findings(demo), "error_reported").passed);
   demo.later_launch_ok = false;
-  CHECK_FALSE(ch01::launch_error_findings(demo)[1].passed);
+  CHECK_FALSE(by_id(ch01::launch_error_findings(demo), "carries_on").passed);
+  CHECK(ch01::launch_error_background().size() == 1);
 }
 
 TEST_CASE("limits: this GPU's values beside compute capability 1.x") {
@@ -128,6 +140,7 @@ TEST_CASE("limits: this GPU's values beside compute capability 1.x") {
   d.shared_per_block_optin = 227 * 1024;
   d.sm_count = 132;
   const lab::ResultTable table = ch01::limits_table(d);
+  CHECK(table.id() == "limits");
   CHECK(table.row("threads per block").get("this_gpu").integer() == 1024);
   CHECK(table.row("block dimensions (x, y, z)").get("this_gpu").text() == "1024, 1024, 64");
   CHECK(table.row("shared memory per block [KiB]").get("this_gpu").text() == "48 (227 opt-in)");

@@ -1,39 +1,25 @@
-// Chapter 02's findings on hand-made data: every branch of every function in
-// chapters/02_sync_pitfalls/findings.hpp, without a GPU.
+// Chapter 02's findings, options and documented expectations on hand-made data:
+// every branch, pinned by id, verdict and numbers, without a GPU.
 #include <doctest/doctest.h>
 
-#include "support/findings_support.hpp"
-
-#include <cmath>
-#include <limits>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "../chapters/02_sync_pitfalls/options.hpp"
+#include "command_line.hpp"
+#include "documented.hpp"
 #include "findings.hpp"
+#include "program.hpp"
+#include "support/findings_support.hpp"
 
 namespace {
 
-using lab_test::contains;
-
-// Is @p part not in @p text?
-bool lacks(const std::string& text, const std::string& part) { return text.find(part) == std::string::npos; }
-
-
-lab::Comparison correct(std::size_t count) {
-  lab::Comparison c;
-  c.count = count;
-  return c;
-}
-
-lab::Comparison wrong(std::size_t count, std::size_t mismatches) {
-  lab::Comparison c;
-  c.count = count;
-  c.mismatches = mismatches;
-  c.first.push_back({0, 1.0, std::numeric_limits<double>::quiet_NaN()});
-  return c;
-}
+using lab_test::by_id;
+using lab_test::correct;
+using lab_test::has_id;
+using lab_test::value;
+using lab_test::wrong;
 
 ch02::CaseRun case_run(ch02::SyncCase sync_case, std::vector<double> samples, double backlog_ms,
                        lab::Comparison result = {}) {
@@ -46,8 +32,9 @@ ch02::CaseRun case_run(ch02::SyncCase sync_case, std::vector<double> samples, do
 }
 
 // The H100 shape of section 1: a 0.0054 ms kernel, a 2 ms backlog.
-ch02::HostTimerRun short_kernel_run(lab::Comparison result = correct(1024)) {
+ch02::HostTimerRun short_kernel_run(lab::Comparison result = correct()) {
   ch02::HostTimerRun run;
+  run.id = "add";
   run.kernel = "c = a + b (1024 floats)";
   run.runs = 4;
   run.warmup = 10;
@@ -63,6 +50,7 @@ ch02::HostTimerRun short_kernel_run(lab::Comparison result = correct(1024)) {
 // The H100 shape of section 2: a 10 ms kernel, no output to check.
 ch02::HostTimerRun long_kernel_run(double no_sync_ms = 0.005) {
   ch02::HostTimerRun run;
+  run.id = "long_kernel";
   run.kernel = "a kernel spinning 10.0 ms";
   run.runs = 3;
   run.kernel_ms = {10.0, 10.0};
@@ -73,12 +61,9 @@ ch02::HostTimerRun long_kernel_run(double no_sync_ms = 0.005) {
   return run;
 }
 
-// The first finding whose name holds @p name_part (a copy: the list is often a temporary).
-std::optional<lab::Finding> find(const std::vector<lab::Finding>& findings, const std::string& name_part) {
-  for (const lab::Finding& f : findings) {
-    if (f.name.find(name_part) != std::string::npos) return f;
-  }
-  return std::nullopt;
+// What the table says the timer of one case contained.
+std::string contained(const ch02::HostTimerRun& run, ch02::SyncCase sync_case) {
+  return ch02::host_timer_table(run).row(ch02::case_name(sync_case)).get("contained").text();
 }
 
 ch02::CallProbe probe(ch02::HostCall call, ch02::WorkSetup setup, bool waited, lab::Comparison data = {}) {
@@ -97,7 +82,8 @@ ch02::CallProbe probe(ch02::HostCall call, ch02::WorkSetup setup, bool waited, l
 // H100) says: stream 0 waits for the work in (a) and (d), not in (b) and (c).
 ch02::ImplicitSyncRun documented_run(ch02::WorkSetup setup) {
   const bool ordered = ch02::stream_zero_waits_for_work(setup);
-  const lab::Comparison copied = ordered ? correct(1024) : wrong(1024, 1024);
+  lab::Comparison copied = ordered ? correct() : wrong();
+  if (!ordered) copied.mismatches = copied.count;  // every value read was the NaN poison
   ch02::ImplicitSyncRun run;
   run.queued_ms = 20.0;
   run.probes = {probe(ch02::HostCall::kernel_launch, setup, false, copied),
@@ -120,15 +106,47 @@ ch02::CallProbe& probe_of(ch02::ImplicitSyncRun& run, ch02::HostCall call) {
 ch02::Placement placement(double work_then_read_ms, double read_then_work_ms) {
   ch02::Placement p;
   p.gpu_ms = 10.0;
-  p.cpu_ms = 10.0;
+  p.cpu_ms = 8.0;
   p.work_then_read_ms = work_then_read_ms;
   p.read_then_work_ms = read_then_work_ms;
-  p.work_then_read = correct(1024);
-  p.read_then_work = correct(1024);
+  p.work_then_read = correct();
+  p.read_then_work = correct();
   return p;
 }
 
+std::string usage_error(std::vector<const char*> args) {
+  ch02::Options options;
+  lab::Options table("ch02_sync_pitfalls", "test");
+  ch02::add_options(table, options);
+  args.insert(args.begin(), "ch02_sync_pitfalls");
+  try {
+    table.parse(static_cast<int>(args.size()), args.data());
+  } catch (const lab::UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 }  // namespace
+
+// --- Options ----------------------------------------------------------------------
+
+TEST_CASE("options: ranges, and the memory a run needs") {
+  CHECK(usage_error({"--runs", "0"}).find("--runs") != std::string::npos);  // refused, naming the option
+  CHECK(usage_error({"--cpu-ms", "0.01"}).find("--cpu-ms") != std::string::npos);
+  CHECK(usage_error({"--queued-ms", "0"}).find("--queued-ms") != std::string::npos);
+  CHECK(usage_error({"--n", "1Mi", "--runs", "3", "--backlog-ms", "0"}).empty());
+  ch02::Options options;
+  CHECK(options.n == std::int64_t{1} << 20);
+  options.n = 1000;
+  const lab::MemoryNeed need = ch02::memory_need(options);
+  CHECK(need.device_bytes == doctest::Approx(16000.0));  // a, b, c and section 3's copy: 4 x 4 bytes per element
+  CHECK(need.host_bytes == doctest::Approx(20000.0));    // a, the CPU's c and three copies: 5 x 4 bytes
+  CHECK(need.what == "--n 1000");
+  CHECK(lab::check_memory_fits(need, 16000, 20000).empty());
+  CHECK_FALSE(lab::check_memory_fits(need, 15999, 20000).empty());
+  CHECK_FALSE(lab::check_memory_fits(need, 16000, 19999).empty());
+}
 
 // --- Sections 1 and 2 ------------------------------------------------------------
 
@@ -155,35 +173,10 @@ TEST_CASE("first_run_held_backlog: the first reading exceeds the median by half 
   SUBCASE("no readings") { CHECK_FALSE(ch02::first_run_held_backlog(case_run(SyncCase::after_only, {}, 2.0))); }
 }
 
-TEST_CASE("timer_contents is derived from the readings, the kernel's time and the backlog") {
-  using ch02::SyncCase;
-  const double kernel = 10.0;
-  SUBCASE("sync after, the backlog in the first run") {
-    CHECK(ch02::timer_contents(case_run(SyncCase::after_only, {111.9, 10.04, 10.04}, 102.0), kernel) ==
-          "backlog (first run) + launch + kernel + sync");
-  }
-  SUBCASE("sync after, no backlog") {
-    CHECK(ch02::timer_contents(case_run(SyncCase::before_and_after, {10.07, 10.04}, 102.0), kernel) ==
-          "launch + kernel + sync");
-  }
-  SUBCASE("sync after, yet shorter than the kernel") {
-    CHECK(ch02::timer_contents(case_run(SyncCase::before_and_after, {0.01, 0.01}, 0.0), kernel) ==
-          "less than the kernel: the sync did not wait for it");
-  }
-  SUBCASE("no sync after, far shorter than the kernel") {
-    CHECK(ch02::timer_contents(case_run(SyncCase::never, {0.005, 0.004}, 102.0), kernel) == "the launch call only");
-  }
-  SUBCASE("no sync after, a kernel as short as a launch") {
-    CHECK(ch02::timer_contents(case_run(SyncCase::before_only, {0.012, 0.005, 0.005}, 2.0), 0.0054) ==
-          "the launch call; too close to the kernel's time to tell");
-  }
-  SUBCASE("no readings") { CHECK(ch02::timer_contents(case_run(SyncCase::never, {}, 0.0), kernel) == "-"); }
-}
-
 TEST_CASE("host_timer_table: the kernel alone, then one row per case, every value declared once") {
   const lab::ResultTable table = ch02::host_timer_table(short_kernel_run());
+  CHECK(table.id() == "host_timer_add");
   REQUIRE(table.rows().size() == 5);
-  CHECK(contains(table.title(), "c = a + b (1024 floats)"));
   const auto& alone = table.row("the kernel alone (events)");
   CHECK(alone.get("median").number() == doctest::Approx(0.0054));
   CHECK(alone.get("first_ms").number() == doctest::Approx(0.0054));
@@ -192,12 +185,8 @@ TEST_CASE("host_timer_table: the kernel alone, then one row per case, every valu
   CHECK(after.get("median").number() == doctest::Approx(0.0135));
   CHECK(after.get("backlog_ms").number() == doctest::Approx(2.06));
   CHECK(after.get("first_run_held_backlog").boolean());
-  CHECK(contains(after.get("contained").text(), "backlog"));
-  CHECK(table.row("no sync").get("contained").text() == "the launch call; too close to the kernel's time to tell");
-  const std::string text = table.render();
-  CHECK(contains(text, "4 runs per case"));
-  CHECK(contains(text, "10 launches of the kernel and a 2.0 ms spin kernel"));
-
+  CHECK_FALSE(table.row("sync before and after").get("first_run_held_backlog").boolean());
+  CHECK(ch02::host_timer_table(long_kernel_run()).id() == "host_timer_long_kernel");
   SUBCASE("without event samples there is no reference row") {
     ch02::HostTimerRun run = short_kernel_run();
     run.kernel_ms.clear();
@@ -205,79 +194,66 @@ TEST_CASE("host_timer_table: the kernel alone, then one row per case, every valu
   }
 }
 
-TEST_CASE("host_timer_findings: the kernel's output after every case") {
-  SUBCASE("correct after all four") {
-    const auto findings = ch02::host_timer_findings(short_kernel_run());
-    const std::optional<lab::Finding> f = find(findings, "correct after every case");
-    REQUIRE(f);
-    CHECK(f->kind == lab::Finding::Kind::correctness);
-    CHECK(f->passed);
-    CHECK(contains(f->text, "each of the 4 cases"));
+TEST_CASE("host_timer_table: what the timer contained, derived from the readings, the kernel and the backlog") {
+  using ch02::SyncCase;
+  ch02::HostTimerRun run = long_kernel_run();
+  CHECK(contained(run, SyncCase::after_only) == "backlog (first run) + launch + kernel + sync");
+  CHECK(contained(run, SyncCase::before_and_after) == "launch + kernel + sync");
+  CHECK(contained(run, SyncCase::never) == "the launch call only");
+  // A kernel as short as a launch: the times cannot tell.
+  CHECK(contained(short_kernel_run(), SyncCase::before_only) ==
+        "the launch call; too close to the kernel's time to tell");
+  SUBCASE("a sync after the launch, yet shorter than the kernel") {
+    run.cases[0].samples_ms = {0.01, 0.01};
+    CHECK(contained(run, SyncCase::before_and_after) == "less than the kernel: the sync did not wait for it");
   }
-  SUBCASE("wrong after one") {
-    ch02::HostTimerRun run = short_kernel_run();
-    run.cases[1].result = wrong(1024, 3);
-    const std::optional<lab::Finding> f = find(ch02::host_timer_findings(run), "correct after every case");
-    REQUIRE(f);
-    CHECK_FALSE(f->passed);
-    CHECK(contains(f->text, "after 'sync before only'"));
-    CHECK(contains(f->text, "3 of 1024"));
-  }
-  SUBCASE("nothing to check (a spin kernel writes nothing)") {
-    CHECK_FALSE(find(ch02::host_timer_findings(long_kernel_run()), "correct after every case"));
+  SUBCASE("no readings") {
+    run.cases[3].samples_ms.clear();
+    CHECK(contained(run, SyncCase::never) == "-");
   }
 }
 
-TEST_CASE("host_timer_findings: the backlog in the first 'sync after only' reading") {
-  SUBCASE("its first run held the backlog") {
-    const std::optional<lab::Finding> f = find(ch02::host_timer_findings(short_kernel_run()), "backlog");
-    REQUIRE(f);
-    CHECK(f->kind == lab::Finding::Kind::observation);
-    CHECK(contains(f->text, "read 2.008 ms on its first run and 0.013 ms at the median"));
-    CHECK(contains(f->text, "also held 1.994 ms of the 2.060 ms"));
+TEST_CASE("host_timer_findings: the kernel's output after every case") {
+  SUBCASE("correct after all four") {
+    const auto findings = ch02::host_timer_findings(short_kernel_run());
+    CHECK(by_id(findings, "add_correct").kind == lab::Finding::Kind::correctness);
+    CHECK(by_id(findings, "add_correct").passed);
+    CHECK(value(findings, "add_correct", "wrong_cases") == 0);
   }
-  SUBCASE("the GPU had done most of it first") {
+  SUBCASE("wrong after one") {
     ch02::HostTimerRun run = short_kernel_run();
-    run.cases[2].samples_ms = {0.5, 0.013, 0.013, 0.014};
-    const std::optional<lab::Finding> f = find(ch02::host_timer_findings(run), "backlog");
-    REQUIRE(f);
-    CHECK(contains(f->text, "less than half of the 2.060 ms"));
+    run.cases[1].result = wrong();
+    const auto findings = ch02::host_timer_findings(run);
+    CHECK_FALSE(by_id(findings, "add_correct").passed);
+    CHECK(value(findings, "add_correct", "wrong_cases") == 1);
   }
-  SUBCASE("nothing was left in flight") {
-    ch02::HostTimerRun run = short_kernel_run();
-    run.cases[2].backlog_ms = 0.002;
-    const std::optional<lab::Finding> f = find(ch02::host_timer_findings(run), "backlog");
-    REQUIRE(f);
-    CHECK(contains(f->text, "no backlog to see"));
+  SUBCASE("nothing to check (a spin kernel writes nothing)") {
+    CHECK(ch02::host_timer_findings(long_kernel_run()).empty());
   }
-  SUBCASE("no 'sync after only' case, no sentence about it") {
-    ch02::HostTimerRun run = short_kernel_run();
-    run.cases.erase(run.cases.begin() + 2);
-    CHECK_FALSE(find(ch02::host_timer_findings(run), "backlog"));
-  }
+  CHECK(ch02::host_timer_background().size() == 1);
 }
 
 TEST_CASE("long_kernel_findings: without a sync after, the timer reads under a tenth") {
   SUBCASE("it does") {
-    const std::optional<lab::Finding> f = find(ch02::long_kernel_findings(long_kernel_run()), "under a tenth");
-    REQUIRE(f);
-    CHECK(f->kind == lab::Finding::Kind::timing);
-    CHECK(f->passed);
-    CHECK(contains(f->text, "no sync 0.005 ms, sync before only 0.037 ms, sync before and after 10.040 ms"));
-    CHECK(contains(f->text, "2008 times"));
+    const auto findings = ch02::long_kernel_findings(long_kernel_run());
+    const lab::Finding& f = by_id(findings, "long_kernel_unsynced_under_tenth");
+    CHECK(f.kind == lab::Finding::Kind::timing);
+    CHECK(f.passed);
+    CHECK(value(findings, "long_kernel_unsynced_under_tenth", "no_sync_ms") == doctest::Approx(0.005));
+    CHECK(value(findings, "long_kernel_unsynced_under_tenth", "before_only_ms") == doctest::Approx(0.037));
+    CHECK(value(findings, "long_kernel_unsynced_under_tenth", "synced_ms") == doctest::Approx(10.04));
   }
   SUBCASE("it does not (the launch queue was full, say)") {
-    const std::optional<lab::Finding> f = find(ch02::long_kernel_findings(long_kernel_run(5.0)), "under a tenth");
-    REQUIRE(f);
-    CHECK_FALSE(f->passed);
+    CHECK_FALSE(by_id(ch02::long_kernel_findings(long_kernel_run(5.0)), "long_kernel_unsynced_under_tenth").passed);
   }
   SUBCASE("a case missing: nothing to judge") {
     ch02::HostTimerRun run = long_kernel_run();
     run.cases.pop_back();
-    CHECK_FALSE(find(ch02::long_kernel_findings(run), "under a tenth"));
+    CHECK_FALSE(has_id(ch02::long_kernel_findings(run), "long_kernel_unsynced_under_tenth"));
   }
-  SUBCASE("it also says what host_timer_findings says") {
-    CHECK(find(ch02::long_kernel_findings(long_kernel_run()), "backlog"));
+  SUBCASE("it also checks the output when there is one") {
+    ch02::HostTimerRun run = short_kernel_run();
+    CHECK(has_id(ch02::long_kernel_findings(run), "add_correct"));
   }
 }
 
@@ -309,9 +285,10 @@ TEST_CASE("the documentation's answers keep their condition") {
   CHECK_FALSE(ch02::stream_zero_waits_for_work(WorkSetup::per_thread_blocking_stream));
   CHECK(ch02::stream_zero_waits_for_work(WorkSetup::per_thread_legacy_stream));
   CHECK_FALSE(ch02::built_per_thread(WorkSetup::non_blocking_stream));
+  CHECK(ch02::built_per_thread(WorkSetup::per_thread_blocking_stream));
   CHECK(ch02::built_per_thread(WorkSetup::per_thread_legacy_stream));
-  CHECK(contains(ch02::setup_title(WorkSetup::non_blocking_stream), "does not wait for non-blocking streams"));
-  CHECK(contains(ch02::setup_title(WorkSetup::per_thread_legacy_stream), "still waits for the legacy"));
+  CHECK(std::string(ch02::documented_text(Documented::unspecified)) == "not said");
+  CHECK(std::string(ch02::documented_return_text(HostCall::memcpy_blocking)) == "after its copy");
 }
 
 TEST_CASE("waited_for_work: the work was done at return, and the call took half the work longer than alone") {
@@ -336,12 +313,12 @@ TEST_CASE("waited_for_work: the work was done at return, and the call took half 
 TEST_CASE("implicit_sync_table: one setup's calls, the documentation beside what happened") {
   const ch02::ImplicitSyncRun run = documented_run(ch02::WorkSetup::non_blocking_stream);
   const lab::ResultTable table = ch02::implicit_sync_table(run, ch02::WorkSetup::non_blocking_stream);
-  CHECK(contains(table.title(), "(b)"));
+  CHECK(table.id() == "implicit_sync_b");
+  CHECK(table.title().rfind("(b)", 0) == 0);
   REQUIRE(table.rows().size() == 7);
   const auto& memcpy = table.row("cudaMemcpy to pageable");
   CHECK(memcpy.get("returns").text() == "after its copy");
   CHECK(memcpy.get("after_the_work").text() == "no");
-  CHECK(memcpy.get("documented_wait").text() == "no");
   CHECK(memcpy.get("returned_after_ms").number() == doctest::Approx(0.01));
   CHECK(memcpy.get("alone_ms").number() == doctest::Approx(0.01));
   CHECK_FALSE(memcpy.get("work_done_at_return").boolean());
@@ -351,188 +328,137 @@ TEST_CASE("implicit_sync_table: one setup's calls, the documentation beside what
   CHECK(memcpy.get("values_wrong").integer() == 1024);
   CHECK(table.row("cudaFree 1 MiB").get("values_read").is_none());
   CHECK(table.row("cudaFree 1 MiB").get("after_the_work").text() == "-");
-  CHECK(contains(table.render(), "20.0 ms spin kernel"));
   SUBCASE("another setup's probes are not in it") {
     CHECK(ch02::implicit_sync_table(run, ch02::WorkSetup::blocking_stream).rows().empty());
   }
 }
 
+TEST_CASE("implicit_sync_table: every setup has its own id and title, (c) the per-thread blocking setup too") {
+  const std::vector<std::string> ids = {"implicit_sync_a", "implicit_sync_b", "implicit_sync_c", "implicit_sync_d"};
+  for (ch02::WorkSetup setup : ch02::kAllSetups) {
+    const lab::ResultTable table = ch02::implicit_sync_table(documented_run(setup), setup);
+    CAPTURE(ch02::setup_label(setup));
+    CHECK(table.id() == ids[static_cast<std::size_t>(setup)]);
+    CHECK(table.title().rfind(ch02::setup_label(setup), 0) == 0);
+    CHECK(table.rows().size() == 7);
+  }
+  const lab::ResultTable c = ch02::implicit_sync_table(documented_run(ch02::WorkSetup::per_thread_blocking_stream),
+                                                       ch02::WorkSetup::per_thread_blocking_stream);
+  CHECK(c.title() !=
+        ch02::implicit_sync_table(documented_run(ch02::WorkSetup::blocking_stream), ch02::WorkSetup::blocking_stream)
+            .title());
+  CHECK(c.row("cudaMemcpy to pageable").get("after_the_work").text() == "no");
+}
+
 TEST_CASE("implicit_sync_findings: everything as documented") {
-  SUBCASE("(a) stream 0 waits for the blocking stream") {
+  SUBCASE("(a) stream 0 waits for the blocking stream: two promised waits, five ordered reads") {
     const auto findings = ch02::implicit_sync_findings(documented_run(ch02::WorkSetup::blocking_stream),
                                                        ch02::WorkSetup::blocking_stream);
-    const std::optional<lab::Finding> timing = find(findings, "the calls documented to wait for the queued work did");
-    REQUIRE(timing);
-    CHECK(timing->kind == lab::Finding::Kind::timing);
-    CHECK(timing->passed);
-    CHECK(timing->text == "waited: cudaMemcpy to pageable, c[n-1] on the work's stream + sync");
-    const std::optional<lab::Finding> free = find(findings, "calls not required to wait");
-    REQUIRE(free);
-    CHECK(free->kind == lab::Finding::Kind::observation);
-    CHECK(free->text == "did not wait: kernel<<<..., 0>>> copying c, cudaMemcpyAsync to pinned, 0");
-    const std::optional<lab::Finding> data = find(findings, "what runs after the work reads its result");
-    REQUIRE(data);
-    CHECK(data->kind == lab::Finding::Kind::correctness);
-    CHECK(data->passed);
-    CHECK(contains(data->text, "5 calls"));
-    CHECK_FALSE(find(findings, "not ordered"));  // in (a) everything is ordered
-    const std::optional<lab::Finding> open = find(findings, "leaves open");
-    REQUIRE(open);
-    CHECK(open->kind == lab::Finding::Kind::observation);
-    CHECK(contains(open->text, "cudaMemcpyAsync to pageable, 0 (may wait for its copy) waited for it"));
-    CHECK(contains(open->text, "cudaMalloc 1 MiB (not said) did not wait for it"));
-    CHECK(contains(open->text, "cudaFree 1 MiB (may synchronise) waited for it"));
+    REQUIRE(findings.size() == 2);
+    CHECK(by_id(findings, "documented_waits_a").kind == lab::Finding::Kind::timing);
+    CHECK(by_id(findings, "documented_waits_a").passed);
+    CHECK(value(findings, "documented_waits_a", "did_not_wait_count") == 0);
+    CHECK(by_id(findings, "ordered_reads_a").kind == lab::Finding::Kind::correctness);
+    CHECK(by_id(findings, "ordered_reads_a").passed);
+    CHECK(value(findings, "ordered_reads_a", "wrong_count") == 0);
   }
-  SUBCASE("(b) stream 0 does not wait for the non-blocking stream: the copies read stale values") {
+  SUBCASE("(b) stream 0 does not wait for the non-blocking stream: stale reads are no failure") {
     const auto findings = ch02::implicit_sync_findings(documented_run(ch02::WorkSetup::non_blocking_stream),
                                                        ch02::WorkSetup::non_blocking_stream);
-    const std::optional<lab::Finding> timing = find(findings, "documented to wait");
-    REQUIRE(timing);
-    CHECK(timing->passed);
-    CHECK(timing->text == "waited: c[n-1] on the work's stream + sync");
-    const std::optional<lab::Finding> free = find(findings, "not required to wait");
-    REQUIRE(free);
-    CHECK(contains(free->text, "did not wait: kernel<<<..., 0>>> copying c, cudaMemcpyAsync to pinned, 0, "
-                               "cudaMemcpyAsync to pageable, 0, cudaMemcpy to pageable"));
-    const std::optional<lab::Finding> data = find(findings, "reads its result");
-    REQUIRE(data);
-    CHECK(data->passed);
-    CHECK(contains(data->text, "1 call, every value"));
-    const std::optional<lab::Finding> stale = find(findings, "not ordered");
-    REQUIRE(stale);
-    CHECK(stale->kind == lab::Finding::Kind::observation);
-    CHECK(contains(stale->text, "read c before the kernel had written it"));
-    CHECK(contains(stale->text, "cudaMemcpy to pageable"));
-    CHECK(lacks(stale->text, "happened to finish first"));
+    CHECK(by_id(findings, "documented_waits_b").passed);
+    CHECK(by_id(findings, "ordered_reads_b").passed);
+  }
+  SUBCASE("(c) and (d)") {
+    CHECK(has_id(ch02::implicit_sync_findings(documented_run(ch02::WorkSetup::per_thread_blocking_stream),
+                                              ch02::WorkSetup::per_thread_blocking_stream),
+                 "documented_waits_c"));
+    CHECK(has_id(ch02::implicit_sync_findings(documented_run(ch02::WorkSetup::per_thread_legacy_stream),
+                                              ch02::WorkSetup::per_thread_legacy_stream),
+                 "ordered_reads_d"));
   }
 }
 
-TEST_CASE("implicit_sync_findings: what the documentation does not promise, and failures") {
+TEST_CASE("implicit_sync_findings: failures, and what the documentation does not promise") {
   using ch02::HostCall;
   using ch02::WorkSetup;
   SUBCASE("a call documented to wait did not") {
     ch02::ImplicitSyncRun run = documented_run(WorkSetup::blocking_stream);
     probe_of(run, HostCall::memcpy_blocking).work_done_at_return = false;
-    const std::optional<lab::Finding> f =
-        find(ch02::implicit_sync_findings(run, WorkSetup::blocking_stream), "documented to wait");
-    REQUIRE(f);
-    CHECK_FALSE(f->passed);
-    CHECK(contains(f->text, "did not wait: cudaMemcpy to pageable; waited: c[n-1]"));
+    const auto findings = ch02::implicit_sync_findings(run, WorkSetup::blocking_stream);
+    CHECK_FALSE(by_id(findings, "documented_waits_a").passed);
+    CHECK(value(findings, "documented_waits_a", "did_not_wait_count") == 1);
   }
-  SUBCASE("a call not required to wait did: reported, allowed, not failed") {
+  SUBCASE("a call not required to wait did: allowed, not failed") {
     ch02::ImplicitSyncRun run = documented_run(WorkSetup::per_thread_blocking_stream);
     probe_of(run, HostCall::memcpy_blocking).work_done_at_return = true;
     probe_of(run, HostCall::memcpy_blocking).returned_after_ms = 20.1;
-    const auto findings = ch02::implicit_sync_findings(run, WorkSetup::per_thread_blocking_stream);
-    const std::optional<lab::Finding> check = find(findings, "documented to wait");
-    REQUIRE(check);
-    CHECK(check->passed);
-    const std::optional<lab::Finding> f = find(findings, "not required to wait");
-    REQUIRE(f);
-    CHECK(f->kind == lab::Finding::Kind::observation);
-    CHECK(contains(f->text, "waited all the same: cudaMemcpy to pageable (allowed: any call may block"));
+    for (const lab::Finding& f : ch02::implicit_sync_findings(run, WorkSetup::per_thread_blocking_stream)) {
+      CHECK(f.passed);
+    }
   }
   SUBCASE("an ordered call read wrong values") {
     ch02::ImplicitSyncRun run = documented_run(WorkSetup::per_thread_legacy_stream);
-    probe_of(run, HostCall::memcpy_async_pinned).data = wrong(1024, 7);
-    const std::optional<lab::Finding> f =
-        find(ch02::implicit_sync_findings(run, WorkSetup::per_thread_legacy_stream), "reads its result");
-    REQUIRE(f);
-    CHECK_FALSE(f->passed);
-    CHECK(contains(f->text, "cudaMemcpyAsync to pinned, 0: 7 of 1024"));
-  }
-  SUBCASE("unordered calls that happened to read the result") {
-    ch02::ImplicitSyncRun run = documented_run(WorkSetup::non_blocking_stream);
-    for (ch02::CallProbe& p : run.probes) {
-      if (p.data.count > 0) p.data = correct(p.data.count);
-    }
-    const std::optional<lab::Finding> f = find(ch02::implicit_sync_findings(run, WorkSetup::non_blocking_stream), "not ordered");
-    REQUIRE(f);
-    CHECK(lacks(f->text, "before the kernel had written it"));
-    CHECK(contains(f->text, "the work happened to finish first, though nothing orders them after it"));
-  }
-  SUBCASE("some unordered calls read stale values, some did not") {
-    ch02::ImplicitSyncRun run = documented_run(WorkSetup::non_blocking_stream);
-    probe_of(run, HostCall::kernel_launch).data = correct(1024);
-    const std::optional<lab::Finding> f = find(ch02::implicit_sync_findings(run, WorkSetup::non_blocking_stream), "not ordered");
-    REQUIRE(f);
-    CHECK(contains(f->text, "cudaMemcpyAsync to pinned, 0, cudaMemcpyAsync to pageable, 0, cudaMemcpy to pageable read c "
-                            "before the kernel had written it"));
-    CHECK(contains(f->text, "; kernel<<<..., 0>>> copying c read only correct values"));
-  }
-  SUBCASE("nothing documented waited, nothing documented ran on") {
-    ch02::ImplicitSyncRun run;
-    run.probes = {probe(HostCall::cuda_malloc, WorkSetup::blocking_stream, false)};
-    const auto findings = ch02::implicit_sync_findings(run, WorkSetup::blocking_stream);
-    CHECK_FALSE(find(findings, "documented to wait"));
-    CHECK_FALSE(find(findings, "not required to wait"));
-    CHECK_FALSE(find(findings, "reads its result"));
-    CHECK(find(findings, "leaves open"));
-  }
-  SUBCASE("only calls not required to wait, none of which waited") {
-    ch02::ImplicitSyncRun run;
-    run.probes = {probe(HostCall::kernel_launch, WorkSetup::blocking_stream, false, correct(8))};
-    const auto findings = ch02::implicit_sync_findings(run, WorkSetup::blocking_stream);
-    CHECK_FALSE(find(findings, "documented to wait"));
-    const std::optional<lab::Finding> f = find(findings, "not required to wait");
-    REQUIRE(f);
-    CHECK(f->text == "did not wait: kernel<<<..., 0>>> copying c");
+    probe_of(run, HostCall::memcpy_async_pinned).data = wrong();
+    const auto findings = ch02::implicit_sync_findings(run, WorkSetup::per_thread_legacy_stream);
+    CHECK_FALSE(by_id(findings, "ordered_reads_d").passed);
+    CHECK(value(findings, "ordered_reads_d", "wrong_count") == 1);
   }
   SUBCASE("a call documented to wait, and none that did") {
     ch02::ImplicitSyncRun run;
     run.probes = {probe(HostCall::read_one_value, WorkSetup::blocking_stream, false, correct(1))};
-    const std::optional<lab::Finding> f = find(ch02::implicit_sync_findings(run, WorkSetup::blocking_stream), "documented to wait");
-    REQUIRE(f);
-    CHECK_FALSE(f->passed);
-    CHECK(f->text == "did not wait: c[n-1] on the work's stream + sync; waited: none");
+    const auto findings = ch02::implicit_sync_findings(run, WorkSetup::blocking_stream);
+    CHECK_FALSE(by_id(findings, "documented_waits_a").passed);
+    CHECK(by_id(findings, "ordered_reads_a").passed);
+  }
+  SUBCASE("only calls that promise nothing and read nothing: no findings") {
+    ch02::ImplicitSyncRun run;
+    run.probes = {probe(HostCall::cuda_malloc, WorkSetup::blocking_stream, false),
+                  probe(HostCall::kernel_launch, WorkSetup::non_blocking_stream, false, wrong())};
+    CHECK(ch02::implicit_sync_findings(run, WorkSetup::blocking_stream).empty());
+    CHECK(ch02::implicit_sync_findings(run, WorkSetup::non_blocking_stream).empty());  // not ordered: a stale read
   }
   SUBCASE("no probes of that setup: no findings") {
     CHECK(ch02::implicit_sync_findings(documented_run(WorkSetup::blocking_stream), WorkSetup::non_blocking_stream)
               .empty());
   }
+  CHECK(ch02::implicit_sync_background().size() == 4);
 }
 
 // --- Section 4 --------------------------------------------------------------------
 
-TEST_CASE("placement_table: the two pieces alone, then the two placements") {
+TEST_CASE("placement_table: the two pieces alone, then the two placements beside the longer piece and the sum") {
   const lab::ResultTable table = ch02::placement_table(placement(11.1, 20.5));
+  CHECK(table.id() == "placement");
   REQUIRE(table.rows().size() == 4);
-  CHECK(table.row("the GPU work alone (events)").get("time_ms").number() == doctest::Approx(10.0));
+  CHECK(lab_test::cell(table, "the GPU work alone (events)", "time_ms") == doctest::Approx(10.0));
   CHECK(table.row("the GPU work alone (events)").get("values_wrong").is_none());
-  CHECK(table.row("queue GPU work, CPU work, then read the result").get("time_ms").number() ==
-        doctest::Approx(11.1));
+  CHECK(lab_test::cell(table, "queue GPU work, CPU work, then read the result", "time_ms") == doctest::Approx(11.1));
+  CHECK(lab_test::cell(table, "queue GPU work, CPU work, then read the result", "bound_ms") == doctest::Approx(10.0));
+  CHECK(lab_test::cell(table, "queue GPU work, read the result, then CPU work", "bound_ms") == doctest::Approx(18.0));
   CHECK(table.row("queue GPU work, read the result, then CPU work").get("values_wrong").integer() == 0);
 }
 
 TEST_CASE("placement_findings") {
   SUBCASE("CPU work first overlaps") {
     const auto findings = ch02::placement_findings(placement(11.1, 20.5));
-    const std::optional<lab::Finding> timing = find(findings, "overlaps");
-    REQUIRE(timing);
-    CHECK(timing->kind == lab::Finding::Kind::timing);
-    CHECK(timing->passed);
-    CHECK(contains(timing->text, "11.100 ms against 20.500 ms: 9.400 ms saved"));
-    const std::optional<lab::Finding> compare = find(findings, "against the work it holds");
-    REQUIRE(compare);
-    CHECK(contains(compare->text, "1.100 ms more than the longer of the two alone (10.000 ms)"));
-    CHECK(contains(compare->text, "0.500 ms more than their sum (20.000 ms)"));
-    CHECK(find(findings, "before the read")->passed);
-    CHECK(find(findings, "after the read")->passed);
+    CHECK(by_id(findings, "cpu_work_overlaps").kind == lab::Finding::Kind::timing);
+    CHECK(by_id(findings, "cpu_work_overlaps").passed);
+    CHECK(value(findings, "cpu_work_overlaps", "saved_ms") == doctest::Approx(9.4));
+    CHECK(by_id(findings, "correct_cpu_work_first").passed);
+    CHECK(by_id(findings, "correct_read_first").passed);
   }
-  SUBCASE("it did not (and beat the sum)") {
+  SUBCASE("it did not") {
     const auto findings = ch02::placement_findings(placement(20.5, 19.9));
-    const std::optional<lab::Finding> timing = find(findings, "overlaps");
-    REQUIRE(timing);
-    CHECK_FALSE(timing->passed);
-    CHECK(contains(timing->text, "0.600 ms lost"));
-    CHECK(contains(find(findings, "against the work it holds")->text, "0.100 ms less than their sum"));
+    CHECK_FALSE(by_id(findings, "cpu_work_overlaps").passed);
+    CHECK(value(findings, "cpu_work_overlaps", "saved_ms") == doctest::Approx(-0.6));
   }
   SUBCASE("a wrong result") {
     ch02::Placement p = placement(11.1, 20.5);
-    p.read_then_work = wrong(1024, 2);
-    const std::optional<lab::Finding> f = find(ch02::placement_findings(p), "after the read");
-    REQUIRE(f);
-    CHECK(f->kind == lab::Finding::Kind::correctness);
-    CHECK_FALSE(f->passed);
+    p.read_then_work = wrong();
+    p.work_then_read = wrong();
+    const auto findings = ch02::placement_findings(p);
+    CHECK(by_id(findings, "correct_read_first").kind == lab::Finding::Kind::correctness);
+    CHECK_FALSE(by_id(findings, "correct_read_first").passed);
+    CHECK_FALSE(by_id(findings, "correct_cpu_work_first").passed);
   }
 }

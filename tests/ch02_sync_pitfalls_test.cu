@@ -9,6 +9,7 @@
 #include "clock.cuh"
 #include "cupti_timeline.cuh"
 #include "device.cuh"
+#include "documented.hpp"
 #include "statistics.hpp"
 #include "stream.cuh"
 #include "sync_pitfalls.cuh"
@@ -46,11 +47,14 @@ TEST_CASE("around a 5 ms kernel the unsynchronised host timer reads under a tent
   CHECK(before < synced / 10);
 }
 
-TEST_CASE("only 'sync after only' has the backlog in its first reading, and the findings say so") {
+TEST_CASE("only 'sync after only' has the backlog in its first reading") {
   lab::require_device();
   lab::Stream stream;
   const auto kernel = ch02::TimedKernel::spinning(0.1);
-  const ch02::HostTimerSettings settings{3, 2, 20.0};  // 3 runs, 2 warm-up launches, a 20 ms backlog
+  ch02::Options settings;  // 3 runs, 2 warm-up launches, a 20 ms backlog
+  settings.runs = 3;
+  settings.warmup = 2;
+  settings.backlog_ms = 20.0;
   const ch02::CaseRun after = ch02::run_case(ch02::SyncCase::after_only, kernel, settings, stream);
   const ch02::CaseRun both = ch02::run_case(ch02::SyncCase::before_and_after, kernel, settings, stream);
   CAPTURE(after.samples_ms.front());
@@ -61,14 +65,16 @@ TEST_CASE("only 'sync after only' has the backlog in its first reading, and the 
   CHECK(both.samples_ms.front() < 10.0);    // the sync before emptied the queue first
   CHECK(ch02::first_run_held_backlog(after));
   CHECK_FALSE(ch02::first_run_held_backlog(both));
-  CHECK(ch02::timer_contents(after, 0.1) == "backlog (first run) + launch + kernel + sync");
 }
 
 TEST_CASE("the four cases leave c = a + b correct, and a 10 ms kernel passes section 2's timing check") {
   const lab::DeviceInfo device = lab::require_device();
   ch01::AddProblem add((1 << 16) + 5, 5, device);
   lab::Stream stream;
-  const ch02::HostTimerSettings settings{4, 3, 1.0};
+  ch02::Options settings;  // 4 runs, 3 warm-up launches, a 1 ms backlog
+  settings.runs = 4;
+  settings.warmup = 3;
+  settings.backlog_ms = 1.0;
   const ch02::HostTimerRun short_kernel =
       ch02::compare_host_timers(ch02::TimedKernel::add_kernel(add), settings, stream);
   REQUIRE(short_kernel.cases.size() == 4);
@@ -126,7 +132,7 @@ TEST_CASE("section 3: each call waits, and reads the kernel's result, exactly un
       // Not ordered after 20 ms of queued work: what it read is the NaN poison
       // (a race, but one the work loses by 20 ms).
       if (order == ch02::Documented::no) CHECK(p.data.mismatches == p.data.count);
-      // What the documentation leaves open, as the H100 did it: reported, never failed.
+      // What the documentation leaves open, as the H100 did it: a warning, never a failure.
       if (p.call == ch02::HostCall::cuda_free) WARN(ch02::waited_for_work(p));
       if (p.call == ch02::HostCall::cuda_malloc) WARN_FALSE(ch02::waited_for_work(p));
     }

@@ -10,6 +10,7 @@
 #include "events.cuh"
 #include "statistics.hpp"
 #include "stream.cuh"
+#include "wait_report.hpp"
 
 TEST_CASE("the event time of a 5 ms kernel is within 5 % of a synchronised host timer") {
   lab::require_device();
@@ -83,6 +84,20 @@ TEST_CASE("launch gap: every loop correct, blocked reads less than isolated, CUP
       CHECK(m->cupti_us[i] <= m->events_us[i] + 1.0);
     }
   }
+}
+
+TEST_CASE("launch gap at both sizes: each named by its option, section 2's median pair subtracted") {
+  const lab::DeviceInfo device = lab::require_device();
+  lab::Stream stream;
+  const ch03::EventCostRun costs{{1.0, 3.0, 2.0}, {}, {}};
+  const ch03::LaunchGapRun run = ch03::time_launch_gap(1 << 12, 1 << 14, 5, device, 3, costs, stream);
+  CHECK(run.small.option == "n");
+  CHECK(run.large.option == "n_large");
+  CHECK(run.small.n == 1 << 12);
+  CHECK(run.large.n == 1 << 14);
+  CHECK(run.small.empty_pair_us == doctest::Approx(2.0));
+  CHECK(run.large.empty_pair_us == doctest::Approx(2.0));
+  CHECK_MESSAGE(run.large.blocked.result.passed(), run.large.blocked.result.detail());
 }
 
 TEST_CASE("a blocking-sync event lets the waiting thread sleep") {

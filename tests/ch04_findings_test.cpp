@@ -1,5 +1,6 @@
 // Chapter 04's findings on hand-made data: every branch of every function in
-// chapters/04_streams/findings.hpp, and the memory check. No GPU.
+// chapters/04_streams/findings.hpp (pinned by id, verdict and numbers, not by
+// wording), and the options' rule and memory need. No GPU.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -8,19 +9,21 @@
 #include <utility>
 #include <vector>
 
+#include "../chapters/04_streams/options.hpp"
+#include "command_line.hpp"
 #include "findings.hpp"
+#include "program.hpp"
 #include "support/findings_support.hpp"
 
 namespace {
 
-using namespace lab_test;  // contains, finding, cell, correct, wrong
+using namespace lab_test;  // by_id, value, cell, correct, wrong
 
-// Each finding named (by its start) in the first of a pair says the second.
-void expect_texts(const std::vector<lab::Finding>& findings,
-                  const std::vector<std::pair<std::string, std::string>>& expected) {
-  for (const auto& [name, part] : expected) {
-    CAPTURE(name);
-    CHECK(contains(finding(findings, name).text, part));
+// The branch each finding (by id) took, e.g. {"streams_speedup", "streams_speedup.faster"}.
+void expect_branches(const std::vector<lab::Finding>& findings, const std::vector<std::string>& expected) {
+  for (const std::string& id : expected) {
+    CAPTURE(id);
+    CHECK(by_id(findings, id.substr(0, id.find('.'))).id == id);
   }
 }
 
@@ -95,13 +98,41 @@ ch04::StreamsComparison comparison(double one_ms, double lots_ms, std::vector<la
     run.lots.push_back(arrays_run(10, lots_ms + i * 0.01));
   }
   run.one_recorded = recording(1, {work('H', 0, 1, "copy"), work('K', 1, 1.01, "_Z12partial_sumsPKfmPf"),
-                                   work('K', 1.01, 1.02, "_Z12sum_partialsPKfiPf"), work('K', 1.02, 1.04, "_Z6dividePfmPKf"),
-                                   work('D', 1.04, 2, "copy")});
+                                   work('K', 1.01, 1.02, "_Z12sum_partialsPKfiPf"),
+                                   work('K', 1.02, 1.04, "_Z6dividePfmPKf"), work('D', 1.04, 2, "copy")});
   run.lots_recorded = recording(10, std::move(lots_work));
   return run;
 }
 
 }  // namespace
+
+// --- options ------------------------------------------------------------------
+
+TEST_CASE("options: the streams rule, the table's parsing, the memory need") {
+  ch04::Options o;
+  CHECK(ch04::streams_rule(o).empty());
+  o.arrays = 4;
+  o.streams = 8;
+  CHECK_FALSE(ch04::streams_rule(o).empty());
+
+  ch04::Options parsed;
+  lab::Options table("ch04_streams", "test");
+  ch04::add_options(table, parsed);
+  const char* too_many[] = {"ch04_streams", "--arrays", "4", "--streams", "8"};
+  CHECK_THROWS_AS(table.parse(5, too_many), lab::UsageError);
+  ch04::Options sized;
+  lab::Options again("ch04_streams", "test");
+  ch04::add_options(again, sized);
+  const char* sizes[] = {"ch04_streams", "--n", "64Mi", "--race-n", "1024"};
+  CHECK(again.parse(5, sizes) == lab::Options::Parsed::run);
+  CHECK(sized.n == std::int64_t{64} << 20);
+  CHECK(sized.race_n == 1024);
+
+  const lab::MemoryNeed need = ch04::memory_need(ch04::Options{});  // 10 x 10M floats, 256 MiB, 1Mi race floats
+  CHECK(need.device_bytes == doctest::Approx(4e8 + 256.0 * 1024 * 1024 + 3.0 * 4 * 1024 * 1024));
+  CHECK(need.host_bytes == doctest::Approx(4 * 4e8 + 3.0 * 4 * 1024 * 1024));
+  CHECK(need.what == "--arrays 10 x --n 10M, --pool-mib 256 and --race-n 1Mi");
+}
 
 // --- 1 ------------------------------------------------------------------------
 
@@ -110,13 +141,14 @@ TEST_CASE("section 1: a correct normalisation passes and reports its relative er
   run.n = 1024;
   run.result = good_check();
   const lab::ResultTable table = ch04::first_table(run);
+  CHECK(table.id() == "normalisation");
   CHECK(cell(table, "array 0", "max_relative_error_ppm") == doctest::Approx(0.12));
   CHECK(cell(table, "array 0", "tolerance_ppm") == doctest::Approx(10.0));
   CHECK(table.row("array 0").get("result").text() == "correct");
-  const lab::Finding f = ch04::first_findings(run).front();
-  CHECK(f.passed);
-  CHECK(f.kind == lab::Finding::Kind::correctness);
-  CHECK(contains(f.text, "largest relative error 1.20e-07"));
+  const std::vector<lab::Finding> findings = ch04::first_findings(run);
+  CHECK(by_id(findings, "normalisation_correct").passed);
+  CHECK(by_id(findings, "normalisation_correct").kind == lab::Finding::Kind::correctness);
+  CHECK(value(findings, "normalisation_correct", "max_relative_error") == doctest::Approx(1.2e-7));
 }
 
 TEST_CASE("section 1: a wrong element or a sum off by more than the tolerance fails") {
@@ -124,18 +156,11 @@ TEST_CASE("section 1: a wrong element or a sum off by more than the tolerance fa
   run.n = 1024;
   run.result = good_check();
   run.result.elements = wrong();
-  CHECK_FALSE(ch04::first_findings(run).front().passed);
+  CHECK_FALSE(by_id(ch04::first_findings(run), "normalisation_correct").passed);
   run.result = good_check();
   run.result.sum = 1.0 + 2 * ch04::kNormalizeTolerance;
   CHECK_FALSE(run.result.passed());
   CHECK(ch04::first_table(run).row("array 0").get("result").text() == "WRONG");
-}
-
-TEST_CASE("the memory check: fits, or names what does not") {
-  CHECK(ch04::check_memory(1000, 10, 256, std::size_t{8} << 30, std::size_t{8} << 30).empty());
-  const std::string message = ch04::check_memory(std::int64_t{1} << 30, 64, 256, std::size_t{8} << 30, std::size_t{1} << 40);
-  CHECK(contains(message, "GiB of device memory"));
-  CHECK(contains(message, "--pool-mib 256"));
 }
 
 // --- 2 ------------------------------------------------------------------------
@@ -143,10 +168,12 @@ TEST_CASE("the memory check: fits, or names what does not") {
 TEST_CASE("section 2: ten streams faster, copies overlapping, kernels hidden, the copies bound the time") {
   const ch04::StreamsComparison run = comparison(15.0, 9.0, overlapping());
   const lab::ResultTable table = ch04::streams_table(run);
+  CHECK(table.id() == "streams");
   CHECK(cell(table, "1 stream", "median") == doctest::Approx(15.01));
   CHECK(cell(table, "10 streams", "speedup") == doctest::Approx(15.01 / 9.01));
   CHECK(cell(table, "10 streams", "per_array_ms") == doctest::Approx(9.01 * 0.15));  // median of 0.901 and 1.802
   const lab::ResultTable recorded = ch04::recorded_table(run);
+  CHECK(recorded.id() == "recorded");
   CHECK(cell(recorded, "10 streams", "copy_in_busy_ms") == doctest::Approx(5.0));
   CHECK(cell(recorded, "10 streams", "span_ms") == doctest::Approx(5.0));
   CHECK(cell(recorded, "10 streams", "in_with_out_ms") == doctest::Approx(3.6));
@@ -154,43 +181,48 @@ TEST_CASE("section 2: ten streams faster, copies overlapping, kernels hidden, th
   CHECK(cell(recorded, "1 stream", "in_with_out_ms") == doctest::Approx(0.0));
   CHECK(cell(recorded, "1 stream", "copy_in_gbps") == doctest::Approx(4.0 * 2000 / 1e-3 / 1e9));
   const lab::ResultTable kernels = ch04::kernel_table(run);
+  CHECK(kernels.id() == "kernels");
   CHECK(cell(kernels, "partial_sums", "median") == doctest::Approx(10.0));
   CHECK(cell(kernels, "divide", "gbps") == doctest::Approx(8.0 * 1000 / 20e-6 / 1e9));
   CHECK(kernels.row("sum_partials").get("gbps").is_none());
 
   const std::vector<lab::Finding> findings = ch04::streams_findings(run);
-  CHECK(finding(findings, "every array").passed);
-  expect_texts(findings, {{"10 streams against 1", "x faster"},
-                          {"copies in both directions", "a copy host to device ran beside"},
-                          {"copies in both directions", "asyncEngineCount = 3"},
-                          {"copies in one direction", "no two copies"},
-                          {"the kernels", "hid inside the copies"}});
-  CHECK(contains(finding(findings, "what bounds the time").text, "the copies bound it"));
+  CHECK(by_id(findings, "arrays_correct").passed);
+  CHECK(value(findings, "arrays_correct", "runs_count") == 8);
+  expect_branches(findings, {"streams_speedup.faster", "both_directions.overlapped", "one_direction.one_at_a_time",
+                             "kernels_hidden.inside", "time_bound.copies"});
+  CHECK(value(findings, "streams_speedup", "speedup") == doctest::Approx(15.01 / 9.01));
+  CHECK(value(findings, "both_directions", "in_with_out_ms") == doctest::Approx(3.6));
+  CHECK(value(findings, "both_directions", "copy_engines_count") == 3);
+  CHECK(value(findings, "kernels_hidden", "hidden_percent") == doctest::Approx(100.0));
+  CHECK(value(findings, "time_bound", "share_percent") == doctest::Approx(100.0));
 }
 
 TEST_CASE("section 2: ten streams slower, nothing overlapping, the kernels alone") {
   const ch04::StreamsComparison run = comparison(9.0, 15.0, serial());
   const std::vector<lab::Finding> findings = ch04::streams_findings(run);
-  expect_texts(findings, {{"10 streams against 1", "x slower"},
-                          {"copies in both directions", "only"},
-                          {"copies in one direction", "overlapped each other for 0.500 ms"},
-                          {"the kernels", "for only 0 %"}});
-  CHECK(contains(finding(findings, "what bounds the time").text, "something other than the copies"));
+  expect_branches(findings, {"streams_speedup.slower", "both_directions.apart", "one_direction.overlapped",
+                             "kernels_hidden.partly", "time_bound.other"});
+  CHECK(value(findings, "one_direction", "in_with_in_ms") == doctest::Approx(0.5));
+  CHECK(value(findings, "kernels_hidden", "hidden_percent") == doctest::Approx(0.0));
+  CHECK(value(findings, "time_bound", "share_percent") == doctest::Approx(50.0));
 }
 
 TEST_CASE("section 2: no real difference; not recorded; a recording with dropped records") {
   ch04::StreamsComparison run = comparison(10.0, 10.1, overlapping());
-  CHECK(contains(finding(ch04::streams_findings(run), "10 streams against 1").text, "no real difference"));
+  CHECK(by_id(ch04::streams_findings(run), "streams_speedup").id == "streams_speedup.same");
   run.lots_recorded = ch04::ArraysRecording{};
   run.lots_recorded.streams = 10;
   run.lots_recorded.why_not = "this build has no CUPTI";
   std::vector<lab::Finding> findings = ch04::streams_findings(run);
-  CHECK(contains(finding(findings, "what overlapped").text, "not recorded (this build has no CUPTI)"));
-  CHECK(finding(findings, "what overlapped").kind == lab::Finding::Kind::observation);
+  CHECK(by_id(findings, "what_overlapped").id == "what_overlapped.not_recorded");
+  CHECK_FALSE(has_id(findings, "both_directions"));
   CHECK(ch04::recorded_table(run).row("10 streams").get("span_ms").is_none());
+  CHECK(ch04::recorded_table(run).row("10 streams").get("why_not").text() == "this build has no CUPTI");
   run.lots_recorded = recording(10, overlapping());
   run.lots_recorded.dropped = 4;
-  CHECK(contains(finding(ch04::streams_findings(run), "what overlapped").text, "CUPTI dropped 4 records"));
+  CHECK(value(ch04::streams_findings(run), "what_overlapped.not_recorded", "dropped_count") == 4);
+  CHECK_FALSE(ch04::recorded_table(run).row("10 streams").get("recorded").boolean());
   run.one_recorded = ch04::ArraysRecording{};
   run.one_recorded.why_not = "a tool holds CUPTI";
   CHECK(ch04::kernel_table(run).rows().empty());
@@ -199,13 +231,16 @@ TEST_CASE("section 2: no real difference; not recorded; a recording with dropped
 TEST_CASE("section 2: a wrong array in a timed or in a recorded run fails the correctness check") {
   ch04::StreamsComparison run = comparison(15.0, 9.0, overlapping());
   run.lots[1].results[1].elements = wrong();
-  const lab::Finding timed = finding(ch04::streams_findings(run), "every array");
-  CHECK_FALSE(timed.passed);
-  CHECK(contains(timed.text, "1 of 8 runs"));
+  const std::vector<lab::Finding> timed = ch04::streams_findings(run);
+  CHECK_FALSE(by_id(timed, "arrays_correct").passed);
+  CHECK(value(timed, "arrays_correct", "wrong_count") == 1);
+  CHECK(value(timed, "arrays_correct", "runs_count") == 8);
   run = comparison(15.0, 9.0, overlapping());
   run.one_recorded.all_correct = false;
-  CHECK_FALSE(finding(ch04::streams_findings(run), "every array").passed);
-  CHECK_FALSE(arrays_run(1, 1.0).results.empty());
+  CHECK_FALSE(by_id(ch04::streams_findings(run), "arrays_correct").passed);
+  run = comparison(15.0, 9.0, overlapping());
+  run.one[0].results.clear();  // a run with no array checked is not a correct one
+  CHECK_FALSE(by_id(ch04::streams_findings(run), "arrays_correct").passed);
   CHECK_FALSE(ch04::ArraysRun{}.all_correct());
 }
 
@@ -244,33 +279,33 @@ TEST_CASE("section 3: serialised, concurrent and partly overlapped kernels are t
   CHECK_FALSE(partly.serialised());
   CHECK_FALSE(partly.concurrent());
   const lab::ResultTable table = ch04::default_stream_table({serial_run, partly, serial_run, serial_run});
+  CHECK(table.id() == "default_stream");
   CHECK(table.rows()[1].get("ran").text() == "partly overlapped");
   CHECK(cell(table, serial_run.description(), "b_begin_ms") == doctest::Approx(20.0));
 }
 
 TEST_CASE("section 3: the legacy stream serialised and the others ran at once") {
   const std::vector<lab::Finding> findings = ch04::default_stream_findings(as_documented());
-  CHECK(finding(findings, "every spin kernel").passed);
-  const lab::Finding legacy = finding(findings, "the legacy default stream serialised");
-  CHECK(legacy.passed);
-  CHECK(legacy.kind == lab::Finding::Kind::timing);
-  CHECK(contains(finding(findings, "non-blocking A/B").text, "it happened here"));
-  CHECK(contains(finding(findings, "per-thread stream 0").text, "it happened here"));
+  CHECK(by_id(findings, "spins_ran").passed);
+  CHECK(by_id(findings, "legacy_serialised").passed);
+  CHECK(by_id(findings, "legacy_serialised").kind == lab::Finding::Kind::timing);
+  CHECK(value(findings, "legacy_serialised", "legacy_wall_ms") == doctest::Approx(30.0));
+  expect_branches(findings, {"non_blocking.at_once", "per_thread.at_once"});
+  CHECK(value(findings, "non_blocking", "wall_ms") == doctest::Approx(10.0));
 }
 
 TEST_CASE("section 3: a kernel cut short, the legacy stream overlapping, the others serialised") {
   ch04::DefaultStreamCases cases = as_documented();
-  cases.per_thread.all_ran = false;
   cases.legacy = spins("legacy", false);
   cases.non_blocking = spins("legacy", true);
   cases.per_thread = spins("per-thread", true);
   cases.per_thread.all_ran = false;
   const std::vector<lab::Finding> findings = ch04::default_stream_findings(cases);
-  CHECK_FALSE(finding(findings, "every spin kernel").passed);
-  CHECK_FALSE(finding(findings, "the legacy default stream serialised").passed);
-  CHECK(contains(finding(findings, "non-blocking A/B").text, "but they did not here"));
-  CHECK(contains(finding(findings, "per-thread stream 0").text, "ran one after another"));
-  CHECK_FALSE(ch04::default_stream_background().empty());
+  CHECK_FALSE(by_id(findings, "spins_ran").passed);
+  CHECK(value(findings, "spins_ran", "short_cases_count") == 1);
+  CHECK(value(findings, "spins_ran", "spin_ms") == doctest::Approx(10.0));
+  CHECK_FALSE(by_id(findings, "legacy_serialised").passed);
+  expect_branches(findings, {"non_blocking.not_at_once", "per_thread.not_at_once"});
 }
 
 // --- 4 ------------------------------------------------------------------------
@@ -284,17 +319,35 @@ TEST_CASE("section 4: the race showed and the event fixed it; or the race hid an
   run.raced_last = wrong();
   run.fixed_last = correct();
   std::vector<lab::Finding> findings = ch04::race_findings(run);
-  CHECK(finding(findings, "the consumer that waits").passed);
-  CHECK(contains(finding(findings, "without an ordering").text, "in 20 of 20 runs"));
-  CHECK(cell(ch04::race_table(run), "none", "wrong_values_last") == doctest::Approx(3));
+  CHECK(by_id(findings, "fix_correct").passed);
+  CHECK(by_id(findings, "race").id == "race.showed");
+  CHECK(value(findings, "race", "wrong_runs_count") == 20);
+  const lab::ResultTable table = ch04::race_table(run);
+  CHECK(table.id() == "race");
+  CHECK(cell(table, "none", "wrong_values_last") == doctest::Approx(3));
+  CHECK(cell(table, "cudaEventRecord + cudaStreamWaitEvent", "wrong_runs") == 0);
 
   run.raced_wrong = 0;
   run.fixed_wrong = 1;
   run.fixed_last = wrong();
   findings = ch04::race_findings(run);
-  CHECK_FALSE(finding(findings, "the consumer that waits").passed);
-  CHECK(contains(finding(findings, "without an ordering").text, "the timing hid it"));
-  CHECK(ch04::race_background().size() == 2);
+  CHECK_FALSE(by_id(findings, "fix_correct").passed);
+  CHECK(value(findings, "fix_correct", "wrong_runs_count") == 1);
+  CHECK(by_id(findings, "race").id == "race.hidden");
+}
+
+// --- background ------------------------------------------------------------------
+
+TEST_CASE("every background sentence of the chapter names its source") {
+  for (const auto& list : {ch04::streams_background(), ch04::default_stream_background(), ch04::race_background(),
+                           ch04::memory_background()}) {
+    CHECK_FALSE(list.empty());
+    for (const ch04::Background& b : list) {
+      CAPTURE(b.text);
+      CHECK_FALSE(b.text.empty());
+      CHECK_FALSE(b.source.empty());
+    }
+  }
 }
 
 // --- 5 ------------------------------------------------------------------------
@@ -336,37 +389,45 @@ ch04::MemoryRun memory_as_expected() {
 TEST_CASE("section 5: cudaFree waits, the stream-ordered calls do not, the pool behaves as set") {
   const ch04::MemoryRun run = memory_as_expected();
   const std::vector<lab::Finding> findings = ch04::memory_findings(run);
-  CHECK(finding(findings, "normalisation correct with cudaMalloc").passed);
-  CHECK(finding(findings, "normalisation correct with cudaMallocAsync").passed);
-  CHECK(finding(findings, "the pool's attributes were restored").passed);
-  expect_texts(findings, {{"the call with cudaMalloc / cudaFree", "it waited for the queued work"},
-                            {"the call with cudaMallocAsync", "it did not wait for the queued work"},
-                            {"the calls alone, idle", "7.0x cheaper"},
-                            {"cudaFree behind", ": it waited for the queued work"},
-                            {"cudaMalloc behind", "did not wait"},
-                            {"cudaFreeAsync behind", "did not wait"},
-                            {"the release threshold", "150.0x more to allocate again"},
-                            {"the default pool's reuse attributes", "cudaMemPoolReuseAllowInternalDependencies = 1"},
-                            {"the freeing stream", "got the freed block's address back"},
-                            {"another stream, no event", "later work waited for the held free"},
-                            {"another stream, no event, internal", "a different address"},
-                            {"another stream, no event, internal", "did not wait"}});
+  CHECK(by_id(findings, "cuda_malloc_correct").passed);
+  CHECK(by_id(findings, "stream_ordered_correct").passed);
+  CHECK(value(findings, "stream_ordered_correct", "max_relative_error") == doctest::Approx(1.2e-7));
+  CHECK(by_id(findings, "pool_restored").passed);
+  expect_branches(
+      findings, {"cuda_malloc_call.waited", "stream_ordered_call.did_not_wait", "idle_pairs.cheaper",
+                 "cuda_malloc_queued.did_not_wait", "cuda_free_queued.waited", "cuda_malloc_async_queued.did_not_wait",
+                 "cuda_free_async_queued.did_not_wait", "release_threshold.costlier"});
+  CHECK(value(findings, "cuda_malloc_call", "call_ms") == doctest::Approx(20.5));
+  CHECK(value(findings, "idle_pairs", "sync_pair_us") == doctest::Approx(7.0));
+  CHECK(value(findings, "idle_pairs", "async_pair_us") == doctest::Approx(1.0));
+  CHECK(value(findings, "cuda_free_queued", "call_ms") == doctest::Approx(19.9));
+  CHECK(value(findings, "release_threshold", "released_us") == doctest::Approx(300.0));
+  CHECK(value(findings, "release_threshold", "kept_reserved_mib") == doctest::Approx(256.0));
+  CHECK(value(findings, "reuse_attributes", "allow_internal_dependencies") == 1);
 
   const lab::ResultTable calls = ch04::allocation_table(run);
+  CHECK(calls.id() == "allocation_calls");
   CHECK(cell(calls, "cudaFree, idle GPU", "median") == doctest::Approx(4.0));
   CHECK(calls.rows().size() == 8);
   const lab::ResultTable threshold = ch04::threshold_table(run);
+  CHECK(threshold.id() == "release_threshold");
   CHECK(cell(threshold, "UINT64_MAX", "reserved_after_sync_mib") == doctest::Approx(256.0));
   const lab::ResultTable reuse = ch04::reuse_table(run);
+  CHECK(reuse.id() == "reuse");
+  CHECK(reuse.row("the freeing stream").get("measured").boolean());
+  CHECK(reuse.row("the freeing stream").get("same_address").boolean());
   CHECK(reuse.row("the freeing stream").get("allocator_waited").is_none());
   CHECK(reuse.row("another stream, no event").get("allocator_waited").boolean());
-  CHECK(ch04::temporaries_table(run).row("cudaMalloc / cudaFree").get("result").text() == "correct");
-  CHECK(ch04::memory_background().size() == 4);
+  CHECK_FALSE(reuse.row("another stream, no event, internal dependencies off").get("same_address").boolean());
+  const lab::ResultTable temporaries = ch04::temporaries_table(run);
+  CHECK(temporaries.id() == "temporaries");
+  CHECK(temporaries.row("cudaMalloc / cudaFree").get("result").text() == "correct");
 }
 
 TEST_CASE("section 5: every other branch") {
   ch04::MemoryRun run = memory_as_expected();
   run.stream_ordered.result.elements = wrong();
+  run.cuda_malloc.result.sum = 1.0 + 2 * ch04::kNormalizeTolerance;
   run.reuse.restored = false;
   run.cuda_malloc.call_ms = 0.2;
   run.stream_ordered.call_ms = 19.0;
@@ -375,29 +436,22 @@ TEST_CASE("section 5: every other branch") {
   run.calls.malloc_queued_us = around(19'000.0, 3);
   run.threshold.keep_all.malloc_after_sync_us = around(290.0);
   run.reuse.same_stream.measured = false;
-  run.reuse.other_stream.same_address = false;
-  run.reuse.other_stream.allocator_waited = false;
   std::vector<lab::Finding> findings = ch04::memory_findings(run);
-  CHECK_FALSE(finding(findings, "normalisation correct with cudaMallocAsync").passed);
-  CHECK_FALSE(finding(findings, "the pool's attributes were restored").passed);
-  expect_texts(findings, {{"the call with cudaMalloc / cudaFree", "it did not wait for it"},
-                            {"the call with cudaMallocAsync", "it waited for the queued work"},
-                            {"the calls alone, idle", "was not cheaper"},
-                            {"cudaFree behind", "did not wait"},
-                            {"cudaMalloc behind", ": it waited for the queued work"},
-                            {"the release threshold", "about the same either way"},
-                            {"the freeing stream", "not measured"},
-                            {"another stream, no event", "a different address"},
-                            {"another stream, no event", "did not wait"}});
-  CHECK(ch04::reuse_table(run).row("the freeing stream").get("same_address").is_none());
-  // The cudaMalloc call did not wait here: the stream-ordered one waited, but not "too".
-  CHECK_FALSE(contains(finding(findings, "the call with cudaMallocAsync").text, "too"));
-
-  run.cuda_malloc.call_ms = 20.5;  // both calls waited: now "too" is true
-  findings = ch04::memory_findings(run);
-  CHECK(contains(finding(findings, "the call with cudaMallocAsync").text, "it waited for the queued work too"));
+  CHECK_FALSE(by_id(findings, "stream_ordered_correct").passed);
+  CHECK_FALSE(by_id(findings, "cuda_malloc_correct").passed);
+  CHECK(value(findings, "cuda_malloc_correct", "sum") == doctest::Approx(1.0 + 2 * ch04::kNormalizeTolerance));
+  CHECK_FALSE(by_id(findings, "pool_restored").passed);
+  CHECK_FALSE(by_id(findings, "pool_restored").value("reuse_restored").boolean());
+  expect_branches(findings,
+                  {"cuda_malloc_call.did_not_wait", "stream_ordered_call.waited", "idle_pairs.not_cheaper",
+                   "cuda_free_queued.did_not_wait", "cuda_malloc_queued.waited", "release_threshold.same_cost"});
+  CHECK(value(findings, "idle_pairs", "async_pair_us") == doctest::Approx(10.5));
+  const lab::ResultTable reuse = ch04::reuse_table(run);
+  CHECK_FALSE(reuse.row("the freeing stream").get("measured").boolean());
+  CHECK(reuse.row("the freeing stream").get("same_address").is_none());
 
   run.threshold.release_all.reserved_after_sync = std::uint64_t{256} << 20;  // nothing released at the sync
   findings = ch04::memory_findings(run);
-  CHECK(contains(finding(findings, "the release threshold").text, "did not follow the threshold"));
+  CHECK(by_id(findings, "release_threshold").id == "release_threshold.not_followed");
+  CHECK(value(findings, "release_threshold", "released_reserved_mib") == doctest::Approx(256.0));
 }

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "device.cuh"
-#include "statistics.hpp"
 #include "normalize.cuh"
+#include "statistics.hpp"
 #include "stream.cuh"
 #include "streams.cuh"
 
@@ -38,7 +38,7 @@ TEST_CASE("the normalisation is correct with stream-ordered and with cudaMalloc 
     if (kind == ch04::Temporaries::cuda_malloc) {
       CHECK(run.call_ms > 10.0);  // cudaFree waited for the 20 ms queued before it
     } else {
-      CHECK(run.call_ms < 5.0);   // cudaFreeAsync did not
+      CHECK(run.call_ms < 5.0);  // cudaFreeAsync did not
     }
   }
 }
@@ -49,7 +49,7 @@ TEST_CASE("cudaFree waits for queued work, cudaFreeAsync does not; the pool's at
   const ch04::AllocationTimes times = ch04::time_allocation_calls(2048, 20.0, 20, 2, stream);
   CAPTURE(lab::median(times.free_queued_us));
   CAPTURE(lab::median(times.free_async_queued_us));
-  CHECK(lab::median(times.free_queued_us) > 10'000.0);      // waited for most of the 20 ms spin
+  CHECK(lab::median(times.free_queued_us) > 10'000.0);       // waited for most of the 20 ms spin
   CHECK(lab::median(times.free_async_queued_us) < 5'000.0);  // queued the free and went on
   const ch04::ThresholdRun threshold = ch04::measure_release_threshold(64 << 20, 3, stream);
   CHECK(threshold.restored);

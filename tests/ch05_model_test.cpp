@@ -1,10 +1,14 @@
-// Chapter 05's model on hand-worked inputs (no GPU needed).
+// Chapter 05's model and options on hand-worked inputs (no GPU needed).
 #include <doctest/doctest.h>
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "../chapters/05_overlap/options.hpp"  // chapter 05's: two files are named options.hpp
+#include "command_line.hpp"
 #include "overlap_model.hpp"
+#include "program.hpp"  // lab::UsageError
 
 namespace {
 
@@ -72,18 +76,35 @@ TEST_CASE("a link that carries both directions at full speed: the slower directi
   CHECK(ch05::transfer_bound_ms(m) == doctest::Approx(7.0));
 }
 
+TEST_CASE("the term that sets the bound: the kernel, one engine, both directions, a copy") {
+  ch05::LinkAndKernel m = copy_bound();  // B = 8 > H = D = 6 > K = 3
+  CHECK(ch05::bound_term(m) == "both_directions");
+  m.kernel_ms = 9;
+  CHECK(ch05::bound_term(m) == "kernel");
+  m.kernel_ms = 3;
+  m.both_ms = 6.5;
+  m.h2d_ms = 7;
+  CHECK(ch05::bound_term(m) == "copy_in");
+  m.d2h_ms = 7.5;
+  CHECK(ch05::bound_term(m) == "copy_out");
+  m.copy_engines = 1;  // H + D = 14.5
+  CHECK(ch05::bound_term(m) == "one_engine");
+  m.kernel_ms = 20;
+  CHECK(ch05::bound_term(m) == "kernel");
+}
+
 TEST_CASE("zero or negative chunks are refused") {
   CHECK_THROWS_AS(ch05::pipelined_ms(copy_bound(), 0), std::invalid_argument);
   CHECK_THROWS_AS(ch05::pipelined_ms(copy_bound(), -3), std::invalid_argument);
 }
 
 TEST_CASE("two kernels per stream, depth first: streams sharing a connection wait for each other") {
-  CHECK(ch05::depth_first_kernel_lengths(4, 8) == 2);   // a connection each: every first kernel at once
+  CHECK(ch05::depth_first_kernel_lengths(4, 8) == 2);  // a connection each: every first kernel at once
   CHECK(ch05::depth_first_kernel_lengths(8, 8) == 2);
   CHECK(ch05::depth_first_kernel_lengths(16, 8) == 3);  // two streams per connection
   CHECK(ch05::depth_first_kernel_lengths(32, 8) == 5);
-  CHECK(ch05::depth_first_kernel_lengths(4, 1) == 5);   // one connection: one more length per stream
-  CHECK(ch05::depth_first_kernel_lengths(9, 8) == 3);   // one connection holds two streams
+  CHECK(ch05::depth_first_kernel_lengths(4, 1) == 5);  // one connection: one more length per stream
+  CHECK(ch05::depth_first_kernel_lengths(9, 8) == 3);  // one connection holds two streams
   CHECK_THROWS_AS(ch05::depth_first_kernel_lengths(0, 8), std::invalid_argument);
   CHECK_THROWS_AS(ch05::depth_first_kernel_lengths(4, 0), std::invalid_argument);
 }
@@ -91,6 +112,86 @@ TEST_CASE("two kernels per stream, depth first: streams sharing a connection wai
 TEST_CASE("chunks of fewer than 1024 floats are refused, with the option's name") {
   CHECK(ch05::too_many_chunks("--max-chunks", 256, 1).empty());  // 1 MiB = 262144 floats: 1024 each
   const std::string error = ch05::too_many_chunks("--max-chunks", 512, 1);
-  CHECK(error.find("--max-chunks 512 is too many chunks for --mib 1") != std::string::npos);
+  CHECK(error.find("--max-chunks 512") != std::string::npos);
   CHECK_FALSE(ch05::too_many_chunks("--chart-chunks", 0, 1).empty());
+}
+
+TEST_CASE("a chunk: ceil(n / chunks) floats, the last ones shorter or empty") {
+  const ch05::Chunk whole = ch05::chunk_of(1000, 1, 0);
+  CHECK(whole.offset == 0);
+  CHECK(whole.count == 1000);
+  CHECK(whole.bytes() == 4000);
+  CHECK(ch05::chunk_of(1024, 4, 3).offset == 768);  // 4 divides 1024: 256 each
+  CHECK(ch05::chunk_of(1024, 4, 3).count == 256);
+  CHECK(ch05::chunk_of(1000, 7, 6).offset == 858);  // 143 each, the last 142
+  CHECK(ch05::chunk_of(1000, 7, 6).count == 142);
+  CHECK(ch05::chunk_of(1000, 600, 499).count == 2);  // 2 each: chunks 500..599 are empty
+  CHECK(ch05::chunk_of(1000, 600, 500).count == 0);
+  CHECK(ch05::chunk_of(1000, 600, 599).offset == 1000);
+  for (int chunks : {1, 3, 4, 32, 600}) {  // the chunks cover the data once, in order
+    std::size_t next = 0;
+    for (int i = 0; i < chunks; ++i) {
+      const ch05::Chunk c = ch05::chunk_of((std::size_t{1} << 20) + 3, chunks, i);
+      CHECK(c.offset == next);
+      next = c.offset + c.count;
+    }
+    CHECK(next == (std::size_t{1} << 20) + 3);
+  }
+  CHECK_THROWS_AS(ch05::chunk_of(1000, 0, 0), std::invalid_argument);
+  CHECK_THROWS_AS(ch05::chunk_of(1000, 4, 4), std::invalid_argument);
+  CHECK_THROWS_AS(ch05::chunk_of(1000, 4, -1), std::invalid_argument);
+}
+
+TEST_CASE("schedule names") {
+  CHECK(std::string(ch05::schedule_name(ch05::Schedule::sequential)) == "sequential");
+  CHECK(std::string(ch05::schedule_name(ch05::Schedule::v1_per_chunk)) == "V1");
+  CHECK(std::string(ch05::schedule_name(ch05::Schedule::v2_per_stage)) == "V2");
+}
+
+// --- the options file: the rules, the chunk counts and the memory need --------------
+
+namespace {
+
+// Parses @p args (after the program name) into a fresh ch05::Options.
+ch05::Options parsed(std::vector<const char*> args) {
+  ch05::Options o;
+  lab::Options table("ch05_overlap", "test");
+  ch05::add_options(table, o);
+  args.insert(args.begin(), "ch05_overlap");
+  table.parse(static_cast<int>(args.size()), args.data());
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("options: defaults, and chunk counts too many for --mib refused") {
+  const ch05::Options o = parsed({});
+  CHECK(o.mib == 256);
+  CHECK(o.max_chunks == 32);
+  CHECK(o.chart_chunks == 4);
+  CHECK(o.reps == 5);
+  CHECK(ch05::floats(o) == std::size_t{64} << 20);
+  CHECK(parsed({"--mib", "1", "--max-chunks", "256"}).max_chunks == 256);
+  CHECK_THROWS_AS(parsed({"--mib", "1", "--max-chunks", "512"}), lab::UsageError);
+  CHECK(parsed({"--mib", "1", "--chart-chunks", "64", "--max-chunks", "1"}).chart_chunks == 64);  // 4096 floats each
+  CHECK_THROWS_AS(parsed({"--reps", "0"}), lab::UsageError);
+  CHECK_THROWS_AS(parsed({"--heavy-iterations", "-1"}), lab::UsageError);
+}
+
+TEST_CASE("options: the sweep's chunk counts are the powers of two up to --max-chunks") {
+  ch05::Options o;
+  CHECK(ch05::chunk_counts(o) == std::vector<int>{1, 2, 4, 8, 16, 32});
+  o.max_chunks = 1;
+  CHECK(ch05::chunk_counts(o) == std::vector<int>{1});
+  o.max_chunks = 12;  // not a power of two: up to 8
+  CHECK(ch05::chunk_counts(o) == std::vector<int>{1, 2, 4, 8});
+}
+
+TEST_CASE("options: the memory need is 2 x --mib on the device and 6 x --mib on the host") {
+  ch05::Options o;
+  o.mib = 64;
+  const lab::MemoryNeed need = ch05::memory_need(o);
+  CHECK(need.device_bytes == doctest::Approx(2.0 * 64 * (1 << 20)));
+  CHECK(need.host_bytes == doctest::Approx(6.0 * 64 * (1 << 20)));
+  CHECK(need.what == "--mib 64");
 }

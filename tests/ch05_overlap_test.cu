@@ -7,10 +7,22 @@
 #include <string>
 #include <vector>
 
+#include "cupti_timeline.cuh"
 #include "device.cuh"
-#include "support/skip.hpp"
 #include "overlap.cuh"
 #include "statistics.hpp"
+#include "support/skip.hpp"
+
+namespace {
+
+// @p schedule over @p chunks new streams (sequential: one), one warm-up and @p reps timed runs.
+ch05::ScheduleRun run_schedule(ch05::OverlapProblem& problem, ch05::Schedule schedule, int chunks, int steps,
+                               int reps) {
+  const std::vector<lab::Stream> stream(schedule == ch05::Schedule::sequential ? 1 : static_cast<std::size_t>(chunks));
+  return ch05::time_schedule(problem, schedule, ch05::handles(stream), steps, 1, reps);
+}
+
+}  // namespace
 
 TEST_CASE("every schedule gives the right result, for chunk counts that do and do not divide the size") {
   lab::require_device();
@@ -22,33 +34,61 @@ TEST_CASE("every schedule gives the right result, for chunk counts that do and d
         CAPTURE(ch05::schedule_name(schedule));
         CAPTURE(chunks);
         CAPTURE(steps);
-        const ch05::ScheduleRun run = ch05::time_schedule(problem, schedule, chunks, steps, 1);
+        const ch05::ScheduleRun run = run_schedule(problem, schedule, chunks, steps, 1);
         CHECK_MESSAGE(run.result.passed(), run.result.detail());
+        CHECK(run.samples_ms.size() == 1u);
       }
     }
   }
 }
 
-TEST_CASE("V1 and V2 queue the same work in their own orders") {
+TEST_CASE("V1 and V2 give the right result when the last chunks are short or empty") {
+  lab::require_device();
+  ch05::OverlapProblem problem(1000, 6);  // 7 chunks of 143 (the last 142); 600 chunks of 2 (the last 100 empty)
+  for (ch05::Schedule schedule : {ch05::Schedule::v1_per_chunk, ch05::Schedule::v2_per_stage}) {
+    for (int chunks : {7, 600}) {
+      CAPTURE(ch05::schedule_name(schedule));
+      CAPTURE(chunks);
+      const ch05::ScheduleRun run = run_schedule(problem, schedule, chunks, 3, 2);
+      CHECK_MESSAGE(run.result.passed(), run.result.detail());
+    }
+  }
+}
+
+TEST_CASE("CUPTI sees V1 and V2 run their calls in their own orders when every chunk shares one stream") {
   lab::require_device();
   ch05::OverlapProblem problem(1 << 16, 6);
-  ch05::Pipeline v1(problem, 2, 1), v2(problem, 2, 1);
-  ch05::enqueue_v1(v1);
-  ch05::enqueue_v2(v2);
-  CHECK(v1.log() == std::vector<std::string>{"in 0", "kernel 0", "out 0", "in 1", "kernel 1", "out 1"});
-  CHECK(v2.log() == std::vector<std::string>{"in 0", "in 1", "kernel 0", "kernel 1", "out 0", "out 1"});
-  LAB_CHECK(cudaDeviceSynchronize());
+  const lab::Stream one;
+  const std::vector<cudaStream_t> stream(2, one);  // on one stream the GPU runs the work in the order queued
+  for (ch05::Schedule schedule : {ch05::Schedule::v1_per_chunk, ch05::Schedule::v2_per_stage}) {
+    CAPTURE(ch05::schedule_name(schedule));
+    LAB_CHECK(cudaDeviceSynchronize());
+    lab::TimelineRecorder recorder;
+    std::string why;
+    if (!recorder.start(&why)) lab_test::skip("CUPTI did not record: " + why);
+    const ch05::ScheduleRun run = ch05::time_schedule(problem, schedule, stream, 1, 0, 1);
+    std::vector<lab::Interval> work = recorder.stop();
+    CHECK_MESSAGE(run.result.passed(), run.result.detail());
+    std::sort(work.begin(), work.end(),
+              [](const lab::Interval& a, const lab::Interval& b) { return a.start_ns < b.start_ns; });
+    std::string order;
+    for (const lab::Interval& w : work) order += lab::chart_symbol(w);
+    CHECK(order == (schedule == ch05::Schedule::v1_per_chunk ? "HKDHKD" : "HHKKDD"));
+  }
 }
 
 TEST_CASE("with copies and kernel of similar length, V1 and V2 beat the sequential schedule") {
   const lab::DeviceInfo device = lab::require_device();
   ch05::OverlapProblem problem(std::size_t{64} << 20, 7);  // 256 MiB: copies of several ms
-  const ch05::LinkRun link = ch05::measure_link(problem, device.copy_engines, 0, 3);
+  ch05::Options o;
+  o.heavy_iterations = 0;  // as long as the copy in
+  o.reps = 3;
+  const ch05::LinkRun link = ch05::measure_link(problem, device.copy_engines, o);
   const int steps = link.heavy_steps;
   const double sequential =
-      lab::summarize(ch05::time_schedule(problem, ch05::Schedule::sequential, 1, steps, 3).samples_ms).median;
+      lab::summarize(run_schedule(problem, ch05::Schedule::sequential, 1, steps, 3).samples_ms).median;
   for (ch05::Schedule schedule : {ch05::Schedule::v1_per_chunk, ch05::Schedule::v2_per_stage}) {
-    const ch05::ScheduleRun run = ch05::time_schedule(problem, schedule, 8, steps, 3);
+    const ch05::ScheduleRun run = run_schedule(problem, schedule, 8, steps, 3);
     CHECK_MESSAGE(run.result.passed(), run.result.detail());
     const double overlapped = lab::summarize(run.samples_ms).median;
     CAPTURE(ch05::schedule_name(schedule));
@@ -63,7 +103,10 @@ TEST_CASE("the measured copy times are consistent: both directions at once take 
   ch05::OverlapProblem problem(std::size_t{16} << 20, 8);
   // The median of 9 runs: a median of 3 once read both directions at 3.43 ms against 2.53 ms one
   // after the other on the H100 (the host link has slow moments).
-  const ch05::LinkRun link = ch05::measure_link(problem, device.copy_engines, 1, 9);
+  ch05::Options o;
+  o.heavy_iterations = 1;
+  o.reps = 9;
+  const ch05::LinkRun link = ch05::measure_link(problem, device.copy_engines, o);
   const ch05::LinkAndKernel m = ch05::typical_inputs(link, "light");
   CAPTURE(m.h2d_ms);
   CAPTURE(m.d2h_ms);
@@ -107,6 +150,13 @@ TEST_CASE("the child process measures with the connections it is given, and repo
   const ch05::QueueRun missing = ch05::compare_connections("/no/such/ch05_queue_child", {"1"}, 8, 1);
   CHECK_FALSE(missing.children.at(0).measured);
   CHECK(missing.children.at(0).why_not.find("no executable") != std::string::npos);
+}
+
+TEST_CASE("section 3 starts no child process in an instrumented run") {
+  ch05::Options o;
+  const ch05::QueueRun run = ch05::measure_queues(o, true);
+  CHECK(run.children.empty());
+  CHECK_FALSE(run.skipped.empty());
 }
 
 TEST_CASE("a schedule recorded by CUPTI gives the right result") {

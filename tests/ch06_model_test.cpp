@@ -1,6 +1,14 @@
-// Chapter 06's registration model and the PCIe rate, on numbers worked by hand (no GPU needed).
+// Chapter 06's registration model, the PCIe rate and the options file, on numbers
+// worked by hand (no GPU needed).
 #include <doctest/doctest.h>
 
+#include <cstddef>
+#include <vector>
+
+#include "../chapters/06_pinned_memory/options.hpp"  // chapter 06's: two files are named options.hpp
+#include "command_line.hpp"
+#include "memory_fit.hpp"
+#include "program.hpp"  // lab::UsageError
 #include "registration_model.hpp"
 
 TEST_CASE("registration pays off after registration / saving-per-copy copies") {
@@ -30,4 +38,47 @@ TEST_CASE("PCIe theoretical rates per direction") {
   CHECK(ch06::pcie_gigabytes_per_second(1, 1) == doctest::Approx(0.25));
   CHECK(ch06::pcie_gigabytes_per_second(0, 16) == 0.0);  // unknown (NVML missing)
   CHECK(ch06::pcie_gigabytes_per_second(7, 16) == 0.0);
+}
+
+// --- the options file: the rule and the memory need ---------------------------------
+
+namespace {
+
+// Parses @p args (after the program name) into a fresh ch06::Options.
+ch06::Options parsed(std::vector<const char*> args) {
+  ch06::Options o;
+  lab::Options table("ch06_pinned_memory", "test");
+  ch06::add_options(table, o);
+  args.insert(args.begin(), "ch06_pinned_memory");
+  table.parse(static_cast<int>(args.size()), args.data());
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("options: defaults, sizes in bytes, and --mib above --max-mib refused") {
+  const ch06::Options o = parsed({});
+  CHECK(o.max_mib == 1024);
+  CHECK(o.mib == 256);
+  CHECK(o.reps == 10);
+  CHECK(ch06::sweep_bytes(o) == std::size_t{1} << 30);
+  CHECK(ch06::experiment_bytes(o) == std::size_t{256} << 20);
+  CHECK(parsed({"--max-mib", "256", "--mib", "256"}).mib == 256);
+  CHECK_THROWS_AS(parsed({"--max-mib", "256", "--mib", "512"}), lab::UsageError);
+  CHECK_THROWS_AS(parsed({"--reps", "0"}), lab::UsageError);
+}
+
+TEST_CASE("options: the memory need is the sweep's, or the upload's five buffers when --mib is near --max-mib") {
+  constexpr double kMiB = 1024.0 * 1024.0;
+  ch06::Options o;  // --max-mib 1024 --mib 256: the sweep holds the most
+  lab::MemoryNeed need = ch06::memory_need(o);
+  CHECK(need.device_bytes == doctest::Approx(2048 * kMiB));
+  CHECK(need.host_bytes == doctest::Approx(4096 * kMiB));
+  CHECK(need.what == "--max-mib 1024 with --mib 256");
+  o.max_mib = 256;  // the upload's five buffers of --mib (1280 MiB) outgrow the sweep's four (1024 MiB)
+  need = ch06::memory_need(o);
+  CHECK(need.device_bytes == doctest::Approx(512 * kMiB));
+  CHECK(need.host_bytes == doctest::Approx(1280 * kMiB));
+  CHECK_FALSE(lab::check_memory_fits(need, std::size_t{1} << 28, std::size_t{1} << 40).empty());  // 256 MiB free
+  CHECK(lab::check_memory_fits(need, std::size_t{1} << 40, std::size_t{1} << 40).empty());
 }

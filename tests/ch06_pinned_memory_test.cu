@@ -113,8 +113,8 @@ TEST_CASE("upload_registered copies correctly and unlocks the pages when the reg
 
 TEST_CASE("every kind of host memory round-trips random bytes at awkward sizes") {
   lab::Stream stream;
-  for (ch06::HostKind kind : {ch06::HostKind::pageable, ch06::HostKind::pinned, ch06::HostKind::write_combined,
-                              ch06::HostKind::mapped}) {
+  for (ch06::HostKind kind :
+       {ch06::HostKind::pageable, ch06::HostKind::pinned, ch06::HostKind::write_combined, ch06::HostKind::mapped}) {
     for (std::size_t bytes : {std::size_t{1}, std::size_t{4097}, kMiB + 3}) {
       CAPTURE(ch06::host_kind_name(kind));
       CAPTURE(bytes);
@@ -152,12 +152,12 @@ TEST_CASE("a non-blocking copy from pinned memory overlaps the CPU work placed a
   const double copy_ms =
       lab::median(ch06::time_copy_ms(ch06::Direction::host_to_device, pinned.data(), device.data(), bytes, stream, 3));
   const std::int64_t steps = ch06::calibrate_cpu_work(copy_ms);
-  const ch06::PlacementRun overlapped = ch06::time_placement(ch06::Placement::after_nonblocking_copy, pinned, pageable,
-                                                             device.data(), steps, stream, 9);
-  const ch06::PlacementRun early = ch06::time_placement(ch06::Placement::after_early_sync, pinned, pageable,
-                                                        device.data(), steps, stream, 9);
-  const ch06::PlacementRun paged = ch06::time_placement(ch06::Placement::after_pageable_copy, pinned, pageable,
-                                                        device.data(), steps, stream, 3);
+  const ch06::PlacementRun overlapped =
+      ch06::time_placement(ch06::Placement::after_nonblocking_copy, pinned, pageable, device.data(), steps, stream, 9);
+  const ch06::PlacementRun early =
+      ch06::time_placement(ch06::Placement::after_early_sync, pinned, pageable, device.data(), steps, stream, 9);
+  const ch06::PlacementRun paged =
+      ch06::time_placement(ch06::Placement::after_pageable_copy, pinned, pageable, device.data(), steps, stream, 3);
   CAPTURE(copy_ms);
   const double overlapped_ms = lab::median(overlapped.wall_ms);
   const double early_ms = lab::median(early.wall_ms);
@@ -197,12 +197,12 @@ TEST_CASE("behind a blocked stream the events time the copy, not the time the st
     lab::StreamBlocker blocker;
     const double blocked = lab::median(
         ch06::time_copy_ms(ch06::Direction::host_to_device, pinned.data(), device.data(), bytes, stream, 11, &blocker));
-    const double isolated =
-        lab::median(ch06::time_copy_ms(ch06::Direction::host_to_device, pinned.data(), device.data(), bytes, stream, 11));
+    const double isolated = lab::median(
+        ch06::time_copy_ms(ch06::Direction::host_to_device, pinned.data(), device.data(), bytes, stream, 11));
     CAPTURE(blocked);
     CAPTURE(isolated);
     CHECK(blocked > 0);
-    CHECK(blocked < 1.0 + 2 * isolated);                           // no hold inside the pair
+    CHECK(blocked < 1.0 + 2 * isolated);                                         // no hold inside the pair
     if (bytes > 4096) CHECK(blocked == doctest::Approx(isolated).epsilon(0.2));  // the copy dominates both
   }
 }

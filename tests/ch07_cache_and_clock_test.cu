@@ -22,7 +22,8 @@ TEST_CASE("cold samples of an L2-resident working set are slower than warm ones 
   CHECK_MESSAGE(check.passed(), check.detail());
   for (Preceding flush : {Preceding::write_flush, Preceding::read_flush}) {
     CAPTURE(ch07::preceding_name(flush));
-    const double cold = lab::median(ch07::time_kernel(problem, preceding, flush, ch07::Placement::blocked_stream, 30, stream, &check));
+    const double cold =
+        lab::median(ch07::time_kernel(problem, preceding, flush, ch07::Placement::blocked_stream, 30, stream, &check));
     CAPTURE(warm);
     CAPTURE(cold);
     CHECK(cold > 1.2 * warm);
@@ -40,13 +41,13 @@ TEST_CASE("a spin kernel before a sample keeps the cache warm: no slower than wi
       ch07::time_kernel(problem, preceding, Preceding::nothing, ch07::Placement::blocked_stream, 30, stream, nullptr));
   const double spun = lab::median(
       ch07::time_kernel(problem, preceding, Preceding::spin, ch07::Placement::blocked_stream, 30, stream, nullptr));
-  const double cold = lab::median(
-      ch07::time_kernel(problem, preceding, Preceding::write_flush, ch07::Placement::blocked_stream, 30, stream, nullptr));
+  const double cold = lab::median(ch07::time_kernel(problem, preceding, Preceding::write_flush,
+                                                    ch07::Placement::blocked_stream, 30, stream, nullptr));
   CAPTURE(warm);
   CAPTURE(spun);
   CAPTURE(cold);
-  CHECK(spun < cold);                // busy but warm is faster than cold
-  CHECK(spun < 1.15 * warm);         // ... and about as fast as warm
+  CHECK(spun < cold);         // busy but warm is faster than cold
+  CHECK(spun < 1.15 * warm);  // ... and about as fast as warm
 }
 
 TEST_CASE("y = 2x is exact at awkward sizes, with every kind of preceding work") {
@@ -54,13 +55,35 @@ TEST_CASE("y = 2x is exact at awkward sizes, with every kind of preceding work")
   ch07::PrecedingWork preceding(0.01);
   for (std::size_t bytes : {std::size_t{8}, std::size_t{4096 + 8}, (std::size_t{3} << 20) + 24}) {
     ch07::ScaleProblem problem(bytes, 5);
-    for (ch07::Preceding p : {ch07::Preceding::nothing, ch07::Preceding::spin, ch07::Preceding::write_flush,
-                              ch07::Preceding::read_flush}) {
+    for (ch07::Preceding p :
+         {ch07::Preceding::nothing, ch07::Preceding::spin, ch07::Preceding::write_flush, ch07::Preceding::read_flush}) {
       CAPTURE(bytes);
       CAPTURE(ch07::preceding_name(p));
       lab::Comparison check;
       ch07::time_kernel(problem, preceding, p, ch07::Placement::isolated, 3, stream, &check);
       CHECK_MESSAGE(check.passed(), check.detail());
+    }
+  }
+}
+
+TEST_CASE("compare_cache: both working sets, every case timed as asked and correct") {
+  const lab::DeviceInfo device = lab::query_device(0);
+  lab::Stream stream;
+  ch07::Options o;
+  o.samples = 3;
+  o.large_factor = 2;
+  const ch07::CacheRun run = ch07::compare_cache(o, device, stream);
+  CHECK(run.small.role == "small");
+  CHECK(run.large.role == "large");
+  CHECK(run.small.bytes == device.l2_bytes / 2);
+  CHECK(run.large.bytes == 2 * device.l2_bytes);
+  for (const ch07::WorkingSetRun* set : {&run.small, &run.large}) {
+    CHECK(set->cases.size() == 8);  // every Preceding x Placement
+    for (const ch07::CacheCase& c : set->cases) {
+      CAPTURE(ch07::preceding_name(c.preceding));
+      CAPTURE(ch07::placement_name(c.placement));
+      CHECK(c.ms.size() == 3);
+      CHECK_MESSAGE(c.correct, c.detail);
     }
   }
 }
@@ -89,7 +112,7 @@ TEST_CASE("measure_clock: the load is exact, every launch has a clock, the timer
   CHECK_MESSAGE(run.load_correct, run.load_detail);
   CHECK(run.idle_kernel_mhz.size() == 3);
   REQUIRE(run.load_kernel_mhz.size() == 3);  // 60 ms in launches of 20 ms
-  for (double mhz : run.load_kernel_mhz) {  // a clock, perhaps lowered by the load, never a wild figure
+  for (double mhz : run.load_kernel_mhz) {   // a clock, perhaps lowered by the load, never a wild figure
     CAPTURE(mhz);
     CHECK(mhz > 0.3 * device.nominal_sm_clock_mhz);
     CHECK(mhz < 1.1 * device.nominal_sm_clock_mhz);

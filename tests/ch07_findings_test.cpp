@@ -1,34 +1,24 @@
-// Chapter 07's findings on hand-made data (no GPU needed): every branch of every
-// finding, the run where the expected thing happened and the one where it did not.
+// Chapter 07's tables and findings on hand-made data (no GPU needed): every
+// branch of every finding, pinned by its id, its verdict and its numbers.
 #include <doctest/doctest.h>
 
-#include "support/findings_support.hpp"
-
-#include <map>
-#include <stdexcept>
+#include <cmath>
 #include <string>
 #include <vector>
 
-#include "cache_options.hpp"
 #include "findings.hpp"
+#include "support/findings_support.hpp"
 
 namespace {
 
-using lab_test::contains;
-constexpr auto& find = lab_test::finding;  // the finding whose name starts with the given text
+using lab_test::by_id;
+using lab_test::has_id;
+using lab_test::value;
 
 using ch07::Placement;
 using ch07::Preceding;
 
 constexpr std::size_t kMiB = std::size_t{1} << 20;
-
-
-bool has(const std::vector<lab::Finding>& findings, const std::string& prefix) {
-  for (const lab::Finding& f : findings)
-    if (f.name.rfind(prefix, 0) == 0) return true;
-  return false;
-}
-
 
 // A working set whose cases have these medians in microseconds (three equal samples each).
 struct Medians {
@@ -36,8 +26,9 @@ struct Medians {
   double write_isolated, write_blocked, read_isolated, read_blocked;
 };
 
-ch07::WorkingSetRun working_set(std::size_t bytes, const Medians& m) {
+ch07::WorkingSetRun working_set(const char* role, std::size_t bytes, const Medians& m) {
   ch07::WorkingSetRun set;
+  set.role = role;
   set.bytes = bytes;
   set.l2_bytes = 50 * kMiB;
   auto add = [&](Preceding p, Placement placement, double us) {
@@ -66,10 +57,18 @@ const Medians kLarge{181.54, 176.74, 177.18, 177.20, 178.72, 178.82, 171.34, 171
 
 ch07::CacheRun cache_run(const Medians& small, const Medians& large) {
   ch07::CacheRun run;
-  run.spin_ms = 0.05;
-  run.flush_bytes = 100 * kMiB;
-  run.sets = {working_set(25 * kMiB, small), working_set(400 * kMiB, large)};
+  run.small = working_set("small", 25 * kMiB, small);
+  run.large = working_set("large", 400 * kMiB, large);
   return run;
+}
+
+// Sets the blocked-stream samples of the write and the read flush of @p set.
+void blocked_flush_samples(ch07::WorkingSetRun& set, std::vector<double> write_ms, std::vector<double> read_ms) {
+  for (ch07::CacheCase& c : set.cases) {
+    if (c.placement != Placement::blocked_stream) continue;
+    if (c.preceding == Preceding::write_flush) c.ms = write_ms;
+    if (c.preceding == Preceding::read_flush) c.ms = read_ms;
+  }
 }
 
 }  // namespace
@@ -77,7 +76,7 @@ ch07::CacheRun cache_run(const Medians& small, const Medians& large) {
 // --- 1. warm and cold L2 ----------------------------------------------------------------
 
 TEST_CASE("flush_effects: each effect is the difference of two medians") {
-  const ch07::FlushEffects e = ch07::flush_effects(working_set(25 * kMiB, kSmall));
+  const ch07::FlushEffects e = ch07::flush_effects(working_set("small", 25 * kMiB, kSmall));
   CHECK(e.warm_us == doctest::Approx(7.82));
   CHECK(e.launch_gap_us == doctest::Approx(11.30 - 7.82));
   CHECK(e.hidden_by_spin_us == doctest::Approx(11.30 - 7.94));
@@ -86,124 +85,125 @@ TEST_CASE("flush_effects: each effect is the difference of two medians") {
   CHECK(e.article_us == doctest::Approx(16.21 - 11.30));
 }
 
-TEST_CASE("working_set_table and effects_table: one row per case and per effect, the numbers in us") {
-  const ch07::WorkingSetRun set = working_set(25 * kMiB, kSmall);
+TEST_CASE("working_set_table and effects_table: ids by the set's role, one row per case and per effect, in us") {
+  const ch07::WorkingSetRun set = working_set("small", 25 * kMiB, kSmall);
   CHECK(ch07::working_set_name(set) == "fits in L2");
-  CHECK(ch07::working_set_name(working_set(400 * kMiB, kLarge)) == "8.0 x the L2");
+  CHECK(ch07::working_set_name(working_set("large", 400 * kMiB, kLarge)) == "8.0 x the L2");
   const lab::ResultTable table = ch07::working_set_table(set);
+  CHECK(table.id() == "working_set_small");
   REQUIRE(table.rows().size() == 8);
   const lab::ResultTable::Row& write = table.row("write flush, blocked stream");
   CHECK(write.get("median_us").number() == doctest::Approx(16.18));
   CHECK(write.get("vs_warm").number() == doctest::Approx(16.18 / 7.82));
   CHECK(write.get("result").text() == "correct");
   const lab::ResultTable effects = ch07::effects_table(set);
+  CHECK(effects.id() == "flush_effects_small");
   REQUIRE(effects.rows().size() == 5);
   CHECK(effects.row("the article's comparison").get("us").number() == doctest::Approx(16.21 - 11.30));
+  CHECK(ch07::working_set_table(working_set("large", 400 * kMiB, kLarge)).id() == "working_set_large");
 }
 
-TEST_CASE("cache_findings: every case correct, or the first wrong one named") {
+TEST_CASE("cache_findings: every case correct, or the check fails") {
   ch07::CacheRun run = cache_run(kSmall, kLarge);
-  CHECK(find(ch07::cache_findings(run), "y = 2x correct").passed);
-  run.sets[1].cases[5].correct = false;
-  run.sets[1].cases[5].detail = "3 mismatches";
-  const lab::Finding wrong = find(ch07::cache_findings(run), "y = 2x correct");
+  CHECK(by_id(ch07::cache_findings(run), "cases_correct").passed);
+  CHECK(value(ch07::cache_findings(run), "cases_correct", "case_count") == 16);
+  run.large.cases[5].correct = false;
+  run.large.cases[5].detail = "3 mismatches";
+  const lab::Finding wrong = by_id(ch07::cache_findings(run), "cases_correct");
   CHECK_FALSE(wrong.passed);
   CHECK(wrong.kind == lab::Finding::Kind::correctness);
-  CHECK(contains(wrong.text, "write flush, blocked stream: 3 mismatches"));
+  run.small.cases.clear();
+  run.large.cases.clear();
+  CHECK_FALSE(by_id(ch07::cache_findings(run), "cases_correct").passed);  // no case at all is no evidence
 }
 
 TEST_CASE("cache_findings: a cold L2 slows the set that fits in it, or the timing check fails") {
-  const lab::Finding cools = find(ch07::cache_findings(cache_run(kSmall, kLarge)), "a cold L2 slows");
+  const std::vector<lab::Finding> findings = ch07::cache_findings(cache_run(kSmall, kLarge));
+  const lab::Finding cools = by_id(findings, "cooling_small");
+  CHECK(cools.id == "cooling_small.in_l2");
   CHECK(cools.kind == lab::Finding::Kind::timing);
   CHECK(cools.passed);
-  CHECK(contains(cools.text, "(2.07x)"));
+  CHECK(value(findings, "cooling_small", "warm_us") == doctest::Approx(7.82));
+  CHECK(value(findings, "cooling_small", "write_flush_us") == doctest::Approx(16.18));
+  CHECK(value(findings, "cooling_small", "read_flush_us") == doctest::Approx(11.68));
   Medians flat = kSmall;
   flat.write_blocked = 8.2;  // 1.05x: no cooling seen
-  const lab::Finding not_cooled = find(ch07::cache_findings(cache_run(flat, kLarge)), "a cold L2 slows");
-  CHECK_FALSE(not_cooled.passed);
+  CHECK_FALSE(by_id(ch07::cache_findings(cache_run(flat, kLarge)), "cooling_small.in_l2").passed);
 }
 
-TEST_CASE("cache_findings: the large set is not cooled (within 5 %), or part of it survived") {
-  const lab::Finding same = find(ch07::cache_findings(cache_run(kSmall, kLarge)), "cooling, 8.0 x the L2");
-  CHECK(contains(same.text, "within 5 %"));
-  CHECK(contains(same.text, "(not measured here)"));  // reasoning from the sizes, said as such
+TEST_CASE("cache_findings: a set beyond the L2 is not cooled (within 5 %), or part of it survived") {
+  const std::vector<lab::Finding> findings = ch07::cache_findings(cache_run(kSmall, kLarge));
+  CHECK(by_id(findings, "cooling_large").id == "cooling_large.within_5_percent");
+  CHECK(by_id(findings, "cooling_large").kind == lab::Finding::Kind::observation);
+  CHECK(value(findings, "cooling_large", "write_flush_us") == doctest::Approx(178.82));
+  CHECK(value(findings, "cooling_large", "warm_us") == doctest::Approx(176.74));
   Medians survived = kLarge;
   survived.write_blocked = 220;
-  const lab::Finding slower = find(ch07::cache_findings(cache_run(kSmall, survived)), "cooling, 8.0 x the L2");
-  CHECK(contains(slower.text, "part of this working set did survive"));
+  CHECK(by_id(ch07::cache_findings(cache_run(kSmall, survived)), "cooling_large").id == "cooling_large.apart");
+  // A small set chosen larger than the L2 (--small-mib) gets the large set's finding, not the timing check.
+  ch07::CacheRun big_small = cache_run(kLarge, kLarge);
+  big_small.small.bytes = 100 * kMiB;
+  CHECK(by_id(ch07::cache_findings(big_small), "cooling_small").id == "cooling_small.within_5_percent");
 }
 
-TEST_CASE("cache_findings: the article's comparison, faster or slower after a flush") {
+TEST_CASE("cache_findings: write flush against read flush, apart by more than 5 % of warm either way") {
   const std::vector<lab::Finding> findings = ch07::cache_findings(cache_run(kSmall, kLarge));
-  const lab::Finding small = find(findings, "flush before a lone launch, fits in L2");
-  CHECK(contains(small.text, "looked slower"));
-  CHECK(contains(small.text, "Cooling the cache outweighed"));
-  const lab::Finding large = find(findings, "flush before a lone launch, 8.0 x the L2");
-  CHECK(contains(large.text, "looked FASTER"));
-  CHECK(contains(large.text, "-2.82 us"));
-}
-
-TEST_CASE("cache_findings: write flush against read flush, each way and a tie; the cause is not claimed") {
-  const lab::Finding write_more =
-      find(ch07::cache_findings(cache_run(kSmall, kLarge)), "write flush against read flush, fits in L2");
-  CHECK(contains(write_more.text, "the write flush cost 4.50 us more"));
-  CHECK(contains(write_more.text, "that cause is not measured here"));
+  CHECK(by_id(findings, "write_against_read_small").id == "write_against_read_small.write_costlier");
+  CHECK(value(findings, "write_against_read_small", "apart_us") == doctest::Approx(4.50));
   Medians read_more = kSmall;
   read_more.read_blocked = 20.0;
-  CHECK(contains(find(ch07::cache_findings(cache_run(read_more, kLarge)), "write flush against read flush, fits")
-                     .text,
-                 "the read flush cost"));
+  const std::vector<lab::Finding> other = ch07::cache_findings(cache_run(read_more, kLarge));
+  CHECK(by_id(other, "write_against_read_small").id == "write_against_read_small.read_costlier");
+  CHECK(value(other, "write_against_read_small", "apart_us") == doctest::Approx(16.18 - 20.0));
+}
+
+TEST_CASE("cache_findings: write flush against read flush within 5 %: a tie, or every sample apart") {
   // Within 5 % and the samples overlap: a tie.
   Medians tie = kSmall;
   tie.read_blocked = 16.1;
   ch07::CacheRun overlapping = cache_run(tie, kLarge);
-  for (ch07::CacheCase& c : overlapping.sets[0].cases) {
-    if (c.placement != Placement::blocked_stream) continue;
-    if (c.preceding == Preceding::write_flush) c.ms = {0.0159, 0.01618, 0.0165};
-    if (c.preceding == Preceding::read_flush) c.ms = {0.0158, 0.0161, 0.0163};
-  }
-  const lab::Finding tied = find(ch07::cache_findings(overlapping), "write flush against read flush, fits");
-  CHECK(contains(tied.text, "their samples overlap; this run does not tell them apart"));
-  CHECK_FALSE(contains(tied.text, "outside the samples' spread"));
-}
-
-TEST_CASE("cache_findings: write flush against read flush within 5 %, but every sample apart") {
-  // The H100 run of 2026-11-22, 400 MiB: write flush 176.86 to 181.60 us, read flush 169.44
-  // to 174.69 us (blocked stream), 7.44 us apart, 4.2 % of the warm 177.17 us: within 5 %,
-  // yet no sample of one reached the other. The finding used to call that a tie.
+  blocked_flush_samples(overlapping.small, {0.0159, 0.01618, 0.0165}, {0.0158, 0.0161, 0.0163});
+  CHECK(by_id(ch07::cache_findings(overlapping), "write_against_read_small").id == "write_against_read_small.tie");
+  // The H100 run of 2026-11-22, 400 MiB: write flush 176.86 to 181.60 us, read flush 169.44 to 174.69 us, 7.44 us
+  // apart, 4.2 % of the warm 177.17 us: within 5 %, yet no sample of one reached the other.
   Medians large = kLarge;
   large.nothing_blocked = 177.17;
   large.write_blocked = 178.75;
   large.read_blocked = 171.31;
   ch07::CacheRun run = cache_run(kSmall, large);
-  for (ch07::CacheCase& c : run.sets[1].cases) {
-    if (c.placement != Placement::blocked_stream) continue;
-    if (c.preceding == Preceding::write_flush) c.ms = {0.17686, 0.17875, 0.18160};
-    if (c.preceding == Preceding::read_flush) c.ms = {0.16944, 0.17131, 0.17469};
-  }
-  const lab::Finding apart = find(ch07::cache_findings(run), "write flush against read flush, 8.0 x the L2");
-  CHECK(contains(apart.text, "within 5 % of the warm time of each other (7.44 us, 4.2 %)"));
-  CHECK(contains(apart.text, "every sample after the read flush was faster than every sample after the write flush"));
-  CHECK(contains(apart.text, "176.86 to 181.60 us"));
-  CHECK(contains(apart.text, "169.44 to 174.69 us"));
-  CHECK_FALSE(contains(apart.text, "does not tell them apart"));
-  // The other way round: the write flush's samples all below the read flush's.
-  for (ch07::CacheCase& c : run.sets[1].cases) {
-    if (c.placement != Placement::blocked_stream) continue;
-    if (c.preceding == Preceding::write_flush) c.ms = {0.17400, 0.17500, 0.17600};
-    if (c.preceding == Preceding::read_flush) c.ms = {0.17700, 0.17800, 0.17900};
-  }
-  CHECK(contains(find(ch07::cache_findings(run), "write flush against read flush, 8.0 x the L2").text,
-                 "every sample after the write flush was faster than every sample after the read flush"));
+  blocked_flush_samples(run.large, {0.17686, 0.17875, 0.18160}, {0.16944, 0.17131, 0.17469});
+  std::vector<lab::Finding> findings = ch07::cache_findings(run);
+  CHECK(by_id(findings, "write_against_read_large").id == "write_against_read_large.read_faster_every_sample");
+  CHECK(value(findings, "write_against_read_large", "apart_us") == doctest::Approx(178.75 - 171.31));
+  // The other way round: every sample after the write flush below every one after the read flush.
+  blocked_flush_samples(run.large, {0.17400, 0.17500, 0.17600}, {0.17700, 0.17800, 0.17900});
+  findings = ch07::cache_findings(run);
+  CHECK(by_id(findings, "write_against_read_large").id == "write_against_read_large.write_faster_every_sample");
 }
 
-TEST_CASE("cache_background: nvbench flushes once the L2; Nsight Compute's defaults, with sources") {
-  const std::vector<lab::Background> lines = ch07::cache_background();
-  REQUIRE(lines.size() == 2);
-  CHECK(contains(lines[0].text, "once the L2's size"));
-  CHECK(contains(lines[0].source, "l2flush.cuh"));
-  CHECK(contains(lines[1].text, "--clock-control base"));
-  CHECK(contains(lines[1].text, "--cache-control all"));
+TEST_CASE("every finding of section 1 has its own id, and the two sets never share one") {
+  const std::vector<lab::Finding> findings = ch07::cache_findings(cache_run(kSmall, kLarge));
+  REQUIRE(findings.size() == 5);  // correctness, then cooling and write against read per set
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    CHECK_FALSE(findings[i].id.empty());
+    for (std::size_t j = i + 1; j < findings.size(); ++j) CHECK(findings[i].id != findings[j].id);
+  }
+}
+
+// --- background --------------------------------------------------------------------------
+
+TEST_CASE("the background of every section: each line with its source") {
+  for (const std::vector<lab::Background>& lines :
+       {ch07::cache_background(), ch07::clock_background(), ch07::samples_background()}) {
+    CHECK_FALSE(lines.empty());
+    for (const lab::Background& line : lines) {
+      CHECK_FALSE(line.text.empty());
+      CHECK_FALSE(line.source.empty());
+    }
+  }
+  CHECK(ch07::cache_background().size() == 2);
+  CHECK(ch07::clock_background().size() == 3);
+  CHECK(ch07::samples_background().size() == 3);
 }
 
 // --- 2. the SM clock -------------------------------------------------------------------------
@@ -213,7 +213,6 @@ namespace {
 ch07::ClockRun clock_run() {
   ch07::ClockRun run;
   run.nominal_mhz = 1980;
-  run.nvml_available = true;
   run.power_limit_watts = 700;
   run.probe_ms = 2.0;
   run.idle_kernel_mhz = {1995, 1994, 1995, 1996, 1995};
@@ -238,6 +237,7 @@ ch07::ClockRun clock_run() {
 TEST_CASE("clock_table and clock_error_table: idle, load, after; the method's error terms") {
   const ch07::ClockRun run = clock_run();
   const lab::ResultTable table = ch07::clock_table(run);
+  CHECK(table.id() == "clock");
   REQUIRE(table.rows().size() == 3);
   CHECK(table.rows()[1].get("power_max_watts").number() == doctest::Approx(450));
   CHECK(table.rows()[1].get("nvml_mhz").number() == doctest::Approx(1980));
@@ -247,23 +247,43 @@ TEST_CASE("clock_table and clock_error_table: idle, load, after; the method's er
   CHECK(table.rows()[1].get("nvml_power_watts").numbers() == std::vector<double>{420, 450});
   CHECK(table.rows()[1].get("nvml_clock_reasons").numbers() == std::vector<double>{0, 0});
   const lab::ResultTable errors = ch07::clock_error_table(run);
-  CHECK(errors.rows()[0].get("mhz").number() == doctest::Approx(2));                     // 1996 - 1994
-  CHECK(errors.rows()[1].get("mhz").number() == doctest::Approx(1995 * 32 / 2e6));       // a 32 ns step over 2 ms
-  CHECK(errors.rows()[3].get("mhz").number() == doctest::Approx(15));                    // 1995 - 1980
+  CHECK(errors.id() == "clock_error");
+  CHECK(errors.rows()[0].get("mhz").number() == doctest::Approx(2));                // 1996 - 1994
+  CHECK(errors.rows()[1].get("mhz").number() == doctest::Approx(1995 * 32 / 2e6));  // a 32 ns step over 2 ms
+  CHECK(errors.rows()[3].get("mhz").number() == doctest::Approx(15));               // 1995 - 1980
+}
+
+TEST_CASE("clock_table without NVML: the in-kernel readings alone, no NVML or power cell") {
+  ch07::ClockRun run = clock_run();
+  run.idle_nvml_mhz.clear();
+  run.idle_power_watts = 0;
+  run.load_nvml.clear();
+  run.after_nvml_mhz = 0;
+  run.power_limit_watts = 0;
+  const lab::ResultTable table = ch07::clock_table(run);
+  for (const lab::ResultTable::Row& row : table.rows()) {
+    CHECK(row.get("nvml_mhz").is_none());
+    CHECK(row.get("power_watts").is_none());
+  }
+  CHECK(table.rows()[1].get("median").number() == doctest::Approx(1994));
+  CHECK(ch07::clock_error_table(run).rows().size() == 3);  // no in-kernel - NVML row
 }
 
 TEST_CASE("clock_findings: the load computed right, or the check fails") {
   ch07::ClockRun run = clock_run();
-  CHECK(find(ch07::clock_findings(run), "the load computed").passed);
+  CHECK(by_id(ch07::clock_findings(run), "load_correct").passed);
   run.load_correct = false;
-  CHECK_FALSE(find(ch07::clock_findings(run), "the load computed").passed);
+  const lab::Finding wrong = by_id(ch07::clock_findings(run), "load_correct");
+  CHECK_FALSE(wrong.passed);
+  CHECK(wrong.kind == lab::Finding::Kind::correctness);
 }
 
-TEST_CASE("clock_findings: the load did not move the clock, with its power against the limit") {
-  const lab::Finding f = find(ch07::clock_findings(clock_run()), "the load did not move the clock");
-  CHECK(contains(f.text, "1994 MHz"));
-  CHECK(contains(f.text, "of a 700 W limit (64 % at most)"));
-  CHECK(contains(f.text, "could not move the clock on this GPU"));
+TEST_CASE("clock_findings: the load did not move the clock") {
+  const std::vector<lab::Finding> findings = ch07::clock_findings(clock_run());
+  CHECK(by_id(findings, "load_clock").id == "load_clock.unmoved");
+  CHECK(value(findings, "load_clock", "load_mhz") == doctest::Approx(1994));
+  CHECK(value(findings, "load_clock", "idle_mhz") == doctest::Approx(1995));
+  CHECK(value(findings, "load_clock", "change_mhz") == doctest::Approx(19.95));  // 1 % of idle beats the 2 MHz spread
 }
 
 TEST_CASE("clock_findings: the load moved the clock, with NVML's reasons") {
@@ -271,28 +291,33 @@ TEST_CASE("clock_findings: the load moved the clock, with NVML's reasons") {
   run.load_kernel_mhz = {1800, 1750, 1760};
   run.load_nvml = {{10, 1755, 698, true, 0x4}};
   const std::vector<lab::Finding> findings = ch07::clock_findings(run);
-  CHECK_FALSE(has(findings, "the load did not move"));
-  const lab::Finding f = find(findings, "the load moved the clock");
-  CHECK(contains(f.text, "235 MHz lower"));
-  CHECK(contains(f.text, "software power cap"));
+  CHECK(by_id(findings, "load_clock").id == "load_clock.moved");
+  CHECK(value(findings, "load_clock", "idle_mhz") - value(findings, "load_clock", "load_mhz") == doctest::Approx(235));
+  CHECK(value(findings, "load_clock", "clock_reasons") == 0x4);  // software power cap
 }
 
-TEST_CASE("clock_findings: in-kernel clock against NVML, beyond or within the method's error") {
-  const lab::Finding apart = find(ch07::clock_findings(clock_run()), "in-kernel clock against NVML");
-  CHECK(contains(apart.text, "they differ by more than that"));
-  CHECK(contains(apart.text, "+15.0 MHz"));
+TEST_CASE("clock_findings: in-kernel clock against NVML, beyond or within the method's error, or no NVML") {
+  const std::vector<lab::Finding> findings = ch07::clock_findings(clock_run());
+  CHECK(by_id(findings, "kernel_against_nvml").id == "kernel_against_nvml.differ");
+  CHECK(value(findings, "kernel_against_nvml", "kernel_mhz") - value(findings, "kernel_against_nvml", "nvml_mhz") ==
+        doctest::Approx(15));
+  CHECK(value(findings, "kernel_against_nvml", "error_mhz") == doctest::Approx(3));  // 2 MHz spread + NVML's 1 MHz
   ch07::ClockRun close = clock_run();
   close.idle_kernel_mhz = {1980, 1981, 1980};
-  CHECK(contains(find(ch07::clock_findings(close), "in-kernel clock against NVML").text, "they agree within it"));
+  CHECK(by_id(ch07::clock_findings(close), "kernel_against_nvml").id == "kernel_against_nvml.agree");
   close.idle_nvml_mhz.clear();  // no NVML: nothing to compare
-  CHECK_FALSE(has(ch07::clock_findings(close), "in-kernel clock against NVML"));
+  CHECK_FALSE(has_id(ch07::clock_findings(close), "kernel_against_nvml"));
 }
 
 TEST_CASE("clock_findings: nvbench's 75 % rule, none flagged or some") {
-  CHECK(contains(find(ch07::clock_findings(clock_run()), "nvbench's rule").text, "would discard none"));
+  CHECK(by_id(ch07::clock_findings(clock_run()), "nvbench_rule").id == "nvbench_rule.none_below");
   ch07::ClockRun run = clock_run();
   run.load_kernel_mhz = {1400, 1990};
-  CHECK(contains(find(ch07::clock_findings(run), "nvbench's rule").text, "1 of 8 in-kernel readings"));
+  const std::vector<lab::Finding> findings = ch07::clock_findings(run);
+  CHECK(by_id(findings, "nvbench_rule").id == "nvbench_rule.some_below");
+  CHECK(value(findings, "nvbench_rule", "below_count") == 1);
+  CHECK(value(findings, "nvbench_rule", "min_mhz") == doctest::Approx(1400));
+  CHECK(value(findings, "nvbench_rule", "max_mhz") == doctest::Approx(1996));  // idle, load and after together
 }
 
 // --- 3. many samples --------------------------------------------------------------------------
@@ -314,80 +339,71 @@ ch07::SamplesRun samples_run() {
 
 }  // namespace
 
-TEST_CASE("precision_counts: 5, 10, 20, 50, ... and all of them") {
-  CHECK(ch07::precision_counts(200) == std::vector<std::size_t>{5, 10, 20, 50, 100, 200});
-  CHECK(ch07::precision_counts(20) == std::vector<std::size_t>{5, 10, 20});
-  CHECK(ch07::precision_counts(7) == std::vector<std::size_t>{5, 7});
-  CHECK(ch07::precision_counts(4).empty());
-}
-
 TEST_CASE("samples, histogram and precision tables") {
   const ch07::SamplesRun run = samples_run();
   const lab::ResultTable samples = ch07::samples_table(run);
+  CHECK(samples.id() == "samples");
   CHECK(samples.rows()[0].get("outliers_above").integer() == 4);
   const lab::ResultTable histogram = ch07::histogram_table(run);
+  CHECK(histogram.id() == "histogram");
   CHECK(histogram.rows().size() == 12);
   const lab::ResultTable precision = ch07::precision_table(run);
+  CHECK(precision.id() == "precision");
   REQUIRE(precision.rows().size() == 6);
   CHECK(precision.rows().front().get("width_percent").number() > precision.rows().back().get("width_percent").number());
 }
 
-TEST_CASE("samples_findings: correct, or the check fails") {
-  ch07::SamplesRun run = samples_run();
-  CHECK(find(ch07::samples_findings(run), "the clocked kernel computed").passed);
-  run.correct = false;
-  CHECK_FALSE(find(ch07::samples_findings(run), "the clocked kernel computed").passed);
+TEST_CASE("histogram and precision tables of a run without samples: no rows") {
+  ch07::SamplesRun none = samples_run();
+  none.ms.clear();
+  none.clock_mhz.clear();
+  CHECK(ch07::histogram_table(none).rows().empty());
+  CHECK(ch07::precision_table(none).rows().empty());
 }
 
-TEST_CASE("samples_findings: slow outliers pull the mean up, or they do not") {
-  CHECK(contains(find(ch07::samples_findings(samples_run()), "mean against median").text, "pull the mean up"));
-  ch07::SamplesRun even = samples_run();
-  for (double& x : even.ms) x = 0.54;
-  even.ms[0] = 0.53;
-  CHECK(contains(find(ch07::samples_findings(even), "mean against median").text, "no pull"));
+TEST_CASE("samples_findings: correct, or the check fails") {
+  ch07::SamplesRun run = samples_run();
+  CHECK(by_id(ch07::samples_findings(run), "clocked_correct").passed);
+  run.correct = false;
+  CHECK_FALSE(by_id(ch07::samples_findings(run), "clocked_correct").passed);
 }
 
 TEST_CASE("samples_findings: the interval narrows as 1/sqrt(n), slower, faster, or not at all") {
   // Independent-looking spread: roughly 1/sqrt(n).
-  const lab::Finding roughly = find(ch07::samples_findings(samples_run()), "precision against samples");
-  CHECK(contains(roughly.text, "for 1/sqrt(n)"));
+  const std::vector<lab::Finding> roughly = ch07::samples_findings(samples_run());
+  CHECK(by_id(roughly, "precision").id == "precision.as_sqrt_n");
+  CHECK(value(roughly, "precision", "expected_ratio") == doctest::Approx(std::sqrt(200.0 / 5)));
   // A drift: the later samples are slower, so more samples do not narrow the interval.
   ch07::SamplesRun drift = samples_run();
   for (std::size_t i = 0; i < drift.ms.size(); ++i) drift.ms[i] = 0.5 + 0.001 * static_cast<double>(i);
-  CHECK(contains(find(ch07::samples_findings(drift), "precision against samples").text, "slower than 1/sqrt(n)"));
+  CHECK(by_id(ch07::samples_findings(drift), "precision").id == "precision.slower");
   // Noisy first samples, then equal ones: faster than 1/sqrt(n).
   ch07::SamplesRun settle = samples_run();
   for (std::size_t i = 0; i < settle.ms.size(); ++i) settle.ms[i] = 0.54 + (i % 2 == 0 ? 1e-6 : 0.0);
   for (std::size_t i = 0; i < 5; ++i) settle.ms[i] = 0.5 + 0.02 * static_cast<double>(i);
-  CHECK(contains(find(ch07::samples_findings(settle), "precision against samples").text, "faster than 1/sqrt(n)"));
+  CHECK(by_id(ch07::samples_findings(settle), "precision").id == "precision.faster");
   // Equal samples: zero width, no trend.
   ch07::SamplesRun equal = samples_run();
   for (double& x : equal.ms) x = 0.54;
-  CHECK(contains(find(ch07::samples_findings(equal), "precision against samples").text, "zero width"));
+  const std::vector<lab::Finding> flat = ch07::samples_findings(equal);
+  CHECK(by_id(flat, "precision").id == "precision.zero_width");
+  CHECK(value(flat, "precision", "narrow_percent") == 0);
 }
 
-TEST_CASE("samples_findings: the clock per sample, none flagged or some") {
-  CHECK(contains(find(ch07::samples_findings(samples_run()), "the clock per sample").text, "none flagged"));
+TEST_CASE("samples_findings: the clock per sample, none flagged or some; too few samples for a precision trend") {
+  const std::vector<lab::Finding> steady = ch07::samples_findings(samples_run());
+  CHECK(by_id(steady, "clock_per_sample").id == "clock_per_sample.none_below");
+  CHECK(value(steady, "clock_per_sample", "max_mhz") == doctest::Approx(1991));
   ch07::SamplesRun slow = samples_run();
   slow.clock_mhz[3] = 900;
-  CHECK(contains(find(ch07::samples_findings(slow), "the clock per sample").text, "nvbench would discard them"));
-}
-
-TEST_CASE("samples_background: the event timer's resolution, with its source") {
-  const std::vector<lab::Background> lines = ch07::samples_background();
-  CHECK(contains(lines[0].text, "0.5 microseconds"));
-  CHECK(lines[0].source == "CUDA Runtime API, cudaEventElapsedTime");
-}
-
-// --- options ------------------------------------------------------------------------------------
-
-TEST_CASE("working sets from the options, and the memory check") {
-  ch07::CacheOptions o;
-  CHECK(ch07::small_working_set_bytes(o, 50 * kMiB) == 25 * kMiB);
-  CHECK(ch07::large_working_set_bytes(o, 50 * kMiB) == 400 * kMiB);
-  o.small_mib = 12;
-  CHECK(ch07::small_working_set_bytes(o, 50 * kMiB) == 12 * kMiB);
-  CHECK(ch07::check_memory(o, 50 * kMiB, std::size_t{80} << 30, std::size_t{64} << 30).empty());
-  const std::string too_big = ch07::check_memory(o, 50 * kMiB, 500 * kMiB, std::size_t{64} << 30);
-  CHECK(contains(too_big, "--large-factor 8"));
+  const std::vector<lab::Finding> findings = ch07::samples_findings(slow);
+  CHECK(by_id(findings, "clock_per_sample").id == "clock_per_sample.some_below");
+  CHECK(value(findings, "clock_per_sample", "below_count") == 1);
+  CHECK(value(findings, "clock_per_sample", "min_mhz") == doctest::Approx(900));
+  ch07::SamplesRun few = samples_run();
+  few.ms.resize(5);  // one sample count (5): no trend to judge
+  few.clock_mhz.clear();
+  const std::vector<lab::Finding> alone = ch07::samples_findings(few);
+  CHECK(alone.size() == 1);  // the correctness check only
+  CHECK(has_id(alone, "clocked_correct"));
 }

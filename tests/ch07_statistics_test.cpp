@@ -86,6 +86,18 @@ TEST_CASE("bootstrap_median_interval: repeats with the same seed; equal samples 
   CHECK_THROWS_AS(ch07::bootstrap_median_interval({1.0}, 0.95, 0), std::invalid_argument);
 }
 
+TEST_CASE("precision_counts: 5, 10, 20, 50, ... and all of them; first_n_interval uses only the first n") {
+  CHECK(ch07::precision_counts(200) == std::vector<std::size_t>{5, 10, 20, 50, 100, 200});
+  CHECK(ch07::precision_counts(20) == std::vector<std::size_t>{5, 10, 20});
+  CHECK(ch07::precision_counts(7) == std::vector<std::size_t>{5, 7});
+  CHECK(ch07::precision_counts(4).empty());
+  const std::vector<double> samples{1, 2, 3, 4, 5, 100, 200, 300};
+  const ch07::MedianInterval first = ch07::first_n_interval(samples, 5);
+  CHECK(first.count == 5);
+  CHECK(first.median == 3);
+  CHECK(first.high <= 5);
+}
+
 TEST_CASE("judge_clock: flags readings under 75 % of nominal, and says whether they vary") {
   const ch07::ClockVerdict steady = ch07::judge_clock({1980, 1980, 1975, 1980}, 1980);
   CHECK(steady.below == 0);

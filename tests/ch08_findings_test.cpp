@@ -1,18 +1,23 @@
 // Chapter 08's findings on hand-made data: every branch of every function in
-// chapters/08_launch_and_graphs/findings.hpp, and the options' graph sizes. No GPU.
+// chapters/08_launch_and_graphs/findings.hpp (its id, verdict and numbers), and
+// the options (ranges, memory need, graph sizes). No GPU.
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
+#include "../chapters/08_launch_and_graphs/options.hpp"  // both files are named options.hpp: by path
+#include "command_line.hpp"
+#include "fault_line.hpp"
 #include "findings.hpp"
-#include "graph_options.hpp"
+#include "program.hpp"
 #include "support/findings_support.hpp"
 
 namespace {
 
-using lab_test::contains;
-constexpr auto& find = lab_test::finding;  // the finding whose name starts with the given text
+using lab_test::by_id;
+using lab_test::has_id;
+using lab_test::value;
 
 std::vector<double> repeat(double value, int count) {
   return std::vector<double>(static_cast<std::size_t>(count), value);
@@ -33,6 +38,55 @@ lab::Comparison wrong(std::size_t count) {
 
 }  // namespace
 
+// --- options ---------------------------------------------------------------------
+
+namespace {
+
+// Parses @p args (after the program name) into a fresh ch08::Options.
+ch08::Options parsed(std::vector<const char*> args) {
+  ch08::Options o;
+  lab::Options table("ch08_launch_and_graphs", "test");
+  ch08::add_options(table, o);
+  args.insert(args.begin(), "ch08_launch_and_graphs");
+  table.parse(static_cast<int>(args.size()), args.data());
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("options: defaults, ranges, the memory need and the derived settings") {
+  const ch08::Options defaults = parsed({});
+  CHECK(defaults.n == 65536);
+  CHECK(defaults.queue_launches == 8192);
+  CHECK(parsed({"--n", "16Mi", "--kernel-us", "5"}).n == 16 << 20);
+  CHECK_THROWS_AS(parsed({"--n", "0"}), lab::UsageError);
+  CHECK_THROWS_AS(parsed({"--queue-launches", "8"}), lab::UsageError);
+  CHECK_THROWS_AS(parsed({"--kernel-us", "0.5"}), lab::UsageError);
+
+  const lab::MemoryNeed need = ch08::memory_need(parsed({"--n", "16Mi"}));
+  CHECK(need.device_bytes == doctest::Approx(6.0 * 4 * (16 << 20)));  // two chains of a, b, c
+  CHECK(need.host_bytes == doctest::Approx(7.0 * 4 * (16 << 20)));
+  CHECK(need.what == "--n 16Mi");
+
+  CHECK(ch08::launch_cost_samples(defaults) == 100);  // --reps 20, raised to 100
+  CHECK(ch08::launch_cost_samples(parsed({"--reps", "500"})) == 500);
+  CHECK(ch08::kernel_counts(5) == std::vector<int>{1, 5});
+  CHECK(ch08::kernel_counts(1000) == std::vector<int>{1, 10, 100, 1000});
+  CHECK(ch08::kernel_counts(1) == std::vector<int>{1});
+  CHECK(ch08::kernel_counts(300) == std::vector<int>{1, 10, 100, 300});
+}
+
+TEST_CASE("background: every section's lines name their source") {
+  for (const auto& lines : {ch08::launch_cost_background(), ch08::queue_background(), ch08::graph_background(),
+                            ch08::honest_timing_background(), ch08::fault_background()}) {
+    REQUIRE_FALSE(lines.empty());
+    for (const lab::Background& line : lines) {
+      CHECK_FALSE(line.text.empty());
+      CHECK_FALSE(line.source.empty());
+    }
+  }
+}
+
 // --- 1 ---------------------------------------------------------------------------
 
 TEST_CASE("section 1: the host is slower than the GPU's pace, CUPTI recorded") {
@@ -43,17 +97,19 @@ TEST_CASE("section 1: the host is slower than the GPU's pace, CUPTI recorded") {
   run.round_trip_us = repeat(9.0, 10);
   run.cupti_kernel_us = repeat(1.0, 1000);
   const auto findings = ch08::launch_cost_findings(run);
-  CHECK(find(findings, "a launch call returns").passed);
-  CHECK(find(findings, "a launch call returns").kind == lab::Finding::Kind::timing);
-  CHECK(contains(find(findings, "who sets the pace").text, "keeps the GPU waiting 2.50 us"));
-  CHECK(contains(find(findings, "who sets the pace").text, "x the GPU's time per kernel"));
-  CHECK(contains(find(findings, "the kernel itself").text, "0.50 us lie between one kernel's end and the next one's"));
+  CHECK(findings.size() == 2);  // the round trip is the table's: it holds a launch call, so it cannot be shorter
+  CHECK(by_id(findings, "pace").id == "pace.host");
+  CHECK(value(findings, "pace", "call_us") == doctest::Approx(4.0));
+  CHECK(value(findings, "pace", "pace_us") == doctest::Approx(1.5));
+  CHECK(by_id(findings, "kernel_itself").id == "kernel_itself");
+  CHECK(value(findings, "kernel_itself", "between_us") == doctest::Approx(0.5));
   const lab::ResultTable table = ch08::launch_cost_table(run);
+  CHECK(table.id() == "launch_cost");
   CHECK(table.rows().size() == 4);
   CHECK(table.row("the kernel itself (CUPTI)").get("median").number() == doctest::Approx(1.0));
 }
 
-TEST_CASE("section 1: the GPU slower than the host, round trip not longer, no CUPTI") {
+TEST_CASE("section 1: the GPU slower than the host, no CUPTI") {
   ch08::LaunchCostRun run;
   run.launch_call_us = repeat(4.0, 10);
   run.back_to_back_kernels = 100;
@@ -61,10 +117,9 @@ TEST_CASE("section 1: the GPU slower than the host, round trip not longer, no CU
   run.round_trip_us = repeat(3.0, 10);
   run.cupti_missing = "no CUPTI in this build";
   const auto findings = ch08::launch_cost_findings(run);
-  CHECK_FALSE(find(findings, "a launch call returns").passed);
-  CHECK(contains(find(findings, "who sets the pace").text, "the host kept up"));
-  CHECK(contains(find(findings, "the kernel itself").text, "no CUPTI in this build"));
-  CHECK(contains(ch08::launch_cost_table(run).render(), "not recorded (no CUPTI in this build)"));
+  CHECK(by_id(findings, "pace").id == "pace.gpu");
+  CHECK(by_id(findings, "kernel_itself").id == "kernel_itself.not_recorded");
+  CHECK(ch08::launch_cost_table(run).row("the kernel itself (CUPTI)").get("median").is_none());
 }
 
 // --- 2 ---------------------------------------------------------------------------
@@ -93,16 +148,22 @@ ch08::QueuePaceRun pace(double below_loop_ms, double past_loop_ms, double past_t
 
 TEST_CASE("section 2: calls block past the depth") {
   const ch08::QueueFillRun fill = blocked_after(1024, 8192);
-  CHECK(ch08::queue_depth(fill) == 1024);
   const auto findings = ch08::queue_findings(fill, pace(0.05, 140.0, 305.0));
-  CHECK(contains(find(findings, "the launch queue's depth").text, "after 1024 launches"));
-  CHECK(contains(find(findings, "the launch queue's depth").text, "call 1025 took 150.0 ms"));
-  const lab::Finding& wait = find(findings, "past the queue's depth");
+  CHECK(by_id(findings, "queue_depth").id == "queue_depth.blocked");
+  CHECK(value(findings, "queue_depth", "depth_count") == 1024);
+  CHECK(value(findings, "queue_depth", "blocked_ms") == doctest::Approx(150.0));
+  CHECK(value(findings, "queue_depth", "before_median_us") == doctest::Approx(2.0));
+  const lab::Finding& wait = by_id(findings, "launch_pace");
+  CHECK(wait.id == "launch_pace.past_depth");
   CHECK(wait.kind == lab::Finding::Kind::timing);
   CHECK(wait.passed);
-  CHECK(contains(find(findings, "the host timer around").text, "the timer followed the GPU's work"));
-  CHECK(contains(find(findings, "CPU work placed after").text, "shared 14 %"));
+  CHECK(value(findings, "launch_pace", "past_us") == doctest::Approx(140.0e3 / 8192));
+  CHECK(by_id(findings, "host_timer").id == "host_timer.followed_gpu");
+  CHECK(value(findings, "host_timer", "loop_percent") == doctest::Approx(100.0 * 140 / 164));
+  // 164 ms of CPU work and 164 ms of GPU work in 305 ms: 23 of 164 ms shared.
+  CHECK(value(findings, "cpu_work_overlap", "past_percent") == doctest::Approx(100.0 * 23 / 164));
   const lab::ResultTable table = ch08::queue_fill_table(fill);
+  CHECK(table.id() == "queue_fill");
   CHECK(table.row("call 1").get("count").integer() == 1);
   CHECK(table.row("calls 2 to 8").get("count").integer() == 7);
   CHECK(table.row("calls 513 to 1024").get("count").integer() == 512);
@@ -112,8 +173,9 @@ TEST_CASE("section 2: calls block past the depth") {
 
 TEST_CASE("section 2: past the depth, but the calls did not wait") {
   const auto findings = ch08::queue_findings(blocked_after(1024, 8192), pace(0.05, 30.0, 170.0));
-  CHECK_FALSE(find(findings, "past the queue's depth").passed);
-  CHECK(contains(find(findings, "the host timer around").text, "it timed the launch calls"));
+  CHECK(by_id(findings, "launch_pace").id == "launch_pace.past_depth");
+  CHECK_FALSE(by_id(findings, "launch_pace").passed);
+  CHECK(by_id(findings, "host_timer").id == "host_timer.timed_calls");
 }
 
 TEST_CASE("section 2: nothing blocked up to the cap") {
@@ -121,23 +183,27 @@ TEST_CASE("section 2: nothing blocked up to the cap") {
   fill.max_launches = 256;
   fill.stall_ms = 100;
   fill.call_us = repeat(2.0, 256);
-  CHECK(ch08::queue_depth(fill) == -1);
+  fill.call_us[7] = 9.0;
   const auto findings = ch08::queue_findings(fill, pace(0.05, 0.6, 6.0));
-  CHECK(contains(find(findings, "the launch queue's depth").text, "did not block up to 256 launches"));
-  CHECK(contains(find(findings, "launches below the depth").text, "every launch fitted"));
+  CHECK(by_id(findings, "queue_depth").id == "queue_depth.not_reached");
+  CHECK(value(findings, "queue_depth", "calls_count") == 256);
+  CHECK(value(findings, "queue_depth", "longest_us") == doctest::Approx(9.0));
+  CHECK(by_id(findings, "launch_pace").id == "launch_pace.below_depth");
   const lab::ResultTable table = ch08::queue_fill_table(fill);
   CHECK(table.row("calls 65 to 256").get("count").integer() == 192);
   CHECK(table.rows().size() == 4);
-  CHECK(ch08::queue_pace_table(pace(0.05, 0.6, 6.0)).row("8192").get("per_launch_us").number() ==
-        doctest::Approx(0.6e3 / 8192));
+  const lab::ResultTable pace_table = ch08::queue_pace_table(pace(0.05, 0.6, 6.0));
+  CHECK(pace_table.id() == "queue_pace");
+  CHECK(pace_table.row("8192").get("per_launch_us").number() == doctest::Approx(0.6e3 / 8192));
 }
 
 TEST_CASE("section 2: the holding kernel gave up") {
   ch08::QueueFillRun fill = blocked_after(10, 100);
   fill.holding_kernel_timed_out = true;
   const auto findings = ch08::queue_findings(fill, pace(0.05, 140.0, 305.0));
-  CHECK(contains(find(findings, "the launch queue's depth").text, "not measured"));
-  CHECK(contains(find(findings, "launches below the depth").text, "16 launches"));
+  CHECK(by_id(findings, "queue_depth").id == "queue_depth.not_measured");
+  CHECK(by_id(findings, "launch_pace").id == "launch_pace.below_depth");
+  CHECK(value(findings, "launch_pace", "below_us") == doctest::Approx(0.05e3 / 16));
 }
 
 // --- 3 ---------------------------------------------------------------------------
@@ -174,19 +240,27 @@ ch08::GraphRun graphs() {
 TEST_CASE("section 3: the graph wins from K = 10, the update is cheaper") {
   const ch08::GraphRun run = graphs();
   const auto findings = ch08::graph_findings(run);
-  CHECK(find(findings, "every replay").passed);
-  CHECK(contains(find(findings, "every replay").text, "27 results"));
-  const lab::Finding& timing = find(findings, "a graph of 1000 kernels costs less");
+  CHECK(by_id(findings, "replays_correct").passed);
+  CHECK(value(findings, "replays_correct", "results_count") == 27);
+  const lab::Finding& timing = by_id(findings, "graph_cheaper");
+  CHECK(timing.id == "graph_cheaper");
   CHECK(timing.kind == lab::Finding::Kind::timing);
   CHECK(timing.passed);
-  CHECK(contains(find(findings, "where a graph starts to pay").text, "from K = 10"));
-  CHECK(contains(find(findings, "what a graph costs to make").text, "pays for itself after 3 replays"));
-  CHECK(contains(find(findings, "updating a graph").text, "10.0x less"));
-  CHECK(contains(find(findings, "benchmark").text, "ratio 3.00"));
+  CHECK(value(findings, "graph_cheaper", "stream_us") == doctest::Approx(4.5));
+  CHECK(value(findings, "graph_cheaper", "graph_us") == doctest::Approx(1.2));
+  CHECK(by_id(findings, "graph_pays_from").id == "graph_pays_from.from_k");
+  CHECK(value(findings, "graph_pays_from", "from_kernels") == 10);
+  CHECK(by_id(findings, "graph_setup").id == "graph_setup.pays_back");
+  CHECK(value(findings, "graph_setup", "setup_us") == doctest::Approx(7000));  // 2000 capture + 5000 instantiate
+  CHECK(value(findings, "graph_setup", "saved_us") == doctest::Approx(3300));
+  CHECK_FALSE(has_id(findings, "graph_update"));  // its times are the update table's
   const lab::ResultTable table = ch08::graph_table(run);
-  CHECK(table.row("100").get("stream_per_kernel_us").number() == doctest::Approx(4.5));
+  CHECK(table.id() == "graphs");
+  CHECK(table.row("100").get("stream_per_kernel_us").number() == doctest::Approx(4.5));  // the page's benchmark
   CHECK(table.row("100").get("graph_per_kernel_us").number() == doctest::Approx(1.5));
+  CHECK(table.row("100").get("stream_over_graph").number() == doctest::Approx(3.0));
   CHECK(ch08::graph_update_table(run).rows().size() == 3);
+  CHECK(ch08::graph_update_table(run).id() == "graph_update");
 }
 
 TEST_CASE("section 3: a wrong replay, the graph never wins, the update is not cheaper") {
@@ -195,25 +269,24 @@ TEST_CASE("section 3: a wrong replay, the graph never wins, the update is not ch
   run.sizes[2].wrong = "1 of 65536 values differ";
   run.update.update_us = repeat(4000, 3);
   const auto findings = ch08::graph_findings(run);
-  CHECK_FALSE(find(findings, "every replay").passed);
-  CHECK(contains(find(findings, "every replay").text, "K = 100: 1 of 65536"));
-  CHECK_FALSE(find(findings, "a graph of 1000 kernels").passed);
-  CHECK(contains(find(findings, "where a graph starts to pay").text, "at no K"));
-  CHECK(contains(find(findings, "what a graph costs to make").text, "never pays"));
-  CHECK(contains(find(findings, "updating a graph").text, "not less than"));
+  CHECK_FALSE(by_id(findings, "replays_correct").passed);
+  CHECK(by_id(findings, "replays_correct").text == "K = 100: 1 of 65536 values differ");  // the first wrong result
+  CHECK_FALSE(by_id(findings, "graph_cheaper").passed);
+  CHECK(by_id(findings, "graph_pays_from").id == "graph_pays_from.never");
+  CHECK(by_id(findings, "graph_setup").id == "graph_setup.never");
+  CHECK(value(findings, "graph_setup", "saved_us") == doctest::Approx(-4500));
+  CHECK_FALSE(has_id(findings, "graph_update"));
 }
 
 TEST_CASE("section 3: the graph wins at K = 10 and 100 but not at 1000: no 'from K'") {
   ch08::GraphRun run = graphs();
   run.sizes[3].graph_us = repeat(5000, 3);
   const auto findings = ch08::graph_findings(run);
-  const std::string text = find(findings, "where a graph starts to pay").text;
-  CHECK_FALSE(contains(text, "from K ="));
-  CHECK(contains(text, "finished sooner at K = 10, 100, not at K = 1, 1000"));
-  CHECK_FALSE(find(findings, "a graph of 1000 kernels").passed);
+  CHECK(by_id(findings, "graph_pays_from").id == "graph_pays_from.mixed");
+  CHECK_FALSE(by_id(findings, "graph_cheaper").passed);
 }
 
-TEST_CASE("section 3: a small run (no K = 100), an update refused, a wrong update") {
+TEST_CASE("section 3: a small run (no K >= 10), an update refused, a wrong update") {
   ch08::GraphRun run;
   run.n = 4096;
   run.sizes = {graph_size(1, 10, 12), graph_size(5, 30, 20)};
@@ -222,14 +295,16 @@ TEST_CASE("section 3: a small run (no K = 100), an update refused, a wrong updat
   run.update.wrong = "c[0] is NaN";
   run.update.results_checked = 1;
   const auto findings = ch08::graph_findings(run);
-  CHECK(contains(find(findings, "every replay").text, "after cudaGraphExecUpdate: c[0] is NaN"));
-  CHECK(contains(find(findings, "graph against stream").text, "no graph of 10 kernels"));
-  CHECK(contains(find(findings, "updating a graph").text, "refused: cudaErrorGraphExecUpdateFailure"));
-  CHECK(contains(find(findings, "benchmark").text, "not measured"));
-  CHECK(ch08::kernel_counts(5) == std::vector<int>{1, 5});
-  CHECK(ch08::kernel_counts(1000) == std::vector<int>{1, 10, 100, 1000});
-  CHECK(ch08::kernel_counts(1) == std::vector<int>{1});
-  CHECK(ch08::kernel_counts(300) == std::vector<int>{1, 10, 100, 300});
+  CHECK_FALSE(by_id(findings, "replays_correct").passed);
+  CHECK(by_id(findings, "replays_correct").text == "after cudaGraphExecUpdate: c[0] is NaN");
+  CHECK(by_id(findings, "graph_cheaper").id == "graph_cheaper.no_large_graph");
+  CHECK(by_id(findings, "graph_update").id == "graph_update.refused");
+
+  ch08::GraphRun empty;
+  const auto none = ch08::graph_findings(empty);
+  CHECK_FALSE(by_id(none, "replays_correct").passed);  // nothing checked proves nothing
+  CHECK_FALSE(has_id(none, "graph_setup"));
+  CHECK_FALSE(has_id(none, "graph_update"));
 }
 
 // --- 4 ---------------------------------------------------------------------------
@@ -252,25 +327,37 @@ ch08::HonestTimingRun honest() {
 
 TEST_CASE("section 4: the graph closest, all correct") {
   const auto findings = ch08::honest_timing_findings(honest());
-  CHECK(find(findings, "c = a + b correct").passed);
-  CHECK(find(findings, "a graph of K launches").passed);
-  CHECK(contains(find(findings, "the four against each other").text, "Closest: graph of K launches, events / K"));
-  CHECK(contains(find(findings, "the four against each other").text, "event pair per launch +140 %"));
-  CHECK(ch08::honest_timing_table(honest()).row("blocked stream (chapter 03)").get("vs_cupti").text() == "+28 %");
+  CHECK(by_id(findings, "timing_loops_correct").passed);
+  CHECK(by_id(findings, "graph_below_event_pair").passed);
+  CHECK(value(findings, "graph_below_event_pair", "pair_us") == doctest::Approx(6.0));
+  CHECK(by_id(findings, "closest_to_cupti").id == "closest_to_cupti");
+  CHECK(by_id(findings, "closest_to_cupti").value("closest").text() == "graph of K launches, events / K");
+  CHECK(value(findings, "closest_to_cupti", "closest_us") == doctest::Approx(2.6));
+  CHECK(value(findings, "closest_to_cupti", "cupti_us") == doctest::Approx(2.5));
+  const lab::ResultTable table = ch08::honest_timing_table(honest());
+  CHECK(table.id() == "honest_timing");
+  CHECK(table.row("blocked stream (chapter 03)").get("vs_cupti").text() == "+28 %");
+  CHECK(table.row("event pair per launch").get("vs_cupti").text() == "+140 %");
 }
 
-TEST_CASE("section 4: a wrong result, the graph not below the pair, no CUPTI") {
+TEST_CASE("section 4: the blocked stream closest; a wrong result, the graph not below the pair, no CUPTI") {
   ch08::HonestTimingRun run = honest();
+  run.blocked_us = repeat(2.55, 5);
+  CHECK(by_id(ch08::honest_timing_findings(run), "closest_to_cupti").value("closest").text() ==
+        "blocked stream (chapter 03)");
+
   run.results[1] = wrong(65536);
   run.graph_us = repeat(7.0, 5);
   run.cupti_us.clear();
   run.cupti_missing = "CUPTI refused";
   const auto findings = ch08::honest_timing_findings(run);
-  CHECK_FALSE(find(findings, "c = a + b correct").passed);
-  CHECK(contains(find(findings, "c = a + b correct").text, "blocked stream (chapter 03)"));
-  CHECK_FALSE(find(findings, "a graph of K launches").passed);
-  CHECK(contains(find(findings, "the four against each other").text, "CUPTI refused"));
-  CHECK(contains(ch08::honest_timing_table(run).render(), "not recorded (CUPTI refused)"));
+  CHECK_FALSE(by_id(findings, "timing_loops_correct").passed);
+  CHECK_FALSE(by_id(findings, "graph_below_event_pair").passed);
+  CHECK(by_id(findings, "closest_to_cupti").id == "closest_to_cupti.not_recorded");
+  CHECK(ch08::honest_timing_table(run).row("event pair per launch").get("vs_cupti").is_none());
+  run.results.pop_back();  // a loop that did not report
+  run.results[1] = exact(65536);
+  CHECK_FALSE(by_id(ch08::honest_timing_findings(run), "timing_loops_correct").passed);
 }
 
 // --- 5 ---------------------------------------------------------------------------
@@ -298,13 +385,16 @@ TEST_CASE("section 5: reported late, sticky, moved to the launch at a cost") {
   run.normal = report(false, "cudaSuccess", "cudaErrorIllegalAddress", "cudaErrorIllegalAddress", 4.0);
   run.blocking = report(true, "cudaErrorIllegalAddress", "cudaErrorIllegalAddress", "cudaErrorIllegalAddress", 9.0);
   const auto findings = ch08::fault_findings(run);
-  CHECK(find(findings, "a kernel's fault is reported").passed);
-  CHECK(find(findings, "a kernel's fault is reported").kind == lab::Finding::Kind::correctness);
-  CHECK(find(findings, "cudaErrorIllegalAddress is sticky").passed);
-  CHECK(contains(find(findings, "CUDA_LAUNCH_BLOCKING=1").text, "the launch itself reported"));
-  CHECK(find(findings, "CUDA_LAUNCH_BLOCKING=1 makes").passed);
-  CHECK(contains(find(findings, "CUDA_LAUNCH_BLOCKING=1 makes").text, "(2.2x)"));
-  CHECK(ch08::fault_table(run).row("1").get("launch").text() == "cudaErrorIllegalAddress");
+  CHECK(by_id(findings, "fault_reported_late").passed);
+  CHECK(by_id(findings, "fault_reported_late").kind == lab::Finding::Kind::correctness);
+  CHECK(by_id(findings, "fault_sticks").id == "fault_sticks");
+  CHECK(by_id(findings, "fault_sticks").passed);
+  CHECK(by_id(findings, "launch_blocking_cost").passed);
+  CHECK(value(findings, "launch_blocking_cost", "with_us") == doctest::Approx(9.0));
+  CHECK(value(findings, "launch_blocking_cost", "without_us") == doctest::Approx(4.0));
+  const lab::ResultTable table = ch08::fault_table(run);
+  CHECK(table.id() == "fault");
+  CHECK(table.row("1").get("launch").text() == "cudaErrorIllegalAddress");
 }
 
 TEST_CASE("section 5: reported at the launch, not sticky, blocking changed nothing") {
@@ -312,10 +402,10 @@ TEST_CASE("section 5: reported at the launch, not sticky, blocking changed nothi
   run.normal = report(false, "cudaErrorIllegalAddress", "cudaErrorIllegalAddress", "cudaSuccess", 4.0);
   run.blocking = report(true, "cudaSuccess", "cudaErrorIllegalAddress", "cudaErrorIllegalAddress", 3.0);
   const auto findings = ch08::fault_findings(run);
-  CHECK_FALSE(find(findings, "a kernel's fault is reported").passed);
-  CHECK_FALSE(find(findings, "cudaErrorIllegalAddress is sticky").passed);
-  CHECK(contains(find(findings, "CUDA_LAUNCH_BLOCKING=1").text, "still returned cudaSuccess"));
-  CHECK_FALSE(find(findings, "CUDA_LAUNCH_BLOCKING=1 makes").passed);
+  CHECK_FALSE(by_id(findings, "fault_reported_late").passed);
+  CHECK(by_id(findings, "fault_sticks").id == "fault_sticks");
+  CHECK_FALSE(by_id(findings, "fault_sticks").passed);
+  CHECK_FALSE(by_id(findings, "launch_blocking_cost").passed);
 }
 
 TEST_CASE("section 5: another error code, a child that did not run, a skipped run") {
@@ -323,24 +413,26 @@ TEST_CASE("section 5: another error code, a child that did not run, a skipped ru
   run.normal = report(false, "cudaSuccess", "cudaErrorLaunchFailure", "cudaErrorLaunchFailure", 4.0);
   run.blocking.why_not = "ch08_fault_child exited with code 1";
   auto findings = ch08::fault_findings(run);
-  CHECK(find(findings, "a kernel's fault is reported").passed);
-  CHECK(contains(find(findings, "what came after").text, "not cudaErrorIllegalAddress"));
-  CHECK(contains(find(findings, "CUDA_LAUNCH_BLOCKING=1").text, "not measured: ch08_fault_child exited"));
+  CHECK(by_id(findings, "fault_reported_late").passed);
+  CHECK(by_id(findings, "fault_sticks").id == "fault_sticks.other_error");
+  CHECK_FALSE(has_id(findings, "launch_blocking_cost"));
   CHECK(ch08::fault_table(run).row("1").get("launch").text() == "not measured");
 
   ch08::FaultRun missing;
   missing.normal.why_not = "no executable at x";
   missing.blocking.why_not = "no executable at x";
   findings = ch08::fault_findings(missing);
-  CHECK(contains(find(findings, "where a kernel's error is reported").text, "no executable at x"));
+  CHECK(by_id(findings, "fault_reported_late").id == "fault_reported_late.not_measured");
+  CHECK_FALSE(has_id(findings, "fault_sticks"));
 
   ch08::FaultRun skipped;
   skipped.skipped = true;
   skipped.skip_reason = "instrumented";
   findings = ch08::fault_findings(skipped);
   REQUIRE(findings.size() == 1);
-  CHECK(contains(findings[0].text, "skipped: instrumented"));
+  CHECK(findings[0].id == "kernel_errors.skipped");
   CHECK(ch08::fault_table(skipped).row("0").get("launch").text() == "skipped");
+  CHECK(ch08::fault_table(skipped).row("0").get("why_not").text() == "instrumented");
 }
 
 TEST_CASE("section 5: the child's line reads back") {
@@ -354,8 +446,8 @@ TEST_CASE("section 5: the child's line reads back") {
   CHECK(read.later_malloc == "cudaErrorIllegalAddress");
   CHECK(read.launch_call_us == doctest::Approx(8.765));
   ch08::FaultReport untouched;
-  CHECK_FALSE(ch08::read_fault_line("ch08_fault_child blocking=0 launch=cudaSuccess\n", untouched));
-  CHECK_FALSE(ch08::read_fault_line(
-      "ch08_fault_child blocking=0 launch=a sync=b last_error=c malloc=d kernel=e launch_call_us=x\n", untouched));
+  CHECK_FALSE(ch08::read_fault_line("ch08_fault_child 0 cudaSuccess\n", untouched));  // incomplete
+  CHECK_FALSE(ch08::read_fault_line("ch08_fault_child 0 a b c d e x\n", untouched));  // no time
+  CHECK_FALSE(ch08::read_fault_line("another_child 0 a b c d e 1.5\n", untouched));   // not ours
   CHECK_FALSE(untouched.measured);
 }

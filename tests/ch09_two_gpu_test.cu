@@ -2,8 +2,9 @@
 // event and the pipeline on both, each checked; large effects only (the race:
 // a 50 ms producer against a consumer queued at once). On a machine with one
 // GPU, or two without peer access, it says why and exits 77 (skipped).
-#include <algorithm>
 #include <doctest/doctest.h>
+
+#include <algorithm>
 
 #include "multi_gpu.cuh"
 

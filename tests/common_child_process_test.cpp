@@ -23,9 +23,9 @@ TEST_CASE("run_child sets, replaces and removes environment variables") {
   setenv("LAB_CHILD_TEST_KEPT", "kept", 1);
   setenv("LAB_CHILD_TEST_GONE", "here", 1);
   setenv("LAB_CHILD_TEST_SET", "old", 1);
-  const lab::ChildOutput out = lab::run_child(
-      kShell, {"-c", "echo \"$LAB_CHILD_TEST_KEPT|${LAB_CHILD_TEST_GONE-unset}|$LAB_CHILD_TEST_SET\""}, 10.0,
-      {"LAB_CHILD_TEST_GONE", "LAB_CHILD_TEST_SET=new"});
+  const lab::ChildOutput out =
+      lab::run_child(kShell, {"-c", "echo \"$LAB_CHILD_TEST_KEPT|${LAB_CHILD_TEST_GONE-unset}|$LAB_CHILD_TEST_SET\""},
+                     10.0, {"LAB_CHILD_TEST_GONE", "LAB_CHILD_TEST_SET=new"});
   CHECK(out.exit_code == 0);
   CHECK(out.text == "kept|unset|new\n");
 }

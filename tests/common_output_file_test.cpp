@@ -113,7 +113,7 @@ TEST_CASE("write_file_atomically: writes the whole text, with the mode a new fil
   CHECK(folder.names() == std::vector<std::string>{"out.json"});
   const mode_t mask = ::umask(0);
   ::umask(mask);
-  struct stat info {};
+  struct stat info{};
   REQUIRE(::stat((folder / "out.json").c_str(), &info) == 0);
   CHECK((info.st_mode & 0777) == (0666 & ~mask));  // not mkstemp's 0600
 }

@@ -2,11 +2,11 @@
 
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "report.hpp"
 #include "support/text_lines.hpp"
@@ -174,3 +174,8 @@ TEST_CASE("a finding carries its id, its branch and the numbers it was made from
   CHECK(finding.at("values").at("times_l2") == 4.5);
 }
 
+TEST_CASE("a table or a finding without an id is refused: scripts and tests could not find it") {
+  lab::Report report("01_kernel_launch", {}, {});
+  CHECK_THROWS_AS(report.add(lab::ResultTable("", "untitled", "what", {})), std::logic_error);
+  CHECK_THROWS_AS(report.add(lab::observation("", "nameless", "text")), std::logic_error);
+}

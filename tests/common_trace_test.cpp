@@ -4,13 +4,12 @@
 
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "support/text_lines.hpp"
 #include "trace.hpp"
-
-#include <nlohmann/json.hpp>
 
 using Json = nlohmann::ordered_json;
 
@@ -81,8 +80,8 @@ bool tracks_never_overlap(const Parsed& p) {
 }  // namespace
 
 TEST_CASE("chrome_trace: two overlapping kernels on two streams, field by field") {
-  const Json trace = Json::parse(
-      lab::chrome_trace({kernel(7, "stream A", 0, 100), kernel(9, "stream B", 50, 150)}, "NVIDIA H100"));
+  const Json trace =
+      Json::parse(lab::chrome_trace({kernel(7, "stream A", 0, 100), kernel(9, "stream B", 50, 150)}, "NVIDIA H100"));
   const Json reparsed = Json::parse(trace.dump());  // what a viewer reads
   CHECK(reparsed.at("displayTimeUnit").get<std::string>() == "ns");
   const Parsed p = parse(reparsed);
@@ -134,8 +133,8 @@ TEST_CASE("chrome_trace: overlapping intervals of one stream go on separate trac
 
 TEST_CASE("render_chart: one row per stream in order of first work, from unsorted input") {
   // Stream 2 starts first although it comes last in the input.
-  const std::string chart = lab::render_chart(
-      {kernel(1, "late", 50, 100), copy(5, "DtoH", 60, 90), kernel(2, "early", 0, 40)}, 100);
+  const std::string chart =
+      lab::render_chart({kernel(1, "late", 50, 100), copy(5, "DtoH", 60, 90), kernel(2, "early", 0, 40)}, 100);
   const std::vector<std::string> lines = lab_test::lines_of(chart);
   REQUIRE(lines.size() >= 3);
   CHECK(lines[0].rfind("  early", 0) == 0);
@@ -165,7 +164,8 @@ TEST_CASE("render_chart: one interval, a zero-length interval, and an empty reco
 
 TEST_CASE("render_chart: many streams, and a very short kernel beside a very long copy") {
   std::vector<lab::Interval> many;
-  for (std::uint32_t s = 0; s < 24; ++s) many.push_back(kernel(s, "stream " + std::to_string(s), s * 10.0, s * 10.0 + 5));
+  for (std::uint32_t s = 0; s < 24; ++s)
+    many.push_back(kernel(s, "stream " + std::to_string(s), s * 10.0, s * 10.0 + 5));
   const std::vector<std::string> rows = lab_test::lines_of(lab::render_chart(many, 100));
   REQUIRE(rows.size() >= 24);
   for (std::size_t s = 0; s < 24; ++s) CHECK(rows[s].find("stream " + std::to_string(s) + " ") != std::string::npos);

@@ -15,12 +15,14 @@
 //   cmake --preset release && cmake --build --preset release --target ch01_kernel_launch
 //   build/release/chapters/01_kernel_launch/ch01_kernel_launch [--n 64Mi] [--block 256] [--json out.json]
 //
-// Where things are: the kernels and the experiments in vector_add.cu (CPU
-// reference -> kernels -> launch -> experiments), what the chapter concludes
-// from the data in findings.cpp; docs/chapter-shape.md explains the layout.
+// Where things are: the CPU reference, the kernels and their launch in
+// add_kernels.cu (library ch01_kernels, which later chapters and the PyTorch
+// extension link), the experiments in vector_add.cu, the options in options.cpp,
+// what the chapter concludes from the data in findings.cpp; docs/chapter-shape.md
+// explains the layout.
 #include "chapter.cuh"
 #include "findings.hpp"
-#include "launch_options.hpp"
+#include "options.hpp"
 #include "program.hpp"
 #include "stream.cuh"
 #include "vector_add.cuh"
@@ -28,16 +30,17 @@
 int main(int argc, char** argv) {
   constexpr char kProgram[] = "ch01_kernel_launch";
   return lab::run_program(kProgram, [&] {
-    ch01::LaunchOptions opt;
+    ch01::Options opt;
     lab::Chapter chapter(kProgram, "Chapter 01: kernel launch",
                          "Launches c = a + b three ways, verifies each against the CPU, and compares\n"
                          "their bandwidth with a device-to-device copy measured in the same run.");
-    ch01::add_launch_options(chapter.options(), opt);
+    ch01::add_options(chapter.options(), opt);
     if (!chapter.start(argc, argv)) return lab::exit_code::success;  // --help was printed
     // What only the machine can tell: does the block fit the GPU, does the data
     // fit in device and host memory? Refused (exit 2) before anything is allocated.
     const lab::DeviceInfo& device = chapter.device();
-    ch01::require_fits_machine(opt, device);
+    ch01::require_block_fits(opt, device.max_threads_per_block);
+    chapter.require_memory(ch01::memory_need(opt));
     chapter.measure_sm_clock();
     lab::Report& report = chapter.report();
     lab::Stream stream;
@@ -61,10 +64,7 @@ int main(int argc, char** argv) {
     const ch01::LaunchErrorDemo bad = ch01::launch_with_bad_config(2 * device.max_threads_per_block);
     report.add(ch01::launch_error_table(bad, device.max_threads_per_block));
     report.add(ch01::launch_error_findings(bad));
-    report.background(
-        "a launch returns no error code: a configuration error is handed out by the next cudaGetLastError(), which "
-        "also resets it to cudaSuccess",
-        "CUDA C++ Programming Guide, Error Checking; CUDA Runtime API, cudaGetLastError");
+    report.add(ch01::launch_error_background());
 
     return chapter.finish();
   });

@@ -21,13 +21,13 @@
 #include <limits>
 #include <vector>
 
+#include "add_kernels.cuh"
 #include "check.cuh"
 #include "clock.cuh"
 #include "findings.hpp"
 #include "memory.cuh"
 #include "stream.cuh"
 #include "timers.cuh"
-#include "vector_add.cuh"
 
 namespace ch02 {
 namespace {
@@ -76,10 +76,10 @@ CallProbe probe_call(HostCall call, WorkSetup setup, ch01::AddProblem& problem, 
 
   // The work: queued_ms of spinning, then c = a + b, on work_stream, between two events.
   lab::Event work_start, work_done;
-  LAB_CHECK(cudaEventRecord(work_start.get(), work_stream));
+  LAB_CHECK(cudaEventRecord(work_start, work_stream));
   lab::launch_spin(work_stream, queued_ms);
   problem.launch(work_stream);
-  LAB_CHECK(cudaEventRecord(work_done.get(), work_stream));
+  LAB_CHECK(cudaEventRecord(work_done, work_stream));
 
   CallProbe probe;
   probe.call = call;
@@ -99,22 +99,23 @@ CallProbe probe_call(HostCall call, WorkSetup setup, ch01::AddProblem& problem, 
     case HostCall::memcpy_blocking:
       LAB_CHECK(cudaMemcpy(pageable.data(), problem.c(), bytes, cudaMemcpyDeviceToHost));
       break;
-    case HostCall::cuda_malloc:
-      LAB_CHECK(cudaMalloc(&scratch, kScratchBytes));
-      break;
+    case HostCall::cuda_malloc: LAB_CHECK(cudaMalloc(&scratch, kScratchBytes)); break;
     case HostCall::cuda_free:
       LAB_CHECK(cudaFree(scratch));
       scratch = nullptr;
       break;
     case HostCall::read_one_value:
       // What PyTorch's `.item()` does: copy one value on the work's own stream and wait for that stream.
-      LAB_CHECK(cudaMemcpyAsync(&pinned[n - 1], problem.c() + (n - 1), sizeof(float), cudaMemcpyDeviceToHost,
-                                work_stream));
+      LAB_CHECK(
+          cudaMemcpyAsync(&pinned[n - 1], problem.c() + (n - 1), sizeof(float), cudaMemcpyDeviceToHost, work_stream));
       LAB_CHECK(cudaStreamSynchronize(work_stream));
       break;
   }
   probe.returned_after_ms = timer.elapsed_ms();
-  probe.work_done_at_return = work_done.query();  // cudaEventQuery: had the GPU reached the end of the work?
+  // Had the GPU reached the end of the work? cudaEventQuery never blocks: cudaSuccess means yes.
+  const cudaError_t work_done_status = cudaEventQuery(work_done);
+  if (work_done_status != cudaErrorNotReady) LAB_CHECK(work_done_status);
+  probe.work_done_at_return = work_done_status == cudaSuccess;
   LAB_CHECK(cudaDeviceSynchronize());
   probe.work_ms = lab::Event::elapsed_ms(work_start, work_done);
   if (scratch != nullptr) LAB_CHECK(cudaFree(scratch));

@@ -21,12 +21,15 @@
 
 namespace ch02 {
 
-
 // --- The kernels a host timer is put around ------------------------------------
 
 void queue_timed_kernel(const TimedKernel& kernel, cudaStream_t stream) {
   if (kernel.add != nullptr) {
-    kernel.add->launch(stream);  // chapter 01's grid-stride c = a + b: add_grid_stride<<<grid, 256, 0, stream>>>
+    // Chapter 01's grid-stride c = a + b, on the grid chapter 01 chose for it.
+    ch01::AddProblem& add = *kernel.add;
+    const auto grid = static_cast<unsigned>(add.config().grid);
+    ch01::add_grid_stride<<<grid, add.config().block, 0, stream>>>(add.a(), add.b(), add.c(), add.n());
+    LAB_CHECK_LAUNCH();
   } else {
     lab::launch_spin(stream, kernel.spin_ms);  // spin_kernel<<<1, 1, 0, stream>>>: busy for spin_ms of GPU time
   }
@@ -34,34 +37,32 @@ void queue_timed_kernel(const TimedKernel& kernel, cudaStream_t stream) {
 
 // --- Sections 1 and 2: a host timer around a kernel, four ways ----------------
 
-std::vector<double> time_with_host_timer(SyncCase sync_case, const TimedKernel& kernel, cudaStream_t stream,
-                                         int runs) {
+std::vector<double> time_with_host_timer(SyncCase sync_case, const TimedKernel& kernel, cudaStream_t stream, int runs) {
   std::vector<double> samples;
   samples.reserve(static_cast<std::size_t>(runs));
   for (int i = 0; i < runs; ++i) {
     if (syncs_before(sync_case)) LAB_CHECK(cudaStreamSynchronize(stream));  // whatever was queued is done
     lab::HostTimer timer;
-    queue_timed_kernel(kernel, stream);  // returns as soon as the launch is queued
-    if (syncs_after(sync_case)) LAB_CHECK(cudaStreamSynchronize(stream));   // the kernel is done
+    queue_timed_kernel(kernel, stream);                                    // returns as soon as the launch is queued
+    if (syncs_after(sync_case)) LAB_CHECK(cudaStreamSynchronize(stream));  // the kernel is done
     samples.push_back(timer.elapsed_ms());
   }
   return samples;
 }
 
-CaseRun run_case(SyncCase sync_case, const TimedKernel& kernel, const HostTimerSettings& settings,
-                 cudaStream_t stream) {
+CaseRun run_case(SyncCase sync_case, const TimedKernel& kernel, const Options& o, cudaStream_t stream) {
   CaseRun run;
   run.sync_case = sync_case;
   if (kernel.add != nullptr) kernel.add->poison(stream);  // a case that never ran the kernel leaves NaN
   // Start idle, so that every case sees the same backlog and nothing else.
   LAB_CHECK(cudaStreamSynchronize(stream));
   lab::Event backlog_begin, backlog_end;
-  backlog_begin.record(stream);
-  if (settings.backlog_ms > 0) lab::launch_spin(stream, settings.backlog_ms);
-  for (int i = 0; i < settings.warmup; ++i) queue_timed_kernel(kernel, stream);
-  backlog_end.record(stream);
+  LAB_CHECK(cudaEventRecord(backlog_begin, stream));
+  if (o.backlog_ms > 0) lab::launch_spin(stream, o.backlog_ms);
+  for (std::int64_t i = 0; i < o.warmup; ++i) queue_timed_kernel(kernel, stream);
+  LAB_CHECK(cudaEventRecord(backlog_end, stream));
   // No synchronisation here: the warm-up is still running when the first timer starts.
-  run.samples_ms = time_with_host_timer(sync_case, kernel, stream, settings.runs);
+  run.samples_ms = time_with_host_timer(sync_case, kernel, stream, static_cast<int>(o.runs));
   LAB_CHECK(cudaStreamSynchronize(stream));
   run.backlog_ms = lab::Event::elapsed_ms(backlog_begin, backlog_end);
   if (kernel.add != nullptr) run.result = kernel.add->check();
@@ -80,12 +81,13 @@ Placement compare_cpu_work_placement(ch01::AddProblem& problem, double gpu_ms, d
 
   // The GPU work alone, with events around it.
   problem.poison(stream);
-  lab::EventTimer events(stream);
-  events.start();
+  lab::Event start, stop;
+  LAB_CHECK(cudaEventRecord(start, stream));
   lab::launch_spin(stream, gpu_ms);
   problem.launch(stream);
-  events.stop();
-  placement.gpu_ms = events.elapsed_ms();
+  LAB_CHECK(cudaEventRecord(stop, stream));
+  LAB_CHECK(cudaEventSynchronize(stop));
+  placement.gpu_ms = lab::Event::elapsed_ms(start, stop);
 
   // The CPU work alone.
   {
@@ -128,25 +130,26 @@ Placement compare_cpu_work_placement(ch01::AddProblem& problem, double gpu_ms, d
 
 // --- The code that runs each section's variants ---------------------------------
 
-HostTimerRun compare_host_timers(const TimedKernel& kernel, const HostTimerSettings& settings, cudaStream_t stream) {
+HostTimerRun compare_host_timers(const TimedKernel& kernel, const Options& o, cudaStream_t stream) {
   HostTimerRun run;
   run.kernel = kernel.add != nullptr ? "c = a + b (" + std::to_string(kernel.add->n()) + " floats)"
                                      : "a kernel spinning " + lab::fixed(kernel.spin_ms, 1) + " ms";
-  run.runs = settings.runs;
-  run.warmup = settings.warmup;
-  run.backlog_kernel_ms = settings.backlog_ms;
+  run.id = kernel.add != nullptr ? "add" : "long_kernel";
+  run.runs = static_cast<int>(o.runs);
+  run.warmup = static_cast<int>(o.warmup);
+  run.backlog_kernel_ms = o.backlog_ms;
   // The kernel alone: events on a held stream, so no launch gap (chapter 03).
   lab::MeasureConfig gpu_only;
   gpu_only.mode = lab::SampleMode::blocked_stream;
   run.kernel_ms = lab::measure_ms([&](cudaStream_t s) { queue_timed_kernel(kernel, s); }, stream, gpu_only);
-  for (SyncCase sync_case : kAllCases) run.cases.push_back(run_case(sync_case, kernel, settings, stream));
+  for (SyncCase sync_case : kAllCases) run.cases.push_back(run_case(sync_case, kernel, o, stream));
   return run;
 }
 
 ImplicitSyncRun probe_host_calls(ch01::AddProblem& problem, double queued_ms, lab::TimelineSession& timeline) {
   ImplicitSyncRun run;
   run.queued_ms = queued_ms;
-  lab::Stream blocking(cudaStreamDefault);         // what cudaStreamCreate makes
+  lab::Stream blocking(cudaStreamDefault);  // what cudaStreamCreate makes
   lab::Stream non_blocking(cudaStreamNonBlocking);
   for (WorkSetup setup : kAllSetups) {
     const cudaStream_t work_stream = setup == WorkSetup::non_blocking_stream        ? non_blocking.get()

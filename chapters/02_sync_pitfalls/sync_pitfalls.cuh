@@ -16,10 +16,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "add_kernels.cuh"
 #include "cpu_work.hpp"
 #include "cupti_timeline.cuh"
 #include "findings.hpp"
-#include "vector_add.cuh"
+#include "options.hpp"
 
 namespace ch02 {
 
@@ -44,26 +45,17 @@ void queue_timed_kernel(const TimedKernel& kernel, cudaStream_t stream);
 /// calling cudaStreamSynchronize before starting and/or before stopping it as
 /// @p sync_case says. Returns one reading per run in milliseconds. Leaves work
 /// in flight in the "before only" and "never" cases: the caller synchronises.
-std::vector<double> time_with_host_timer(SyncCase sync_case, const TimedKernel& kernel, cudaStream_t stream,
-                                         int runs);
-
-/// How each case is set up.
-struct HostTimerSettings {
-  int runs = 10;           ///< host-timer readings per case (the article's count)
-  int warmup = 10;         ///< launches of the kernel left in flight before each case (the article's count)
-  double backlog_ms = 2;   ///< a spin kernel queued before them, so that the backlog outlasts the host's launches
-};
+std::vector<double> time_with_host_timer(SyncCase sync_case, const TimedKernel& kernel, cudaStream_t stream, int runs);
 
 /// One case of the article's experiment: c is poisoned, a kernel of
-/// settings.backlog_ms and settings.warmup launches of @p kernel are queued and
-/// left in flight (their GPU time measured with events), then
-/// time_with_host_timer(). Ends synchronised, with c checked when @p kernel is c = a + b.
-CaseRun run_case(SyncCase sync_case, const TimedKernel& kernel, const HostTimerSettings& settings,
-                 cudaStream_t stream);
+/// o.backlog_ms and o.warmup launches of @p kernel are queued and left in
+/// flight (their GPU time measured with events), then time_with_host_timer()
+/// with o.runs readings. Ends synchronised, with c checked when @p kernel is c = a + b.
+CaseRun run_case(SyncCase sync_case, const TimedKernel& kernel, const Options& o, cudaStream_t stream);
 
 /// Sections 1 and 2: the kernel alone (events on a held stream, no launch
 /// gap), then run_case() for each SyncCase.
-HostTimerRun compare_host_timers(const TimedKernel& kernel, const HostTimerSettings& settings, cudaStream_t stream);
+HostTimerRun compare_host_timers(const TimedKernel& kernel, const Options& o, cudaStream_t stream);
 
 // --- Section 3: which calls wait for queued work, and on what condition -------
 

@@ -13,10 +13,11 @@
 #include <thread>
 #include <vector>
 
+#include "add_kernels.cuh"
 #include "check.cuh"
 #include "child_process.hpp"
-#include "cpu_work.hpp"
 #include "clock.cuh"
+#include "cpu_work.hpp"
 #include "cupti_timeline.cuh"
 #include "events.cuh"
 #include "l2_flush.cuh"
@@ -25,7 +26,7 @@
 #include "stream.cuh"
 #include "stream_blocker.cuh"
 #include "timers.cuh"
-#include "vector_add.cuh"
+#include "wait_report.hpp"
 
 namespace ch03 {
 
@@ -44,13 +45,11 @@ void warm_up_spin(cudaStream_t stream) {
   LAB_CHECK(cudaStreamSynchronize(stream));
 }
 
-// Waits for the stop event, then reads the pair in microseconds (section 1
-// writes the same two calls out).
+// Waits for the stop event, then reads the pair in microseconds.
 double elapsed_us(const lab::Event& start, const lab::Event& stop) {
-  stop.synchronize();
+  LAB_CHECK(cudaEventSynchronize(stop));
   return static_cast<double>(lab::Event::elapsed_ms(start, stop)) * 1e3;
 }
-
 
 constexpr char kHeldTooLong[] =
     "the held stream timed out before its sample was queued (is a profiler serialising kernels?)";
@@ -100,8 +99,8 @@ EventCostRun measure_event_costs(int pairs, int records, cudaStream_t stream) {
   lab::Event first, second;
   for (int i = 0; i < pairs; ++i) {
     blocker.block(stream);
-    LAB_CHECK(cudaEventRecord(first.get(), stream));
-    LAB_CHECK(cudaEventRecord(second.get(), stream));
+    LAB_CHECK(cudaEventRecord(first, stream));
+    LAB_CHECK(cudaEventRecord(second, stream));
     blocker.release();
     run.empty_pair_us.push_back(elapsed_us(first, second));
     if (blocker.timed_out()) throw std::runtime_error(kHeldTooLong);
@@ -112,7 +111,7 @@ EventCostRun measure_event_costs(int pairs, int records, cudaStream_t stream) {
     std::vector<double>& costs = flags == cudaEventDefault ? run.record_default_us : run.record_disable_timing_us;
     for (int i = 0; i < records; ++i) {
       lab::HostTimer host;
-      LAB_CHECK(cudaEventRecord(event.get(), stream));
+      LAB_CHECK(cudaEventRecord(event, stream));
       costs.push_back(host.elapsed_ms() * 1e3);
     }
     LAB_CHECK(cudaStreamSynchronize(stream));
@@ -270,12 +269,12 @@ FreeHostRun poll_while_kernel_runs(double kernel_ms, cudaStream_t stream) {
   warm_up_spin(stream);
   FreeHostRun run;
   lab::Event start, done;
-  LAB_CHECK(cudaEventRecord(start.get(), stream));
+  LAB_CHECK(cudaEventRecord(start, stream));
   lab::launch_spin(stream, kernel_ms);
-  LAB_CHECK(cudaEventRecord(done.get(), stream));
+  LAB_CHECK(cudaEventRecord(done, stream));
   lab::HostTimer host;
   for (;;) {
-    const cudaError_t status = cudaEventQuery(done.get());  // answers at once: done, or cudaErrorNotReady
+    const cudaError_t status = cudaEventQuery(done);  // answers at once: done, or cudaErrorNotReady
     if (status == cudaSuccess) break;
     if (status != cudaErrorNotReady) LAB_CHECK(status);
     ++run.polls;
@@ -308,23 +307,23 @@ BracketingRun time_copy_and_kernel(std::int64_t n, std::uint64_t seed, const lab
   LAB_CHECK(cudaStreamSynchronize(stream));
   for (int i = 0; i < samples; ++i) {
     // The pitfall: the start event goes in before the copy, so the pair times the copy too.
-    LAB_CHECK(cudaEventRecord(start.get(), stream));
+    LAB_CHECK(cudaEventRecord(start, stream));
     LAB_CHECK(cudaMemcpyAsync(destination.data(), source.data(), bytes, cudaMemcpyHostToDevice, stream));
     add.launch(stream);
-    LAB_CHECK(cudaEventRecord(stop.get(), stream));
+    LAB_CHECK(cudaEventRecord(stop, stream));
     run.copy_and_kernel_us.push_back(elapsed_us(start, stop));
 
     // The fix: queue the copy first, then the start event.
     LAB_CHECK(cudaMemcpyAsync(destination.data(), source.data(), bytes, cudaMemcpyHostToDevice, stream));
-    LAB_CHECK(cudaEventRecord(start.get(), stream));
+    LAB_CHECK(cudaEventRecord(start, stream));
     add.launch(stream);
-    LAB_CHECK(cudaEventRecord(stop.get(), stream));
+    LAB_CHECK(cudaEventRecord(stop, stream));
     run.kernel_only_us.push_back(elapsed_us(start, stop));
 
     // The copy alone.
-    LAB_CHECK(cudaEventRecord(start.get(), stream));
+    LAB_CHECK(cudaEventRecord(start, stream));
     LAB_CHECK(cudaMemcpyAsync(destination.data(), source.data(), bytes, cudaMemcpyHostToDevice, stream));
-    LAB_CHECK(cudaEventRecord(stop.get(), stream));
+    LAB_CHECK(cudaEventRecord(stop, stream));
     run.copy_only_us.push_back(elapsed_us(start, stop));
   }
   run.result = add.check();  // c was poisoned before the loop
@@ -410,9 +409,9 @@ LaunchGapSize time_launch_gap(std::int64_t n, std::uint64_t seed, const lab::Dev
   // ahead of the GPU the kernels run without gaps; the first may still wait.
   begin_loop(add, blocker, recorder, cupti, why, stream);
   for (int i = 0; i < samples; ++i) {
-    LAB_CHECK(cudaEventRecord(start[i].get(), stream));
+    LAB_CHECK(cudaEventRecord(start[i], stream));
     add.launch(stream);
-    LAB_CHECK(cudaEventRecord(stop[i].get(), stream));
+    LAB_CHECK(cudaEventRecord(stop[i], stream));
   }
   end_loop(size.back_to_back, start, stop, add, recorder, cupti, why);
 
@@ -420,10 +419,10 @@ LaunchGapSize time_launch_gap(std::int64_t n, std::uint64_t seed, const lab::Dev
   // GPU, which timestamps the start event before the kernel has arrived.
   begin_loop(add, blocker, recorder, cupti, why, stream);
   for (int i = 0; i < samples; ++i) {
-    LAB_CHECK(cudaEventRecord(start[i].get(), stream));
+    LAB_CHECK(cudaEventRecord(start[i], stream));
     add.launch(stream);
-    LAB_CHECK(cudaEventRecord(stop[i].get(), stream));
-    LAB_CHECK(cudaEventSynchronize(stop[i].get()));
+    LAB_CHECK(cudaEventRecord(stop[i], stream));
+    LAB_CHECK(cudaEventSynchronize(stop[i]));
   }
   end_loop(size.isolated, start, stop, add, recorder, cupti, why);
 
@@ -432,11 +431,11 @@ LaunchGapSize time_launch_gap(std::int64_t n, std::uint64_t seed, const lab::Dev
   begin_loop(add, blocker, recorder, cupti, why, stream);
   for (int i = 0; i < samples; ++i) {
     blocker.block(stream);
-    LAB_CHECK(cudaEventRecord(start[i].get(), stream));
+    LAB_CHECK(cudaEventRecord(start[i], stream));
     add.launch(stream);
-    LAB_CHECK(cudaEventRecord(stop[i].get(), stream));
+    LAB_CHECK(cudaEventRecord(stop[i], stream));
     blocker.release();
-    LAB_CHECK(cudaEventSynchronize(stop[i].get()));
+    LAB_CHECK(cudaEventSynchronize(stop[i]));
     if (blocker.timed_out()) throw std::runtime_error(kHeldTooLong);
   }
   end_loop(size.blocked, start, stop, add, recorder, cupti, why);
@@ -447,15 +446,25 @@ LaunchGapSize time_launch_gap(std::int64_t n, std::uint64_t seed, const lab::Dev
     flusher.flush(stream);
     LAB_CHECK(cudaStreamSynchronize(stream));
     blocker.block(stream);
-    LAB_CHECK(cudaEventRecord(start[i].get(), stream));
+    LAB_CHECK(cudaEventRecord(start[i], stream));
     add.launch(stream);
-    LAB_CHECK(cudaEventRecord(stop[i].get(), stream));
+    LAB_CHECK(cudaEventRecord(stop[i], stream));
     blocker.release();
-    LAB_CHECK(cudaEventSynchronize(stop[i].get()));
+    LAB_CHECK(cudaEventSynchronize(stop[i]));
     if (blocker.timed_out()) throw std::runtime_error(kHeldTooLong);
   }
   end_loop(size.blocked_flushed, start, stop, add, recorder, cupti, why);
   return size;
+}
+
+LaunchGapRun time_launch_gap(std::int64_t n, std::int64_t n_large, std::uint64_t seed, const lab::DeviceInfo& device,
+                             int samples, const EventCostRun& costs, cudaStream_t stream) {
+  const double empty_pair_us = lab::median(costs.empty_pair_us);
+  LaunchGapRun run{time_launch_gap(n, seed, device, samples, empty_pair_us, stream),
+                   time_launch_gap(n_large, seed + 10, device, samples, empty_pair_us, stream)};
+  run.small.option = "n";  // the option each size came from: the tables' ids
+  run.large.option = "n_large";
+  return run;
 }
 
 // --- 7. Timing many streams ----------------------------------------------------
@@ -476,9 +485,9 @@ ManyStreamsRun time_many_streams(int streams, std::int64_t n, std::uint64_t seed
   std::vector<lab::Event> alone_start(kAlone), alone_stop(kAlone);
   problems[0].launch(stream_list[0]);
   for (int i = 0; i < kAlone; ++i) {
-    LAB_CHECK(cudaEventRecord(alone_start[i].get(), stream_list[0]));
+    LAB_CHECK(cudaEventRecord(alone_start[i], stream_list[0]));
     problems[0].launch(stream_list[0]);
-    LAB_CHECK(cudaEventRecord(alone_stop[i].get(), stream_list[0]));
+    LAB_CHECK(cudaEventRecord(alone_stop[i], stream_list[0]));
   }
   std::vector<double> alone_ms;
   for (int i = 0; i < kAlone; ++i) alone_ms.push_back(elapsed_us(alone_start[i], alone_stop[i]) * 1e-3);
@@ -488,9 +497,9 @@ ManyStreamsRun time_many_streams(int streams, std::int64_t n, std::uint64_t seed
   LAB_CHECK(cudaDeviceSynchronize());
   lab::HostTimer host;
   for (int i = 0; i < streams; ++i) {
-    LAB_CHECK(cudaEventRecord(begin[i].get(), stream_list[i]));
+    LAB_CHECK(cudaEventRecord(begin[i], stream_list[i]));
     problems[i].launch(stream_list[i]);
-    LAB_CHECK(cudaEventRecord(end[i].get(), stream_list[i]));
+    LAB_CHECK(cudaEventRecord(end[i], stream_list[i]));
   }
   LAB_CHECK(cudaDeviceSynchronize());
   run.host_ms = host.elapsed_ms();

@@ -90,6 +90,11 @@ BracketingRun time_copy_and_kernel(std::int64_t n, std::uint64_t seed, const lab
 LaunchGapSize time_launch_gap(std::int64_t n, std::uint64_t seed, const lab::DeviceInfo& device, int samples,
                               double empty_pair_us, cudaStream_t stream);
 
+/// 6. The same at @p n and at @p n_large floats (seeds @p seed and @p seed + 10),
+/// subtracting the median of section 2's empty pairs (@p costs).
+LaunchGapRun time_launch_gap(std::int64_t n, std::int64_t n_large, std::uint64_t seed, const lab::DeviceInfo& device,
+                             int samples, const EventCostRun& costs, cudaStream_t stream);
+
 /// 7. c = a + b on @p n floats in each of @p streams streams at once (each its
 /// own arrays), with a begin and an end event on every stream; the whole is
 /// read from the first begin event to the latest end event.

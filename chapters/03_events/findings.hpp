@@ -1,12 +1,7 @@
 /// @file findings.hpp
-/// @brief Chapter 03's data and what it concludes from it.
-///
-/// The structs are what the experiments of events.cuh return, one per section
-/// of the chapter page. The functions turn them into tables (every number
-/// declared once, printed and written to the JSON by lab::Report) and into
-/// findings (verdicts and sentences computed from the numbers). Plain C++ with
-/// no CUDA header: tests/ch03_findings_test.cpp checks every branch on
-/// hand-made data, on any machine.
+/// @brief Chapter 03's data, one struct per section of the chapter page (what
+/// events.cuh returns), and the pure functions that turn it into tables and
+/// findings. No CUDA header: tests/ch03_findings_test.cpp checks every branch.
 #pragma once
 
 #include <cstdint>
@@ -18,26 +13,19 @@
 
 namespace ch03 {
 
-/// What holds whatever the run, and where it is written (a Runtime API page,
-/// a tool's source file); lab::Report::add() prints it as background.
-using Background = lab::Background;
-
 // --- 1. Events as a stopwatch --------------------------------------------------
 
-/// The same launches of a long kernel, timed by an event pair and by a host
-/// timer around it (the stream idle before, cudaEventSynchronize after).
+/// The same launches of a long kernel, timed by an event pair and by a host timer around it.
 struct StopwatchRun {
   double kernel_ms = 0;          ///< how long the kernel was asked to spin
   std::vector<double> event_ms;  ///< cudaEventElapsedTime of each sample
   std::vector<double> host_ms;   ///< the host timer of the same sample
 };
 
-/// Events and host timer side by side: median, min, max and the host's excess.
+/// Table "stopwatch": events and host timer side by side.
 lab::ResultTable stopwatch_table(const StopwatchRun& run);
-/// A timing check (the medians agree within 5 %) and what the host timer adds.
+/// "events_vs_host": the medians agree within 5 %, and what the host timer adds per sample.
 std::vector<lab::Finding> stopwatch_findings(const StopwatchRun& run);
-/// What cudaEventRecord and cudaEventSynchronize promise.
-std::vector<Background> stopwatch_background();
 
 // --- 2. What an event costs ----------------------------------------------------
 
@@ -48,28 +36,19 @@ struct EventCostRun {
   std::vector<double> record_disable_timing_us;  ///< the same, an event made with cudaEventDisableTiming
 };
 
-/// The three costs in microseconds.
+/// Table "event_costs": the three costs in microseconds.
 lab::ResultTable event_cost_table(const EventCostRun& run);
-/// The empty pair against the documented resolution; the two record costs compared.
+/// "pair_floor": the empty pair against the documented resolution.
 std::vector<lab::Finding> event_cost_findings(const EventCostRun& run);
-/// The resolution of cudaEventElapsedTime; what cudaEventDisableTiming is for.
-std::vector<Background> event_cost_background();
-/// The median of the empty pair: what section 6 subtracts from its blocked rows.
-double empty_pair_median_us(const EventCostRun& run);
 
 // --- 3. Waiting: spin or sleep -------------------------------------------------
 
 /// The call a thread waits in.
 enum class WaitCall {
-  event_synchronize,   ///< cudaEventSynchronize(event): the event's own flag decides how it waits (its page)
-  stream_synchronize,  ///< cudaStreamSynchronize(stream): the device's scheduling flag decides (its page)
-  device_synchronize   ///< cudaDeviceSynchronize(): the device's scheduling flag decides (its page)
+  event_synchronize,   ///< cudaEventSynchronize(event): its page says the event's flag decides how it waits
+  stream_synchronize,  ///< cudaStreamSynchronize(stream): its page says the device's scheduling flag decides
+  device_synchronize   ///< cudaDeviceSynchronize(): the same
 };
-
-/// The CUDA function's name, e.g. "cudaStreamSynchronize".
-std::string wait_call_name(WaitCall call);
-/// Reads such a name into @p into; false, leaving it as it was, for any other text.
-bool wait_call_from_name(const std::string& name, WaitCall& into);
 
 /// What waiting for a kernel cost the waiting thread.
 struct WaitCost {
@@ -80,57 +59,34 @@ struct WaitCost {
 /// One way of waiting: a wait call (on an event of some kind) under a device scheduling flag.
 struct WaitCase {
   WaitCall call = WaitCall::event_synchronize;  ///< the call the thread waited in
-  std::string event;        ///< "default" or "cudaEventBlockingSync"; "" when the call waits on no event
-  std::string device_flag;  ///< the scheduling flag cudaGetDeviceFlags read back, e.g. "cudaDeviceScheduleAuto"
-  std::string process;      ///< "this" (the chapter's process) or "child" (a fresh process)
-  std::string
-      set_flags_result;   ///< what cudaSetDeviceFlags returned ("cudaSuccess", an error name), "" when not called
-  bool measured = false;  ///< false: the child did not run or did not report
-  std::string why_not;    ///< why not measured
-  WaitCost cost;          ///< when measured
+  std::string event;             ///< "default" or "cudaEventBlockingSync"; "" when the call waits on no event
+  std::string device_flag;       ///< the scheduling flag cudaGetDeviceFlags read back, e.g. "cudaDeviceScheduleAuto"
+  std::string process;           ///< "this" (the chapter's process) or "child" (a fresh process)
+  std::string set_flags_result;  ///< what cudaSetDeviceFlags returned ("cudaSuccess", an error); "" when not called
+  bool measured = false;         ///< false: the child did not run or did not report
+  std::string why_not;           ///< why not measured
+  WaitCost cost;                 ///< when measured
 };
 
-/// The ways of waiting for the same kernel, side by side: each wait call under
-/// the device's flags as they are, and under cudaDeviceScheduleBlockingSync.
+/// Each wait call under this process's flags, and under cudaDeviceScheduleBlockingSync set in a child process.
 struct WaitRun {
-  double kernel_ms = 0;        ///< the kernel waited for
-  unsigned logical_cores = 0;  ///< std::thread::hardware_concurrency(): the P of cudaDeviceScheduleAuto's rule
-  WaitCase default_event;      ///< cudaEventSynchronize, a default event, the device's flags as they are (this process)
-  WaitCase blocking_event;     ///< cudaEventSynchronize, an event made with cudaEventBlockingSync (this process)
-  WaitCase stream_sync;        ///< cudaStreamSynchronize, the device's flags as they are (this process)
-  WaitCase device_sync;        ///< cudaDeviceSynchronize, the device's flags as they are (this process)
-  WaitCase flag_before_context;      ///< cudaEventSynchronize, a default event; cudaDeviceScheduleBlockingSync set
-                                     ///< before the context exists (child)
-  WaitCase flag_before_stream_sync;  ///< cudaStreamSynchronize, in the same child as flag_before_context
-  WaitCase flag_before_device_sync;  ///< cudaDeviceSynchronize, in the same child as flag_before_context
-  WaitCase flag_after_context;       ///< cudaEventSynchronize, a default event; cudaDeviceScheduleBlockingSync set once
-                                     ///< the context exists (another child)
-  WaitCase flag_after_stream_sync;  ///< cudaStreamSynchronize, in the same child as flag_after_context
+  double kernel_ms = 0;              ///< the kernel waited for
+  unsigned logical_cores = 0;        ///< std::thread::hardware_concurrency(): the P of cudaDeviceScheduleAuto's rule
+  WaitCase default_event;            ///< cudaEventSynchronize on a default event
+  WaitCase blocking_event;           ///< cudaEventSynchronize on a cudaEventBlockingSync event
+  WaitCase stream_sync;              ///< cudaStreamSynchronize
+  WaitCase device_sync;              ///< cudaDeviceSynchronize
+  WaitCase flag_before_context;      ///< a default event; the flag set before the context (child)
+  WaitCase flag_before_stream_sync;  ///< cudaStreamSynchronize, in the same child
+  WaitCase flag_before_device_sync;  ///< cudaDeviceSynchronize, in the same child
+  WaitCase flag_after_context;       ///< a default event; the flag set once the context exists (another child)
+  WaitCase flag_after_stream_sync;   ///< cudaStreamSynchronize, in that child
 };
 
-/// Wall and CPU time of each way, with its wait call and the flag in force.
+/// Table "waits": wall and CPU time of each way, its wait call and the flag in force.
 lab::ResultTable wait_table(const WaitRun& run);
-/// Whether each waiting thread spun or slept, computed from CPU / wall; for
-/// cudaStreamSynchronize and cudaDeviceSynchronize, whether the device flag
-/// made it sleep; and which calls the device flag reached in this run.
+/// Which waits spun (CPU / wall from 50 %) or slept (below 20 %), and which flag decides which call.
 std::vector<lab::Finding> wait_findings(const WaitRun& run);
-/// cudaEventSynchronize, cudaStreamSynchronize, cudaDeviceSynchronize and cudaSetDeviceFlags on waiting.
-std::vector<Background> wait_background();
-
-/// A waiting thread "spun" when it used at least this share of the wall time as CPU time.
-constexpr double kSpinShare = 0.5;
-/// A waiting thread "slept" when it used less than this share of the wall time as CPU time.
-constexpr double kSleepShare = 0.2;
-
-/// One line the child process (ch03_wait_child) prints per wait call, e.g.
-/// "ch03_wait_child wait=cudaStreamSynchronize set_flags=cudaSuccess flag=cudaDeviceScheduleBlockingSync
-/// wall_ms=20.1 cpu_ms=0.04".
-std::string wait_case_line(const WaitCase& measured);
-/// Reads the line for @p call in @p text into @p into (its flag,
-/// set_flags_result and cost; measured = true), skipping the lines of other
-/// calls. Returns false, leaving @p into as it was, when @p text holds no
-/// complete line for @p call (or a child line that cannot be read).
-bool read_wait_case_line(const std::string& text, WaitCall call, WaitCase& into);
 
 // --- 4. The host stays free ----------------------------------------------------
 
@@ -142,12 +98,10 @@ struct FreeHostRun {
   std::uint64_t work_iterations = 0;  ///< CPU work done between the polls
 };
 
-/// One row: kernel, host time, polls, CPU work.
+/// Table "free_host": kernel, host time, polls, CPU work.
 lab::ResultTable free_host_table(const FreeHostRun& run);
-/// A timing check: the host polled while the kernel ran.
+/// "host_worked": a timing check that the host polled while the kernel ran.
 std::vector<lab::Finding> free_host_findings(const FreeHostRun& run);
-/// What cudaEventQuery returns.
-std::vector<Background> free_host_background();
 
 // --- 5. Pitfall 1: what the events bracket ------------------------------------
 
@@ -160,9 +114,9 @@ struct BracketingRun {
   lab::Comparison result;                  ///< c after the loop (poisoned before), against the CPU
 };
 
-/// The three placements, in microseconds.
+/// Table "bracketing": the three placements, in microseconds.
 lab::ResultTable bracketing_table(const BracketingRun& run);
-/// Correctness, a timing check (copy + kernel reads more than the kernel) and the sum.
+/// "bracketing_result" and "pair_contains_copy" (a timing check).
 std::vector<lab::Finding> bracketing_findings(const BracketingRun& run);
 
 // --- 6. Pitfall 2: the launch gap, against CUPTI -------------------------------
@@ -177,6 +131,7 @@ struct GapMethod {
 
 /// The four methods at one kernel size.
 struct LaunchGapSize {
+  std::string option;                ///< the option that set n, as an id: "n" or "n_large"
   std::int64_t n = 0;                ///< floats per vector
   double empty_pair_us = 0;          ///< median of the empty event pair (section 2), subtracted from the blocked rows
   std::uint64_t l2_flush_bytes = 0;  ///< bytes the L2 flush writes before each cold sample
@@ -188,20 +143,14 @@ struct LaunchGapSize {
 
 /// Both sizes.
 struct LaunchGapRun {
-  std::vector<LaunchGapSize> sizes;  ///< the small kernel first
+  LaunchGapSize small;  ///< --n
+  LaunchGapSize large;  ///< --n-large
 };
 
-/// One size: every method's events beside CUPTI's duration of the same launches.
+/// Table "launch_gap_<option>": each method's events beside CUPTI's duration of the same launches.
 lab::ResultTable launch_gap_table(const LaunchGapSize& size);
-/// Correctness after every loop, a timing check (blocked < isolated at the
-/// first size), the launch gap, which event method came closest to CUPTI and
-/// by how much, the cold rows, and the page's benchmark (within 5 % at the first size).
+/// Every loop correct; at each size the launch gap (a timing check at --n) and the method closest to CUPTI.
 std::vector<lab::Finding> launch_gap_findings(const LaunchGapRun& run);
-/// The event resolution, what CUPTI records, and how nvbench, triton and this repository flush the L2.
-std::vector<Background> launch_gap_background();
-
-/// The page's benchmark: the best event method within this share of CUPTI's median.
-constexpr double kBenchmarkTolerance = 0.05;
 
 // --- 7. Timing many streams ----------------------------------------------------
 
@@ -214,11 +163,9 @@ struct ManyStreamsRun {
   std::vector<lab::Comparison> results;   ///< each stream's c, against the CPU
 };
 
-/// Each stream's pair, the whole two ways, and one kernel alone.
+/// Table "many_streams": each stream's pair, the whole two ways, and one kernel alone.
 lab::ResultTable many_streams_table(const ManyStreamsRun& run);
-/// Correctness of every stream; whether the pairs waited; whether the kernels overlapped.
+/// "many_streams_results", "own_pairs" (did a pair hold more than its kernel) and "whole".
 std::vector<lab::Finding> many_streams_findings(const ManyStreamsRun& run);
-/// What cudaEventElapsedTime says about events in non-NULL streams.
-std::vector<Background> many_streams_background();
 
 }  // namespace ch03

@@ -15,30 +15,31 @@
 //      at two kernel sizes;
 //   7. timing many streams: from the first begin event to the latest end event.
 // The lesson is events.cuh (one function per section); findings.hpp turns its data
-// into the tables and findings printed here.
+// into the tables and findings printed here, background.hpp adds what the
+// documentation states; options.hpp declares the options and the memory they need.
 //
 // Build and run
 //   cmake --preset release && cmake --build build/release --target ch03_events
 //   build/release/chapters/03_events/ch03_events [--n 1Mi] [--n-large 32Mi] [--json out.json]
+#include "background.hpp"
 #include "chapter.cuh"
-#include "event_options.hpp"
 #include "events.cuh"
-#include "memory_fit.hpp"
+#include "options.hpp"
 #include "program.hpp"
 #include "stream.cuh"
 
+constexpr char kProgram[] = "ch03_events";
+
 int main(int argc, char** argv) {
-  return lab::run_program("ch03_events", [&] {
-    ch03::EventOptions o;
-    lab::Chapter chapter("ch03_events", "Chapter 03: events",
+  return lab::run_program(kProgram, [&] {
+    ch03::Options o;
+    lab::Chapter chapter(kProgram, "Chapter 03: events",
                          "Times GPU work with CUDA events, measures what events cost and how a thread waits for\n"
                          "them, and what an event pair silently includes: a copy, the launch gap, other streams.");
-    ch03::add_event_options(chapter.options(), o);
+    ch03::add_options(chapter.options(), o);
     if (!chapter.start(argc, argv)) return lab::exit_code::success;
     const lab::DeviceInfo& device = chapter.device();
-    const std::string too_big =
-        ch03::check_memory(o, device.l2_bytes, device.free_memory_bytes, lab::available_host_memory_bytes());
-    if (!too_big.empty()) throw lab::UsageError(too_big);
+    chapter.require_memory(ch03::memory_need(o, device.l2_bytes));
     chapter.measure_sm_clock();
     lab::Report& report = chapter.report();
     lab::Stream stream;
@@ -75,11 +76,9 @@ int main(int argc, char** argv) {
     report.add(ch03::bracketing_findings(bracketing));
 
     report.section("6. Pitfall 2: the launch gap, against CUPTI");
-    const double empty_pair_us = ch03::empty_pair_median_us(costs);
-    ch03::LaunchGapRun gap;
-    gap.sizes.push_back(ch03::time_launch_gap(o.n, seed + 10, device, reps, empty_pair_us, stream));
-    gap.sizes.push_back(ch03::time_launch_gap(o.n_large, seed + 20, device, reps, empty_pair_us, stream));
-    for (const ch03::LaunchGapSize& size : gap.sizes) report.add(ch03::launch_gap_table(size));
+    const ch03::LaunchGapRun gap = ch03::time_launch_gap(o.n, o.n_large, seed + 10, device, reps, costs, stream);
+    report.add(ch03::launch_gap_table(gap.small));
+    report.add(ch03::launch_gap_table(gap.large));
     report.add(ch03::launch_gap_findings(gap));
     report.add(ch03::launch_gap_background());
 

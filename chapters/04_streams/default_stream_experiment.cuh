@@ -42,7 +42,7 @@ DefaultStreamRun three_spins(const char* build, unsigned side_flags, cudaStream_
                              double spin_ms) {
   lab::Stream a(side_flags), b(side_flags);
   lab::PinnedBuffer<unsigned long long> stamps(6);  // written by the kernels through unified addressing
-  std::fill(stamps.begin(), stamps.end(), 0ULL);     // a kernel that never ran leaves zero length
+  std::fill(stamps.begin(), stamps.end(), 0ULL);    // a kernel that never ran leaves zero length
   const auto ns = static_cast<unsigned long long>(spin_ms * 1e6);
   spin_and_stamp<<<1, 1, 0, a>>>(0, &stamps[0], &stamps[3]);  // load the kernel before timing
   LAB_CHECK_LAUNCH();

@@ -2,58 +2,27 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
+#include <tuple>
+#include <utility>
 
-#include "memory_fit.hpp"
-#include "options.hpp"
-#include "statistics.hpp"
+#include "command_line.hpp"
+#include "vocabulary.hpp"
 
 namespace ch04 {
-
-namespace {
-
-std::string fixed(double value, int decimals) { return lab::fixed(value, decimals); }
-
-// "1.19e-07": relative errors are far below what fixed decimals show.
-std::string scientific(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2e", value);
-  return text;
-}
-
-constexpr auto& median_of = lab::median_or_nan;  // NaN when there are no samples
-
-lab::Finding (&observe)(const std::string&, const std::string&) = lab::named_observation;  // "name: text"
-
-std::string mib(double bytes) { return fixed(bytes / (1024.0 * 1024.0), 1) + " MiB"; }
-
-std::string streams_name(int streams) { return std::to_string(streams) + (streams == 1 ? " stream" : " streams"); }
-
-}  // namespace
-
-std::string check_memory(std::int64_t n, std::int64_t arrays, std::int64_t pool_mib, std::size_t free_device_bytes,
-                         std::size_t available_host_bytes) {
-  const double floats = static_cast<double>(n) * static_cast<double>(arrays);
-  return lab::check_memory_fits(
-      "--arrays " + std::to_string(arrays) + " x --n " + lab::format_count(n) + " and --pool-mib " +
-          std::to_string(pool_mib),
-      {4.0 * floats + static_cast<double>(pool_mib) * 1024.0 * 1024.0, "one device copy per array and the pool's block",
-       4.0 * 4.0 * floats, "pinned input and output, the CPU reference and the random values: 4 floats per element"},
-      free_device_bytes, available_host_bytes);
-}
 
 // --- 1. The normalisation ------------------------------------------------------
 
 bool NormalizeCheck::passed() const { return elements.passed() && std::fabs(sum - 1.0) <= kNormalizeTolerance; }
 
 std::string NormalizeCheck::detail() const {
-  return elements.detail() + "; largest relative error " + scientific(max_relative_error) + "; sum of the result " +
-         fixed(sum, 7) + " (tolerance " + scientific(kNormalizeTolerance) + ")";
+  return elements.detail() + lab::format("; largest relative error %.2e; sum of the result %.7f (tolerance %.2e)",
+                                         max_relative_error, sum, kNormalizeTolerance);
 }
 
 lab::ResultTable first_table(const FirstRun& run) {
-  lab::ResultTable table("a <- a / sum(a): three kernels on one stream, random floats in [0.25, 1) from pinned memory",
+  lab::ResultTable table("normalisation",
+                         "a <- a / sum(a): three kernels on one stream, random floats in [0.25, 1) from pinned memory",
                          "array",
                          {{"n", "floats", "", 0},
                           {"max_relative_error_ppm", "largest |gpu - cpu| / |cpu|", "ppm", 4},
@@ -71,8 +40,11 @@ lab::ResultTable first_table(const FirstRun& run) {
 }
 
 std::vector<lab::Finding> first_findings(const FirstRun& run) {
-  return {lab::correctness_check("the normalisation matches the CPU reference (array 0, one stream)",
-                                 run.result.passed(), run.result.detail())};
+  return {lab::correctness_check("normalisation_correct",
+                                 "the normalisation matches the CPU reference (array 0, one stream)",
+                                 run.result.passed(), run.result.detail())
+              .with("max_relative_error", run.result.max_relative_error)
+              .with("sum", run.result.sum)};
 }
 
 // --- 2. One stream against many ------------------------------------------------
@@ -84,6 +56,10 @@ bool ArraysRun::all_correct() const {
 
 namespace {
 
+std::string streams_name(int streams) {
+  return lab::count_text(static_cast<std::size_t>(streams), "stream", "streams");
+}
+
 std::vector<double> totals(const std::vector<ArraysRun>& runs) {
   std::vector<double> result;
   for (const ArraysRun& r : runs) result.push_back(r.total_ms);
@@ -93,7 +69,7 @@ std::vector<double> totals(const std::vector<ArraysRun>& runs) {
 // The run whose total is closest to the median: its per-array times go in the table.
 const ArraysRun* median_run(const std::vector<ArraysRun>& runs) {
   if (runs.empty()) return nullptr;
-  const double median = median_of(totals(runs));
+  const double median = lab::median_or_nan(totals(runs));
   return &*std::min_element(runs.begin(), runs.end(), [&](const ArraysRun& x, const ArraysRun& y) {
     return std::fabs(x.total_ms - median) < std::fabs(y.total_ms - median);
   });
@@ -101,27 +77,21 @@ const ArraysRun* median_run(const std::vector<ArraysRun>& runs) {
 
 // What CUPTI's record of one run says: busy times and overlaps, in ms.
 struct Recorded {
-  double span_ms = 0;              // earliest start to latest end of the copies and kernels
-  double copy_in_ms = 0;           // some copy host to device ran
-  double copy_out_ms = 0;          // some copy device to host ran
-  double kernels_ms = 0;           // some kernel ran
-  double in_with_out_ms = 0;       // copies in both directions at once
+  double span_ms = 0;                 // earliest start to latest end of the copies and kernels
+  double copy_in_ms = 0;              // some copy host to device ran
+  double copy_out_ms = 0;             // some copy device to host ran
+  double kernels_ms = 0;              // some kernel ran
+  double in_with_out_ms = 0;          // copies in both directions at once
   double copies_with_kernels_ms = 0;  // a copy beside a kernel
-  double in_with_in_ms = 0;        // two copies host to device at once (sum of durations - busy)
-  double out_with_out_ms = 0;      // two copies device to host at once
+  double in_with_in_ms = 0;           // two copies host to device at once (sum of durations - busy)
+  double out_with_out_ms = 0;         // two copies device to host at once
 };
 
-// Usable: recorded and nothing dropped. Otherwise @p why says what happened.
-bool usable(const ArraysRecording& recording, std::string& why) {
-  if (!recording.recorded) {
-    why = recording.why_not.empty() ? "CUPTI did not record" : recording.why_not;
-    return false;
-  }
-  if (recording.dropped > 0) {
-    why = "CUPTI dropped " + std::to_string(recording.dropped) + " records";
-    return false;
-  }
-  return true;
+// "" when the recording is usable (recorded, nothing dropped), else why not.
+std::string why_unusable(const ArraysRecording& recording) {
+  if (!recording.recorded) return recording.why_not.empty() ? "CUPTI did not record" : recording.why_not;
+  if (recording.dropped > 0) return lab::format("CUPTI dropped %zu records", recording.dropped);
+  return "";
 }
 
 double summed_ms(const std::vector<lab::Interval>& work, char symbol) {
@@ -153,10 +123,6 @@ Recorded figures(const ArraysRecording& recording) {
   return r;
 }
 
-double bytes_each_way(const StreamsComparison& run) {
-  return 4.0 * static_cast<double>(run.n) * static_cast<double>(run.arrays);
-}
-
 // The three kernels of normalize.cu, as CUPTI names them (mangled or not), with the bytes each moves.
 struct KernelKind {
   const char* name;
@@ -167,7 +133,8 @@ constexpr KernelKind kKernels[] = {{"partial_sums", 4.0}, {"sum_partials", 0.0},
 }  // namespace
 
 lab::ResultTable streams_table(const StreamsComparison& run) {
-  lab::ResultTable table(std::to_string(run.arrays) + " arrays x " + lab::format_count(run.n) +
+  lab::ResultTable table("streams",
+                         std::to_string(run.arrays) + " arrays x " + lab::format_count(run.n) +
                              " floats, each: copy in -> 3 kernels -> copy out (events)",
                          "streams",
                          {{"median", "total (median)", "ms", 3},
@@ -175,23 +142,24 @@ lab::ResultTable streams_table(const StreamsComparison& run) {
                           {"max", "max", "ms", 3},
                           {"per_array_ms", "per array (median run)", "ms", 3},
                           {"speedup", "1 stream / this", "x", 2}});
-  const double one = median_of(totals(run.one));
+  const double one = lab::median_or_nan(totals(run.one));
   for (const std::vector<ArraysRun>* runs : {&run.one, &run.lots}) {
     const ArraysRun* middle = median_run(*runs);
     if (middle == nullptr) continue;
     lab::ResultTable::Row& row = table.add_row(streams_name(middle->streams));
-    row.samples(totals(*runs), "ms").set("streams", middle->streams).set("arrays", run.arrays).set("n",
-                                                                                                   static_cast<long long>(run.n));
-    if (!middle->per_array_ms.empty()) row.set("per_array_ms", median_of(middle->per_array_ms));
-    row.set("speedup", one / median_of(totals(*runs)));
+    row.samples(totals(*runs), "ms").set("streams", middle->streams).set("arrays", run.arrays);
+    row.set("n", static_cast<long long>(run.n)).set("speedup", one / lab::median_or_nan(totals(*runs)));
+    if (!middle->per_array_ms.empty()) row.set("per_array_ms", lab::median_or_nan(middle->per_array_ms));
   }
-  table.note("total: the first array's begin event to the latest end event; per array: the median of the run whose "
-             "total is the median");
+  table.note(
+      "total: the first array's begin event to the latest end event; per array: the median of the run whose "
+      "total is the median");
   return table;
 }
 
 lab::ResultTable recorded_table(const StreamsComparison& run) {
-  lab::ResultTable table("What CUPTI recorded in one more run of each (busy: at least one of them running)", "streams",
+  lab::ResultTable table("recorded", "What CUPTI recorded in one more run of each (busy: at least one of them running)",
+                         "streams",
                          {{"span_ms", "first to last", "ms", 3},
                           {"copy_in_busy_ms", "copy in busy", "ms", 3},
                           {"copy_out_busy_ms", "copy out busy", "ms", 3},
@@ -200,12 +168,12 @@ lab::ResultTable recorded_table(const StreamsComparison& run) {
                           {"copies_with_kernels_ms", "copy || kernel", "ms", 3},
                           {"copy_in_gbps", "in while busy", "GB/s", 1},
                           {"copy_out_gbps", "out while busy", "GB/s", 1}});
-  const double bytes = bytes_each_way(run);
+  const double bytes = 4.0 * static_cast<double>(run.n) * static_cast<double>(run.arrays);  // each way
   for (const ArraysRecording* recording : {&run.one_recorded, &run.lots_recorded}) {
     lab::ResultTable::Row& row = table.add_row(streams_name(recording->streams));
-    std::string why;
-    row.set("recorded", usable(*recording, why));
-    if (!usable(*recording, why)) {
+    const std::string why = why_unusable(*recording);
+    row.set("recorded", why.empty());
+    if (!why.empty()) {
       row.set("why_not", why);
       continue;
     }
@@ -226,14 +194,14 @@ lab::ResultTable recorded_table(const StreamsComparison& run) {
 }
 
 lab::ResultTable kernel_table(const StreamsComparison& run) {
-  lab::ResultTable table("The three kernels of one array (CUPTI, the 1-stream recording)", "kernel",
+  lab::ResultTable table("kernels", "The three kernels of one array (CUPTI, the 1-stream recording)", "kernel",
                          {{"count", "launches", "", 0},
                           {"median", "median", "us", 1},
                           {"min", "min", "us", 1},
                           {"max", "max", "us", 1},
                           {"gbps", "bytes moved / median", "GB/s", 0}});
-  std::string why;
-  if (!usable(run.one_recorded, why)) {
+  const std::string why = why_unusable(run.one_recorded);
+  if (!why.empty()) {
     table.note("not recorded: " + why);
     return table;
   }
@@ -246,16 +214,17 @@ lab::ResultTable kernel_table(const StreamsComparison& run) {
     if (us.empty()) continue;
     lab::ResultTable::Row& row = table.add_row(kind.name);
     row.samples(us, "us");
-    if (kind.bytes_per_float > 0)
-      row.set("gbps", kind.bytes_per_float * static_cast<double>(run.n) / (median_of(us) * 1e-6) / 1e9);
+    const double bytes = kind.bytes_per_float * static_cast<double>(run.n);
+    if (bytes > 0) row.set("gbps", lab::gigabytes_per_second(bytes, lab::median_or_nan(us) * 1e-3));
   }
   table.note("partial_sums reads the array once (4 B per float), divide reads and writes it (8 B per float)");
   return table;
 }
 
-std::vector<lab::Finding> streams_findings(const StreamsComparison& run) {
-  std::vector<lab::Finding> findings;
-  // Correct in every run, the recorded ones included.
+namespace {
+
+// Correct in every run, the recorded ones included.
+lab::Finding arrays_correct(const StreamsComparison& run) {
   int runs = 0, wrong = 0;
   std::string first_wrong;
   for (const std::vector<ArraysRun>* list : {&run.one, &run.lots}) {
@@ -272,93 +241,114 @@ std::vector<lab::Finding> streams_findings(const StreamsComparison& run) {
   for (const ArraysRecording* recording : {&run.one_recorded, &run.lots_recorded}) {
     if (!recording->recorded) continue;
     ++runs;
-    if (!recording->all_correct) {
-      ++wrong;
-      if (first_wrong.empty()) first_wrong = "a recorded run was wrong";
-    }
+    wrong += recording->all_correct ? 0 : 1;
+    if (!recording->all_correct && first_wrong.empty()) first_wrong = "a recorded run was wrong";
   }
-  findings.push_back(lab::correctness_check(
-      "every array normalised correctly in every run (1 and " + std::to_string(run.many) + " streams)",
-      runs > 0 && wrong == 0,
-      std::to_string(wrong) + " of " + std::to_string(runs) + " runs had a wrong array" +
-          (first_wrong.empty() ? "" : "; first: " + first_wrong)));
+  return lab::correctness_check("arrays_correct",
+                                "every array normalised correctly in every run (1 and " + streams_name(run.many) + ")",
+                                runs > 0 && wrong == 0,
+                                lab::format("%d of %d runs had a wrong array", wrong, runs) +
+                                    (first_wrong.empty() ? "" : "; first: " + first_wrong))
+      .with("runs_count", runs)
+      .with("wrong_count", wrong);
+}
 
-  // The comparison a framework's figures are set against.
-  const double one = median_of(totals(run.one));
-  const double lots = median_of(totals(run.lots));
+// Many streams against one, in the events' totals.
+lab::Finding streams_speedup(const StreamsComparison& run) {
+  const double one = lab::median_or_nan(totals(run.one));
+  const double lots = lab::median_or_nan(totals(run.lots));
   const double ratio = one / lots;
-  const std::string both = streams_name(run.many) + " took " + fixed(lots, 3) + " ms, 1 stream " + fixed(one, 3) +
-                           " ms (medians of " + std::to_string(run.one.size()) + " runs, first begin to last end)";
-  if (ratio > 1.05) {
-    findings.push_back(observe(streams_name(run.many) + " against 1", both + ": " + fixed(ratio, 2) + "x faster"));
-  } else if (ratio < 0.95) {
-    findings.push_back(observe(streams_name(run.many) + " against 1", both + ": " + fixed(1.0 / ratio, 2) + "x slower"));
-  } else {
-    findings.push_back(observe(streams_name(run.many) + " against 1", both + ": no real difference (within 5 %)"));
-  }
+  const std::string branch = ratio > 1.05 ? "faster" : (ratio < 0.95 ? "slower" : "same");
+  const std::string verdict = branch == "same" ? "no real difference (within 5 %)"
+                                               : lab::format("%.2fx %s", std::max(ratio, 1.0 / ratio), branch.c_str());
+  return lab::named_observation("streams_speedup." + branch, streams_name(run.many) + " against 1",
+                                lab::format("%s took %.3f ms, 1 stream %.3f ms (medians of %zu runs, first begin to "
+                                            "last end): %s",
+                                            streams_name(run.many).c_str(), lots, one, run.one.size(), verdict.c_str()))
+      .with("one_stream_ms", one)
+      .with("many_streams_ms", lots)
+      .with("speedup", ratio);
+}
 
+// Copies host to device beside copies device to host: for more than a tenth of the run?
+lab::Finding both_directions(const Recorded& r, int copy_engines) {
+  const bool overlapped = r.in_with_out_ms > 0.1 * r.span_ms;
+  return lab::named_observation(overlapped ? "both_directions.overlapped" : "both_directions.apart",
+                                "copies in both directions",
+                                lab::format("a copy host to device ran beside a copy device to host for %s%.3f ms of "
+                                            "the run's %.3f ms (asyncEngineCount = %d)",
+                                            overlapped ? "" : "only ", r.in_with_out_ms, r.span_ms, copy_engines))
+      .with("in_with_out_ms", r.in_with_out_ms)
+      .with("span_ms", r.span_ms)
+      .with("copy_engines_count", copy_engines);
+}
+
+// Two copies in the same direction at once, for more than 1 % of that direction's busy time?
+lab::Finding one_direction(const Recorded& r) {
+  const double tolerance = 0.01;  // records can touch by a few ns
+  const bool serial = r.in_with_in_ms <= tolerance * r.copy_in_ms && r.out_with_out_ms <= tolerance * r.copy_out_ms;
+  return lab::named_observation(
+             serial ? "one_direction.one_at_a_time" : "one_direction.overlapped", "copies in one direction",
+             lab::format("copies in the same direction overlapped each other for %.3f ms (host to device) and %.3f ms "
+                         "(device to host)%s",
+                         r.in_with_in_ms, r.out_with_out_ms,
+                         serial ? ": one at a time, within 1 % of each direction's busy time" : ""))
+      .with("in_with_in_ms", r.in_with_in_ms)
+      .with("out_with_out_ms", r.out_with_out_ms);
+}
+
+// How much of the kernels' busy time a copy ran beside them.
+lab::Finding kernels_hidden(const Recorded& r) {
+  const double hidden = r.kernels_ms > 0 ? 100.0 * r.copies_with_kernels_ms / r.kernels_ms : 0.0;
+  const bool inside = hidden >= 90.0;
+  const std::string text =
+      lab::format("the kernels, busy %.3f ms in all, ran beside a copy for %s%.0f %% of that time%s", r.kernels_ms,
+                  inside ? "" : "only ", hidden, inside ? ": they hid inside the copies" : "");
+  return lab::named_observation(inside ? "kernels_hidden.inside" : "kernels_hidden.partly", "the kernels", text)
+      .with("kernels_busy_ms", r.kernels_ms)
+      .with("hidden_percent", hidden);
+}
+
+// Whether the busier copy direction fills the run.
+lab::Finding time_bound(const Recorded& r) {
+  const double busier = std::max(r.copy_in_ms, r.copy_out_ms);
+  const double share = r.span_ms > 0 ? 100.0 * busier / r.span_ms : 0.0;
+  const bool copies = share >= 80.0;
+  const std::string text = lab::format(
+      "the busier copy direction was busy %s%.3f ms, %.0f %% of the run's %.3f ms: %s", copies ? "" : "only ", busier,
+      share, r.span_ms, copies ? "the copies bound it" : "something other than the copies took the rest");
+  return lab::named_observation(copies ? "time_bound.copies" : "time_bound.other", "what bounds the time", text)
+      .with("busier_copy_ms", busier)
+      .with("share_percent", share);
+}
+
+}  // namespace
+
+std::vector<lab::Finding> streams_findings(const StreamsComparison& run) {
+  std::vector<lab::Finding> findings = {arrays_correct(run), streams_speedup(run)};
   // What ran beside what, from CUPTI's record of the many-streams run.
-  std::string why;
-  if (!usable(run.lots_recorded, why)) {
-    findings.push_back(observe("what overlapped", "not recorded (" + why + ")"));
+  const std::string why = why_unusable(run.lots_recorded);
+  if (!why.empty()) {
+    findings.push_back(
+        lab::named_observation("what_overlapped.not_recorded", "what overlapped", "not recorded (" + why + ")")
+            .with("dropped_count", run.lots_recorded.dropped));
     return findings;
   }
   const Recorded r = figures(run.lots_recorded);
-  const std::string of_run = " of the recorded " + streams_name(run.many) + " run's " + fixed(r.span_ms, 3) + " ms";
-  if (r.in_with_out_ms > 0.1 * r.span_ms) {
-    findings.push_back(observe("copies in both directions",
-                               "for " + fixed(r.in_with_out_ms, 3) + " ms" + of_run +
-                                   " a copy host to device ran beside a copy device to host (this device reports "
-                                   "asyncEngineCount = " +
-                                   std::to_string(run.copy_engines) + ")"));
-  } else {
-    findings.push_back(observe("copies in both directions", "they ran at once for only " +
-                                                                fixed(r.in_with_out_ms, 3) + " ms" + of_run +
-                                                                " (asyncEngineCount = " +
-                                                                std::to_string(run.copy_engines) + ")"));
-  }
-  const double tolerance = 0.01;  // 1 % of a direction's busy time: records can touch by a few ns
-  if (r.in_with_in_ms <= tolerance * r.copy_in_ms && r.out_with_out_ms <= tolerance * r.copy_out_ms) {
-    findings.push_back(observe("copies in one direction",
-                               "no two copies in the same direction ran at once: each direction's copies add up to "
-                               "its busy time (" +
-                                   fixed(r.copy_in_ms, 3) + " ms in, " + fixed(r.copy_out_ms, 3) + " ms out)"));
-  } else {
-    findings.push_back(observe("copies in one direction", "copies in the same direction overlapped each other for " +
-                                                              fixed(r.in_with_in_ms, 3) + " ms (host to device) and " +
-                                                              fixed(r.out_with_out_ms, 3) + " ms (device to host)"));
-  }
-  const double hidden = r.kernels_ms > 0 ? r.copies_with_kernels_ms / r.kernels_ms : 0.0;
-  if (hidden >= 0.9) {
-    findings.push_back(observe("the kernels", "the kernels, busy " + fixed(r.kernels_ms, 3) + " ms in all, ran beside a copy for " +
-                                                  fixed(100 * hidden, 0) + " % of that time: they hid inside the copies"));
-  } else {
-    findings.push_back(observe("the kernels", "the kernels, busy " + fixed(r.kernels_ms, 3) +
-                                                  " ms in all, ran beside a copy for only " + fixed(100 * hidden, 0) +
-                                                  " % of that time"));
-  }
-  const double busier = std::max(r.copy_in_ms, r.copy_out_ms);
-  const double share = r.span_ms > 0 ? busier / r.span_ms : 0.0;
-  if (share >= 0.8) {
-    findings.push_back(observe("what bounds the time", "the busier copy direction was busy " + fixed(busier, 3) +
-                                                           " ms, " + fixed(100 * share, 0) + " %" + of_run +
-                                                           ": the copies bound it"));
-  } else {
-    findings.push_back(observe("what bounds the time", "the busier copy direction was busy only " + fixed(busier, 3) +
-                                                           " ms, " + fixed(100 * share, 0) + " %" + of_run +
-                                                           ": something other than the copies took the rest"));
-  }
+  findings.insert(findings.end(),
+                  {both_directions(r, run.copy_engines), one_direction(r), kernels_hidden(r), time_bound(r)});
   return findings;
 }
 
 std::vector<Background> streams_background() {
-  return {{"work queued on one stream runs in the order it was queued; work queued on different streams may run "
-           "concurrently, in no promised order",
-           "CUDA C++ Programming Guide, Asynchronous Concurrent Execution (Streams)"},
-          {"a device can overlap a copy to it with a copy from it when its asyncEngineCount is 2 or more, for copies "
-           "from and to page-locked host memory; the count says how many asynchronous engines there are, not which "
-           "copy each one serves",
-           "CUDA C++ Programming Guide, Concurrent Data Transfers; CUDA Runtime API, cudaDeviceProp::asyncEngineCount"}};
+  return {
+      {"work queued on one stream runs in the order it was queued; work queued on different streams may run "
+       "concurrently, in no promised order",
+       "CUDA C++ Programming Guide, Asynchronous Concurrent Execution (Streams)"},
+      {"a device can overlap a copy to it with a copy from it when its asyncEngineCount is 2 or more, for copies "
+       "from and to page-locked host memory; the count says how many asynchronous engines there are, not which "
+       "copy each one serves",
+       "CUDA C++ Programming Guide, Concurrent Data Transfers; CUDA Runtime API, cudaDeviceProp::asyncEngineCount"}};
 }
 
 // --- 3. The default stream -----------------------------------------------------
@@ -382,20 +372,21 @@ std::string what_ran(const DefaultStreamRun& run) {
   return run.concurrent() ? "at once" : "partly overlapped";
 }
 
-// "non-blocking A/B: the three 10.0 ms kernels ran at once, wall 10.03 ms"
-lab::Finding allowed_overlap(const std::string& name, const DefaultStreamRun& run) {
-  const std::string kernels = "the three " + fixed(run.spin_ms, 1) + " ms kernels ";
-  if (run.concurrent()) {
-    return observe(name, kernels + "ran at once (wall " + fixed(run.wall_ms, 3) + " ms): allowed, and it happened here");
-  }
-  return observe(name, kernels + "ran " + what_ran(run) + " (wall " + fixed(run.wall_ms, 3) +
-                           " ms): allowed to run at once, but they did not here");
+// "non-blocking A/B ...: the three 10.0 ms kernels ran at once (wall 10.030 ms): allowed, and it happened here"
+lab::Finding allowed_overlap(const std::string& id, const std::string& name, const DefaultStreamRun& run) {
+  const std::string text =
+      lab::format("the three %.1f ms kernels ran %s (wall %.3f ms): ", run.spin_ms, what_ran(run).c_str(),
+                  run.wall_ms) +
+      (run.concurrent() ? "allowed, and it happened here" : "allowed to run at once, but they did not here");
+  return lab::named_observation(id + (run.concurrent() ? ".at_once" : ".not_at_once"), name, text)
+      .with("wall_ms", run.wall_ms);
 }
 
 }  // namespace
 
 lab::ResultTable default_stream_table(const DefaultStreamCases& cases) {
-  lab::ResultTable table("Three spin kernels queued A, middle, B (start and end from %globaltimer)", "case",
+  lab::ResultTable table("default_stream", "Three spin kernels queued A, middle, B (start and end from %globaltimer)",
+                         "case",
                          {{"wall_ms", "wall", "ms", 3},
                           {"a_begin_ms", "A from", "ms", 1},
                           {"a_end_ms", "A to", "ms", 1},
@@ -423,25 +414,31 @@ lab::ResultTable default_stream_table(const DefaultStreamCases& cases) {
 }
 
 std::vector<lab::Finding> default_stream_findings(const DefaultStreamCases& cases) {
-  std::vector<lab::Finding> findings;
   std::string short_ones;
+  int short_count = 0;
   for (const DefaultStreamRun* run : {&cases.legacy, &cases.non_blocking, &cases.per_thread, &cases.legacy_by_name}) {
-    if (!run->all_ran) short_ones += (short_ones.empty() ? "" : "; ") + run->description();
+    if (run->all_ran) continue;
+    short_ones += (short_ones.empty() ? "" : "; ") + run->description();
+    ++short_count;
   }
-  findings.push_back(lab::correctness_check("every spin kernel ran its full length", short_ones.empty(),
-                                            short_ones.empty() ? "all twelve kernels spun for at least " +
-                                                                     fixed(cases.legacy.spin_ms, 1) + " ms"
-                                                               : "too short in: " + short_ones));
+  const std::string ran = short_ones.empty()
+                              ? lab::format("all twelve kernels spun for at least %.1f ms", cases.legacy.spin_ms)
+                              : "too short in: " + short_ones;
   // A documented guarantee, but seen through %globaltimer stamps: a tool that serialises kernels decides it too.
-  findings.push_back(lab::timing_check(
-      "the legacy default stream serialised with blocking streams (both builds)",
-      cases.legacy.serialised() && cases.legacy_by_name.serialised(),
-      "stream 0 of the legacy build: " + what_ran(cases.legacy) + " (wall " + fixed(cases.legacy.wall_ms, 3) +
-          " ms); cudaStreamLegacy in the per-thread build: " + what_ran(cases.legacy_by_name) + " (wall " +
-          fixed(cases.legacy_by_name.wall_ms, 3) + " ms)"));
-  findings.push_back(allowed_overlap("non-blocking A/B beside the legacy stream", cases.non_blocking));
-  findings.push_back(allowed_overlap("per-thread stream 0 beside blocking A/B", cases.per_thread));
-  return findings;
+  const std::string legacy = lab::format(
+      "stream 0 of the legacy build: %s (wall %.3f ms); cudaStreamLegacy in the per-thread build: %s (wall %.3f ms)",
+      what_ran(cases.legacy).c_str(), cases.legacy.wall_ms, what_ran(cases.legacy_by_name).c_str(),
+      cases.legacy_by_name.wall_ms);
+  return {
+      lab::correctness_check("spins_ran", "every spin kernel ran its full length", short_count == 0, ran)
+          .with("short_cases_count", short_count)
+          .with("spin_ms", cases.legacy.spin_ms),
+      lab::timing_check("legacy_serialised", "the legacy default stream serialised with blocking streams (both builds)",
+                        cases.legacy.serialised() && cases.legacy_by_name.serialised(), legacy)
+          .with("legacy_wall_ms", cases.legacy.wall_ms)
+          .with("legacy_by_name_wall_ms", cases.legacy_by_name.wall_ms),
+      allowed_overlap("non_blocking", "non-blocking A/B beside the legacy stream", cases.non_blocking),
+      allowed_overlap("per_thread", "per-thread stream 0 beside blocking A/B", cases.per_thread)};
 }
 
 std::vector<Background> default_stream_background() {
@@ -463,46 +460,49 @@ std::vector<Background> default_stream_background() {
 // --- 4. A race between two streams ----------------------------------------------
 
 lab::ResultTable race_table(const RaceRun& run) {
-  lab::ResultTable table("A slow producer (held " + fixed(run.delay_ms, 1) + " ms, data = 2 x input) on one stream, "
-                             "a consumer (out = data + 1) on another, " + lab::format_count(run.n) + " floats",
+  lab::ResultTable table("race",
+                         lab::format("A slow producer (held %.1f ms, data = 2 x input) on one stream, a consumer "
+                                     "(out = data + 1) on another, ",
+                                     run.delay_ms) +
+                             lab::format_count(run.n) + " floats",
                          "ordering",
                          {{"runs", "runs", "", 0},
                           {"wrong_runs", "wrong runs", "", 0},
                           {"wrong_values_last", "wrong values, last run", "", 0},
                           {"values", "values", "", 0}});
-  table.add_row("none")
-      .set("runs", run.runs)
-      .set("wrong_runs", run.raced_wrong)
-      .set("wrong_values_last", static_cast<long long>(run.raced_last.mismatches))
-      .set("values", static_cast<long long>(run.raced_last.count));
-  table.add_row("cudaEventRecord + cudaStreamWaitEvent")
-      .set("runs", run.runs)
-      .set("wrong_runs", run.fixed_wrong)
-      .set("wrong_values_last", static_cast<long long>(run.fixed_last.mismatches))
-      .set("values", static_cast<long long>(run.fixed_last.count));
+  for (const auto& [name, wrong, last] :
+       {std::tuple<const char*, int, const lab::Comparison*>{"none", run.raced_wrong, &run.raced_last},
+        {"cudaEventRecord + cudaStreamWaitEvent", run.fixed_wrong, &run.fixed_last}}) {
+    table.add_row(name)
+        .set("runs", run.runs)
+        .set("wrong_runs", wrong)
+        .set("wrong_values_last", static_cast<long long>(last->mismatches))
+        .set("values", static_cast<long long>(last->count));
+  }
   table.note("data and out are poisoned with NaN before every run; out is checked exactly");
   return table;
 }
 
 std::vector<lab::Finding> race_findings(const RaceRun& run) {
-  std::vector<lab::Finding> findings;
-  findings.push_back(lab::correctness_check(
-      "the consumer that waits on the producer's event is always correct", run.runs > 0 && run.fixed_wrong == 0,
-      "wrong in " + std::to_string(run.fixed_wrong) + " of " + std::to_string(run.runs) + " runs; last run: " +
-          run.fixed_last.detail()));
-  if (run.raced_wrong > 0) {
-    findings.push_back(observe("without an ordering",
-                               "the consumer read the poisoned data before the producer wrote it in " +
-                                   std::to_string(run.raced_wrong) + " of " + std::to_string(run.runs) + " runs"));
-  } else {
-    findings.push_back(observe("without an ordering", "the race did not show in " + std::to_string(run.runs) +
-                                                          " runs: no ordering is still a bug, the timing hid it"));
-  }
-  return findings;
+  const std::string raced =
+      run.raced_wrong > 0
+          ? lab::format("the consumer read the poisoned data before the producer wrote it in %d of %d runs",
+                        run.raced_wrong, run.runs)
+          : lab::format("the race did not show in %d runs: no ordering is still a bug, the timing hid it", run.runs);
+  return {lab::correctness_check(
+              "fix_correct", "the consumer that waits on the producer's event is always correct",
+              run.runs > 0 && run.fixed_wrong == 0,
+              lab::format("wrong in %d of %d runs; last run: ", run.fixed_wrong, run.runs) + run.fixed_last.detail())
+              .with("wrong_runs_count", run.fixed_wrong)
+              .with("runs_count", run.runs),
+          lab::named_observation(run.raced_wrong > 0 ? "race.showed" : "race.hidden", "without an ordering", raced)
+              .with("wrong_runs_count", run.raced_wrong)
+              .with("runs_count", run.runs)};
 }
 
 std::vector<Background> race_background() {
-  return {{"cudaEventRecord captures in the event the work queued on the stream so far", "CUDA Runtime API, cudaEventRecord"},
+  return {{"cudaEventRecord captures in the event the work queued on the stream so far",
+           "CUDA Runtime API, cudaEventRecord"},
           {"cudaStreamWaitEvent makes all work submitted to the stream afterwards wait for all work captured in the "
            "event; the wait is done on the device when applicable, the call does not make the host wait for it",
            "CUDA Runtime API, cudaStreamWaitEvent"}};
@@ -510,31 +510,9 @@ std::vector<Background> race_background() {
 
 // --- 5. Stream-ordered memory -----------------------------------------------------
 
-namespace {
-
-void add_samples(lab::ResultTable& table, const std::string& name, const std::vector<double>& us) {
-  if (us.empty()) return;
-  table.add_row(name).samples(us, "us");
-}
-
-std::string us_text(const std::vector<double>& us) { return fixed(median_of(us), 1) + " us"; }
-
-// One sentence per reuse case.
-lab::Finding reuse_finding(const ReuseCase& c) {
-  if (!c.measured) return observe(c.name, "not measured: the holding kernel timed out (is a tool serialising kernels?)");
-  std::string text = c.same_address ? "got the freed block's address back, although its free had not run yet"
-                                    : "got a different address from the freed block";
-  if (c.checked_wait) {
-    text += c.allocator_waited ? "; the allocating stream's later work waited for the held free"
-                               : "; the allocating stream's later work did not wait for the held free";
-  }
-  return observe(c.name, text);
-}
-
-}  // namespace
-
 lab::ResultTable temporaries_table(const MemoryRun& run) {
-  lab::ResultTable table("One normalisation with per-call temporaries (partial sums, total), behind queued work",
+  lab::ResultTable table("temporaries",
+                         "One normalisation with per-call temporaries (partial sums, total), behind queued work",
                          "temporaries from",
                          {{"queued_ms", "queued before", "ms", 1},
                           {"call_ms", "call returned after", "ms", 3},
@@ -550,49 +528,57 @@ lab::ResultTable temporaries_table(const MemoryRun& run) {
 
 lab::ResultTable allocation_table(const MemoryRun& run) {
   const AllocationTimes& t = run.calls;
-  lab::ResultTable table("Each call alone, " + std::to_string(t.bytes) + " bytes (host time)", "call",
-                         {{"median", "median", "us", 1}, {"min", "min", "us", 1}, {"max", "max", "us", 1},
-                          {"count", "samples", "", 0}});
-  const std::string queued = ", behind " + fixed(t.queued_ms, 1) + " ms of queued work";
-  add_samples(table, "cudaMalloc, idle GPU", t.malloc_idle_us);
-  add_samples(table, "cudaFree, idle GPU", t.free_idle_us);
-  add_samples(table, "cudaMallocAsync, idle stream", t.malloc_async_idle_us);
-  add_samples(table, "cudaFreeAsync, idle stream", t.free_async_idle_us);
-  add_samples(table, "cudaMalloc" + queued, t.malloc_queued_us);
-  add_samples(table, "cudaFree" + queued, t.free_queued_us);
-  add_samples(table, "cudaMallocAsync" + queued, t.malloc_async_queued_us);
-  add_samples(table, "cudaFreeAsync" + queued, t.free_async_queued_us);
+  lab::ResultTable table(
+      "allocation_calls", lab::format("Each call alone, %zu bytes (host time)", t.bytes), "call",
+      {{"median", "median", "us", 1}, {"min", "min", "us", 1}, {"max", "max", "us", 1}, {"count", "samples", "", 0}});
+  const std::string queued = lab::format(", behind %.1f ms of queued work", t.queued_ms);
+  for (const auto& [name, us] :
+       {std::pair<std::string, const std::vector<double>*>{"cudaMalloc, idle GPU", &t.malloc_idle_us},
+        {"cudaFree, idle GPU", &t.free_idle_us},
+        {"cudaMallocAsync, idle stream", &t.malloc_async_idle_us},
+        {"cudaFreeAsync, idle stream", &t.free_async_idle_us},
+        {"cudaMalloc" + queued, &t.malloc_queued_us},
+        {"cudaFree" + queued, &t.free_queued_us},
+        {"cudaMallocAsync" + queued, &t.malloc_async_queued_us},
+        {"cudaFreeAsync" + queued, &t.free_async_queued_us}}) {
+    if (!us->empty()) table.add_row(name).samples(*us, "us");
+  }
   table.note("queued work: a spin kernel on the stream the stream-ordered calls use");
   return table;
 }
 
 lab::ResultTable threshold_table(const MemoryRun& run) {
   const ThresholdRun& t = run.threshold;
-  lab::ResultTable table("The default pool's release threshold: cudaMallocAsync of " + mib(static_cast<double>(t.bytes)) +
-                             " right after cudaStreamSynchronize",
+  lab::ResultTable table("release_threshold",
+                         "The default pool's release threshold: cudaMallocAsync of " +
+                             lab::mib_text(static_cast<double>(t.bytes)) + " right after cudaStreamSynchronize",
                          "cudaMemPoolAttrReleaseThreshold",
                          {{"reserved_after_sync_mib", "reserved after the sync", "MiB", 1},
                           {"median", "cudaMallocAsync median", "us", 1},
                           {"min", "min", "us", 1},
                           {"max", "max", "us", 1}});
-  for (const auto& [name, c] : {std::pair<const char*, const ThresholdCase*>{"0 (the default)", &t.release_all},
-                                {"UINT64_MAX", &t.keep_all}}) {
+  for (const auto& [name, c] :
+       {std::pair<const char*, const ThresholdCase*>{"0 (the default)", &t.release_all}, {"UINT64_MAX", &t.keep_all}}) {
     lab::ResultTable::Row& row = table.add_row(name);
     if (!c->malloc_after_sync_us.empty()) row.samples(c->malloc_after_sync_us, "us");
-    row.set("reserved_after_sync_mib", static_cast<double>(c->reserved_after_sync) / (1024.0 * 1024.0))
+    row.set("reserved_after_sync_mib", static_cast<double>(c->reserved_after_sync) / lab::kMiB)
         .set("threshold", static_cast<double>(c->threshold));
   }
-  table.note("reserved: cudaMemPoolAttrReservedMemCurrent; each sample allocates and frees the block, synchronises, "
-             "then times the next cudaMallocAsync");
+  table.note(
+      "reserved: cudaMemPoolAttrReservedMemCurrent; each sample allocates and frees the block, synchronises, "
+      "then times the next cudaMallocAsync");
   return table;
 }
 
 lab::ResultTable reuse_table(const MemoryRun& run) {
   const ReuseRun& r = run.reuse;
-  lab::ResultTable table("A block freed with cudaFreeAsync on a held stream, then " + std::to_string(r.bytes) +
-                             " bytes allocated again",
-                         "allocated on",
-                         {{"same_address", "same address", "", 0}, {"allocator_waited", "its stream waited", "", 0}});
+  lab::ResultTable table(
+      "reuse",
+      lab::format("A block freed with cudaFreeAsync on a held stream, then %zu bytes allocated again", r.bytes),
+      "allocated on",
+      {{"measured", "measured", "", 0},
+       {"same_address", "same address", "", 0},
+       {"allocator_waited", "its stream waited", "", 0}});
   for (const ReuseCase* c : {&r.same_stream, &r.other_stream, &r.other_stream_no_internal, &r.other_stream_event}) {
     lab::ResultTable::Row& row = table.add_row(c->name);
     row.set("measured", c->measured);
@@ -600,99 +586,119 @@ lab::ResultTable reuse_table(const MemoryRun& run) {
     row.set("same_address", c->same_address);
     if (c->checked_wait) row.set("allocator_waited", c->allocator_waited);
   }
-  table.note("'its stream waited': an event recorded after the allocation had not completed while the freeing stream "
-             "was held; '-' where not probed");
+  table.note(
+      "measured: no: the holding kernel timed out (is a tool serialising kernels?); 'its stream waited': an "
+      "event recorded after the allocation had not completed while the freeing stream was held; '-' where not "
+      "probed");
   return table;
 }
 
-std::vector<lab::Finding> memory_findings(const MemoryRun& run) {
-  std::vector<lab::Finding> findings;
-  for (const TemporariesRun* t : {&run.cuda_malloc, &run.stream_ordered}) {
-    findings.push_back(
-        lab::correctness_check("normalisation correct with " + t->kind, t->result.passed(), t->result.detail()));
-  }
-  findings.push_back(lab::correctness_check(
-      "the pool's attributes were restored after each experiment", run.threshold.restored && run.reuse.restored,
-      std::string("release threshold ") + (run.threshold.restored ? "restored" : "NOT restored") +
-          ", cudaMemPoolReuseAllowInternalDependencies " + (run.reuse.restored ? "restored" : "NOT restored")));
+namespace {
 
-  // Whole calls of the normalisation behind queued work.
-  const TemporariesRun& blocking = run.cuda_malloc;
-  const TemporariesRun& ordered = run.stream_ordered;
-  const std::string behind = " behind " + fixed(blocking.queued_ms, 1) + " ms of queued work";
-  // "too" below only when the cudaMalloc call waited as well: beside one that did not, it would contradict it.
-  const bool blocking_waited = blocking.call_ms > 0.5 * blocking.queued_ms;
-  findings.push_back(observe(
-      "the call with cudaMalloc / cudaFree",
-      "returned after " + fixed(blocking.call_ms, 3) + " ms" + behind +
-          (blocking_waited ? ": it waited for the queued work" : ": it did not wait for it")));
-  findings.push_back(observe(
-      "the call with cudaMallocAsync / cudaFreeAsync",
-      "returned after " + fixed(ordered.call_ms, 3) + " ms" + behind +
-          (ordered.call_ms < 0.5 * ordered.queued_ms
-               ? ": it did not wait for the queued work"
-               : std::string(": it waited for the queued work") + (blocking_waited ? " too" : ""))));
+// Did a call wait for the work queued before it? Waited: it took more than half of it. @p in_us: a single
+// call (microseconds), else a whole normalisation (milliseconds).
+lab::Finding call_behind_work(const std::string& id, const std::string& name, double call_ms, double queued_ms,
+                              bool in_us) {
+  const bool waited = call_ms > 0.5 * queued_ms;
+  const std::string took =
+      in_us ? lab::format("took %.1f us", call_ms * 1e3)
+            : lab::format("returned after %.3f ms behind %.1f ms of queued work", call_ms, queued_ms);
+  return lab::named_observation(
+             id + (waited ? ".waited" : ".did_not_wait"), name,
+             took + (waited ? ": it waited for the queued work" : ": it did not wait for the queued work"))
+      .with("call_ms", call_ms)
+      .with("queued_ms", queued_ms);
+}
 
-  // Each call alone.
-  const AllocationTimes& t = run.calls;
-  const double sync_pair = median_of(t.malloc_idle_us) + median_of(t.free_idle_us);
-  const double async_pair = median_of(t.malloc_async_idle_us) + median_of(t.free_async_idle_us);
-  const std::string idle = "on an idle GPU cudaMalloc took " + us_text(t.malloc_idle_us) + " and cudaFree " +
-                           us_text(t.free_idle_us) + "; cudaMallocAsync " + us_text(t.malloc_async_idle_us) +
-                           " and cudaFreeAsync " + us_text(t.free_async_idle_us) + " (medians)";
-  if (async_pair < sync_pair) {
-    findings.push_back(observe("the calls alone, idle", idle + ": the stream-ordered pair was " +
-                                                            fixed(sync_pair / async_pair, 1) + "x cheaper"));
-  } else {
-    findings.push_back(observe("the calls alone, idle", idle + ": the stream-ordered pair was not cheaper"));
-  }
-  const double half_queued_us = 0.5 * t.queued_ms * 1e3;
-  const std::string queued = " behind " + fixed(t.queued_ms, 1) + " ms of queued work";
-  auto waited = [&](const std::vector<double>& us) { return median_of(us) > half_queued_us; };
-  for (const auto& [call, us] : {std::pair<const char*, const std::vector<double>*>{"cudaMalloc", &t.malloc_queued_us},
-                                 {"cudaFree", &t.free_queued_us},
-                                 {"cudaMallocAsync", &t.malloc_async_queued_us},
-                                 {"cudaFreeAsync", &t.free_async_queued_us}}) {
-    findings.push_back(observe(std::string(call) + queued, "took " + us_text(*us) +
-                                                               (waited(*us) ? ": it waited for the queued work"
-                                                                            : ": it did not wait for the queued work")));
-  }
+// The idle pairs' medians: is cudaMallocAsync + cudaFreeAsync cheaper than cudaMalloc + cudaFree?
+lab::Finding idle_pairs(const AllocationTimes& t) {
+  const double sync_pair = lab::median_or_nan(t.malloc_idle_us) + lab::median_or_nan(t.free_idle_us);
+  const double async_pair = lab::median_or_nan(t.malloc_async_idle_us) + lab::median_or_nan(t.free_async_idle_us);
+  const bool cheaper = async_pair < sync_pair;
+  const std::string text =
+      lab::format(
+          "on an idle GPU cudaMalloc + cudaFree took %.1f us, cudaMallocAsync + cudaFreeAsync %.1f us "
+          "(sums of medians): ",
+          sync_pair, async_pair) +
+      (cheaper ? lab::format("the stream-ordered pair was %.1fx cheaper", sync_pair / async_pair)
+               : std::string("the stream-ordered pair was not cheaper"));
+  return lab::named_observation(cheaper ? "idle_pairs.cheaper" : "idle_pairs.not_cheaper", "the calls alone, idle",
+                                text)
+      .with("sync_pair_us", sync_pair)
+      .with("async_pair_us", async_pair);
+}
 
-  // The release threshold.
-  const ThresholdRun& th = run.threshold;
+// The release threshold: did the reserved memory follow it, and what did allocating again cost?
+lab::Finding release_threshold(const ThresholdRun& th) {
   const double bytes = static_cast<double>(th.bytes);
-  const double released_us = median_of(th.release_all.malloc_after_sync_us);
-  const double kept_us = median_of(th.keep_all.malloc_after_sync_us);
-  const std::string figures = "after a sync the pool held " + mib(static_cast<double>(th.release_all.reserved_after_sync)) +
-                              " with threshold 0 and " + mib(static_cast<double>(th.keep_all.reserved_after_sync)) +
-                              " with UINT64_MAX; the next cudaMallocAsync of " + mib(bytes) + " took " +
-                              fixed(released_us, 1) + " us and " + fixed(kept_us, 1) + " us";
+  const double released_us = lab::median_or_nan(th.release_all.malloc_after_sync_us);
+  const double kept_us = lab::median_or_nan(th.keep_all.malloc_after_sync_us);
   const bool as_documented = static_cast<double>(th.release_all.reserved_after_sync) < bytes &&
                              static_cast<double>(th.keep_all.reserved_after_sync) >= bytes;
-  if (!as_documented) {
-    findings.push_back(observe("the release threshold",
-                               figures + ": the reserved memory did not follow the threshold in this run"));
-  } else if (released_us > 1.5 * kept_us) {
-    findings.push_back(observe("the release threshold", figures + ": memory handed back at the sync cost " +
-                                                            fixed(released_us / kept_us, 1) +
-                                                            "x more to allocate again than memory the pool kept"));
-  } else {
-    findings.push_back(observe("the release threshold",
-                               figures + ": the pool released and kept memory as set, but allocating again cost "
-                                         "about the same either way"));
-  }
+  const bool costlier = released_us > 1.5 * kept_us;
+  const std::string branch = !as_documented ? "not_followed" : (costlier ? "costlier" : "same_cost");
+  const std::string verdict =
+      !as_documented ? "the reserved memory did not follow the threshold in this run"
+      : costlier     ? lab::format(
+                       "memory handed back at the sync cost %.1fx more to allocate again than memory the "
+                           "pool kept",
+                       released_us / kept_us)
+                 : "the pool released and kept memory as set, but allocating again cost about the same either way";
+  const std::string text = lab::format(
+      "after a sync the pool held %s with threshold 0 and %s with UINT64_MAX; the next cudaMallocAsync of %s took "
+      "%.1f us and %.1f us: %s",
+      lab::mib_text(static_cast<double>(th.release_all.reserved_after_sync)).c_str(),
+      lab::mib_text(static_cast<double>(th.keep_all.reserved_after_sync)).c_str(), lab::mib_text(bytes).c_str(),
+      released_us, kept_us, verdict.c_str());
+  return lab::named_observation("release_threshold." + branch, "the release threshold", text)
+      .with("released_us", released_us)
+      .with("kept_us", kept_us)
+      .with("released_reserved_mib", static_cast<double>(th.release_all.reserved_after_sync) / lab::kMiB)
+      .with("kept_reserved_mib", static_cast<double>(th.keep_all.reserved_after_sync) / lab::kMiB);
+}
 
-  // Reuse after a pending free.
+}  // namespace
+
+std::vector<lab::Finding> memory_findings(const MemoryRun& run) {
+  const AllocationTimes& t = run.calls;
+  const std::string behind = lab::format(" behind %.1f ms of queued work", t.queued_ms);
+  const auto alone = [&](const char* id, const std::string& call, const std::vector<double>& us) {
+    return call_behind_work(id, call + behind, lab::median_or_nan(us) * 1e-3, t.queued_ms, true);
+  };
   const ReuseRun& r = run.reuse;
-  findings.push_back(observe("the default pool's reuse attributes",
-                             "cudaMemPoolReuseFollowEventDependencies = " + std::to_string(r.follow_event_dependencies) +
-                                 ", cudaMemPoolReuseAllowOpportunistic = " + std::to_string(r.allow_opportunistic) +
-                                 ", cudaMemPoolReuseAllowInternalDependencies = " +
-                                 std::to_string(r.allow_internal_dependencies)));
-  for (const ReuseCase* c : {&r.same_stream, &r.other_stream, &r.other_stream_no_internal, &r.other_stream_event}) {
-    findings.push_back(reuse_finding(*c));
-  }
-  return findings;
+  return {lab::correctness_check("cuda_malloc_correct", "normalisation correct with cudaMalloc / cudaFree",
+                                 run.cuda_malloc.result.passed(), run.cuda_malloc.result.detail())
+              .with("max_relative_error", run.cuda_malloc.result.max_relative_error)
+              .with("sum", run.cuda_malloc.result.sum),
+          lab::correctness_check("stream_ordered_correct", "normalisation correct with cudaMallocAsync / cudaFreeAsync",
+                                 run.stream_ordered.result.passed(), run.stream_ordered.result.detail())
+              .with("max_relative_error", run.stream_ordered.result.max_relative_error)
+              .with("sum", run.stream_ordered.result.sum),
+          lab::correctness_check(
+              "pool_restored", "the pool's attributes were restored after each experiment",
+              run.threshold.restored && r.restored,
+              std::string("release threshold ") + (run.threshold.restored ? "restored" : "NOT restored") +
+                  ", cudaMemPoolReuseAllowInternalDependencies " + (r.restored ? "restored" : "NOT restored"))
+              .with("threshold_restored", run.threshold.restored)
+              .with("reuse_restored", r.restored),
+          call_behind_work("cuda_malloc_call", "the call with cudaMalloc / cudaFree", run.cuda_malloc.call_ms,
+                           run.cuda_malloc.queued_ms, false),
+          call_behind_work("stream_ordered_call", "the call with cudaMallocAsync / cudaFreeAsync",
+                           run.stream_ordered.call_ms, run.stream_ordered.queued_ms, false),
+          idle_pairs(t),
+          alone("cuda_malloc_queued", "cudaMalloc", t.malloc_queued_us),
+          alone("cuda_free_queued", "cudaFree", t.free_queued_us),
+          alone("cuda_malloc_async_queued", "cudaMallocAsync", t.malloc_async_queued_us),
+          alone("cuda_free_async_queued", "cudaFreeAsync", t.free_async_queued_us),
+          release_threshold(run.threshold),
+          lab::named_observation(
+              "reuse_attributes", "the default pool's reuse attributes",
+              lab::format("cudaMemPoolReuseFollowEventDependencies = %d, cudaMemPoolReuseAllowOpportunistic = %d, "
+                          "cudaMemPoolReuseAllowInternalDependencies = %d",
+                          r.follow_event_dependencies, r.allow_opportunistic, r.allow_internal_dependencies))
+              .with("follow_event_dependencies", r.follow_event_dependencies)
+              .with("allow_opportunistic", r.allow_opportunistic)
+              .with("allow_internal_dependencies", r.allow_internal_dependencies)};
 }
 
 std::vector<Background> memory_background() {

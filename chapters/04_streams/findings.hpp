@@ -23,12 +23,6 @@ namespace ch04 {
 /// What holds whatever the run, and where it is written; lab::Report::add() prints it as background.
 using Background = lab::Background;
 
-/// "" when @p arrays arrays of @p n floats and the pool experiment's block of
-/// @p pool_mib MiB fit in the device and host memory there is, else a message
-/// for lab::UsageError (exit 2).
-std::string check_memory(std::int64_t n, std::int64_t arrays, std::int64_t pool_mib, std::size_t free_device_bytes,
-                         std::size_t available_host_bytes);
-
 // --- 1. The normalisation ------------------------------------------------------
 
 /// Relative tolerance of every normalised element, and absolute tolerance of their sum.
@@ -36,9 +30,9 @@ constexpr double kNormalizeTolerance = 1e-5;
 
 /// One normalised array against the double-precision CPU reference.
 struct NormalizeCheck {
-  lab::Comparison elements;      ///< every element, within kNormalizeTolerance relative
+  lab::Comparison elements;       ///< every element, within kNormalizeTolerance relative
   double max_relative_error = 0;  ///< largest |gpu - cpu| / |cpu| over the finite elements
-  double sum = 0;                ///< the result's sum, added up in double on the host
+  double sum = 0;                 ///< the result's sum, added up in double on the host
   /// Every element within tolerance and the sum within kNormalizeTolerance of 1.
   bool passed() const;
   /// One line: the element comparison, the largest relative error and the sum.
@@ -69,24 +63,24 @@ struct ArraysRun {
 
 /// One more run of the same workload, recorded by CUPTI from outside the lesson's code.
 struct ArraysRecording {
-  int streams = 0;                   ///< streams, as in ArraysRun
-  bool recorded = false;             ///< false: CUPTI could not record (built without it, a tool holds it)
-  std::string why_not;               ///< why not recorded
-  std::vector<lab::Interval> work;   ///< every copy and kernel, ns after the recording began
-  std::size_t dropped = 0;           ///< records CUPTI dropped
-  bool all_correct = false;          ///< every array of this run was correct
+  int streams = 0;                  ///< streams, as in ArraysRun
+  bool recorded = false;            ///< false: CUPTI could not record (built without it, a tool holds it)
+  std::string why_not;              ///< why not recorded
+  std::vector<lab::Interval> work;  ///< every copy and kernel, ns after the recording began
+  std::size_t dropped = 0;          ///< records CUPTI dropped
+  bool all_correct = false;         ///< every array of this run was correct
 };
 
 /// Both cases, every repetition, and one recording of each.
 struct StreamsComparison {
-  std::int64_t n = 0;            ///< floats per array
-  int arrays = 0;                ///< arrays
-  int many = 0;                  ///< streams of the many-streams case
-  int copy_engines = 0;          ///< cudaDeviceProp::asyncEngineCount
-  std::vector<ArraysRun> one;    ///< every run on 1 stream
-  std::vector<ArraysRun> lots;   ///< every run on `many` streams
-  ArraysRecording one_recorded;  ///< CUPTI's record of one more run on 1 stream
-  ArraysRecording lots_recorded; ///< and on `many` streams
+  std::int64_t n = 0;             ///< floats per array
+  int arrays = 0;                 ///< arrays
+  int many = 0;                   ///< streams of the many-streams case
+  int copy_engines = 0;           ///< cudaDeviceProp::asyncEngineCount
+  std::vector<ArraysRun> one;     ///< every run on 1 stream
+  std::vector<ArraysRun> lots;    ///< every run on `many` streams
+  ArraysRecording one_recorded;   ///< CUPTI's record of one more run on 1 stream
+  ArraysRecording lots_recorded;  ///< and on `many` streams
 };
 
 /// Events: total (median, min, max of the runs) and the per-array median of the median run, per case.
@@ -105,14 +99,14 @@ std::vector<Background> streams_background();
 /// Three spin kernels queued A -> middle -> B: A and B on two created streams,
 /// the middle one on "the default stream" as the build defines it, or on an explicit handle.
 struct DefaultStreamRun {
-  std::string build;                 ///< "legacy" or "per-thread"
-  std::string side_streams;          ///< how A and B were created: "blocking" or "non-blocking"
-  std::string middle;                ///< where the middle kernel went: "stream 0" or "cudaStreamLegacy"
-  double spin_ms = 0;                ///< each kernel's length
-  double wall_ms = 0;                ///< host time from the first launch to cudaDeviceSynchronize returning
-  double begin_ms[3] = {0, 0, 0};    ///< each kernel's start (%globaltimer, ms after the earliest start)
-  double end_ms[3] = {0, 0, 0};      ///< each kernel's end, same clock
-  bool all_ran = false;              ///< every kernel ran for at least spin_ms
+  std::string build;                ///< "legacy" or "per-thread"
+  std::string side_streams;         ///< how A and B were created: "blocking" or "non-blocking"
+  std::string middle;               ///< where the middle kernel went: "stream 0" or "cudaStreamLegacy"
+  double spin_ms = 0;               ///< each kernel's length
+  double wall_ms = 0;               ///< host time from the first launch to cudaDeviceSynchronize returning
+  double begin_ms[3] = {0, 0, 0};   ///< each kernel's start (%globaltimer, ms after the earliest start)
+  double end_ms[3] = {0, 0, 0};     ///< each kernel's end, same clock
+  bool all_ran = false;             ///< every kernel ran for at least spin_ms
   std::string description() const;  ///< e.g. "legacy build, blocking A/B, middle on stream 0"
   /// Did the middle kernel overlap neither A nor B (each started after the previous ended)?
   bool serialised() const;
@@ -120,7 +114,8 @@ struct DefaultStreamRun {
   bool concurrent() const;
 };
 
-/// The four cases: legacy build with blocking and non-blocking A/B; per-thread build with stream 0 and cudaStreamLegacy.
+/// The four cases: legacy build with blocking and non-blocking A/B; per-thread build with stream 0 and
+/// cudaStreamLegacy.
 struct DefaultStreamCases {
   DefaultStreamRun legacy;          ///< legacy build, blocking A/B, middle on stream 0
   DefaultStreamRun non_blocking;    ///< legacy build, non-blocking A/B, middle on stream 0
@@ -139,13 +134,13 @@ std::vector<Background> default_stream_background();
 
 /// The producer/consumer race, repeated, without ordering and with an event.
 struct RaceRun {
-  std::int64_t n = 0;            ///< floats the producer writes
-  double delay_ms = 0;           ///< how long the producer's stream is held first
-  int runs = 0;                  ///< runs of each
-  int raced_wrong = 0;           ///< runs with a wrong result, no ordering
-  int fixed_wrong = 0;           ///< runs with a wrong result, event + cudaStreamWaitEvent
-  lab::Comparison raced_last;    ///< the last unordered run
-  lab::Comparison fixed_last;    ///< the last ordered run
+  std::int64_t n = 0;          ///< floats the producer writes
+  double delay_ms = 0;         ///< how long the producer's stream is held first
+  int runs = 0;                ///< runs of each
+  int raced_wrong = 0;         ///< runs with a wrong result, no ordering
+  int fixed_wrong = 0;         ///< runs with a wrong result, event + cudaStreamWaitEvent
+  lab::Comparison raced_last;  ///< the last unordered run
+  lab::Comparison fixed_last;  ///< the last ordered run
 };
 
 /// Two rows: runs, wrong runs, wrong values in the last run.
@@ -167,54 +162,53 @@ struct TemporariesRun {
 
 /// Host time of single allocation calls, each timed alone, in microseconds.
 struct AllocationTimes {
-  std::size_t bytes = 0;                     ///< bytes per allocation (the normalisation's partial sums)
-  double queued_ms = 0;                      ///< spin kernel queued before each "behind queued work" sample
-  std::vector<double> malloc_idle_us;        ///< cudaMalloc, idle GPU
-  std::vector<double> free_idle_us;          ///< cudaFree, idle GPU
-  std::vector<double> malloc_async_idle_us;  ///< cudaMallocAsync, idle stream
-  std::vector<double> free_async_idle_us;    ///< cudaFreeAsync, idle stream
-  std::vector<double> malloc_queued_us;      ///< cudaMalloc behind queued work
-  std::vector<double> free_queued_us;        ///< cudaFree behind queued work
+  std::size_t bytes = 0;                       ///< bytes per allocation (the normalisation's partial sums)
+  double queued_ms = 0;                        ///< spin kernel queued before each "behind queued work" sample
+  std::vector<double> malloc_idle_us;          ///< cudaMalloc, idle GPU
+  std::vector<double> free_idle_us;            ///< cudaFree, idle GPU
+  std::vector<double> malloc_async_idle_us;    ///< cudaMallocAsync, idle stream
+  std::vector<double> free_async_idle_us;      ///< cudaFreeAsync, idle stream
+  std::vector<double> malloc_queued_us;        ///< cudaMalloc behind queued work
+  std::vector<double> free_queued_us;          ///< cudaFree behind queued work
   std::vector<double> malloc_async_queued_us;  ///< cudaMallocAsync behind queued work on its stream
   std::vector<double> free_async_queued_us;    ///< cudaFreeAsync behind queued work on its stream
 };
 
 /// The default pool with one release threshold: what a sync left reserved, and the next large allocation.
 struct ThresholdCase {
-  std::uint64_t threshold = 0;                   ///< cudaMemPoolAttrReleaseThreshold set for this case
-  std::uint64_t reserved_after_sync = 0;         ///< cudaMemPoolAttrReservedMemCurrent after the last sync
-  std::vector<double> malloc_after_sync_us;      ///< host time of cudaMallocAsync(bytes) right after a sync
+  std::uint64_t threshold = 0;               ///< cudaMemPoolAttrReleaseThreshold set for this case
+  std::uint64_t reserved_after_sync = 0;     ///< cudaMemPoolAttrReservedMemCurrent after the last sync
+  std::vector<double> malloc_after_sync_us;  ///< host time of cudaMallocAsync(bytes) right after a sync
 };
 
 /// The release threshold at 0 and at UINT64_MAX, restored afterwards.
 struct ThresholdRun {
-  std::size_t bytes = 0;                ///< the large block
-  std::uint64_t original = 0;           ///< the threshold before, restored after
-  bool restored = false;                ///< read back equal to the original
-  ThresholdCase release_all;            ///< threshold 0
-  ThresholdCase keep_all;               ///< threshold UINT64_MAX
+  std::size_t bytes = 0;      ///< the large block
+  bool restored = false;      ///< read back equal to the original
+  ThresholdCase release_all;  ///< threshold 0
+  ThresholdCase keep_all;     ///< threshold UINT64_MAX
 };
 
 /// One allocation made while a block freed with cudaFreeAsync was still waiting on a held stream.
 struct ReuseCase {
-  std::string name;             ///< what was allocated where, e.g. "other stream, no event"
-  bool measured = false;        ///< false: the holding kernel timed out before release
-  bool same_address = false;    ///< the new allocation got the freed block's address
-  bool checked_wait = false;    ///< whether the allocating stream's wait was probed
+  std::string name;               ///< what was allocated where, e.g. "other stream, no event"
+  bool measured = false;          ///< false: the holding kernel timed out before release
+  bool same_address = false;      ///< the new allocation got the freed block's address
+  bool checked_wait = false;      ///< whether the allocating stream's wait was probed
   bool allocator_waited = false;  ///< the allocating stream's later work did not finish while the free was held
 };
 
 /// The default pool's reuse attributes and four allocations after a pending free.
 struct ReuseRun {
-  std::size_t bytes = 0;               ///< each allocation
-  int follow_event_dependencies = -1;  ///< cudaMemPoolReuseFollowEventDependencies as read
-  int allow_opportunistic = -1;        ///< cudaMemPoolReuseAllowOpportunistic as read
+  std::size_t bytes = 0;                 ///< each allocation
+  int follow_event_dependencies = -1;    ///< cudaMemPoolReuseFollowEventDependencies as read
+  int allow_opportunistic = -1;          ///< cudaMemPoolReuseAllowOpportunistic as read
   int allow_internal_dependencies = -1;  ///< cudaMemPoolReuseAllowInternalDependencies as read
-  bool restored = false;               ///< the attribute changed for one case read back as before
-  ReuseCase same_stream;               ///< allocated on the freeing stream
-  ReuseCase other_stream;              ///< on another stream, no event, default attributes
-  ReuseCase other_stream_no_internal;  ///< the same with cudaMemPoolReuseAllowInternalDependencies = 0
-  ReuseCase other_stream_event;        ///< on another stream that waits for an event recorded after the free
+  bool restored = false;                 ///< the attribute changed for one case read back as before
+  ReuseCase same_stream;                 ///< allocated on the freeing stream
+  ReuseCase other_stream;                ///< on another stream, no event, default attributes
+  ReuseCase other_stream_no_internal;    ///< the same with cudaMemPoolReuseAllowInternalDependencies = 0
+  ReuseCase other_stream_event;          ///< on another stream that waits for an event recorded after the free
 };
 
 /// All of section 5.
@@ -232,9 +226,9 @@ lab::ResultTable temporaries_table(const MemoryRun& run);
 lab::ResultTable allocation_table(const MemoryRun& run);
 /// Reserved memory after a sync and the next large cudaMallocAsync, per release threshold.
 lab::ResultTable threshold_table(const MemoryRun& run);
-/// The four allocations after a pending free: same address? did the allocating stream wait?
+/// The four allocations after a pending free: measured? same address? did the allocating stream wait?
 lab::ResultTable reuse_table(const MemoryRun& run);
-/// Correctness, pool attributes restored, and observations on waiting, the threshold and reuse.
+/// Correctness, pool attributes restored, and observations on waiting, the threshold and the reuse attributes.
 std::vector<lab::Finding> memory_findings(const MemoryRun& run);
 /// cudaFree against the stream-ordered allocator; the pool's attributes as documented.
 std::vector<Background> memory_background();

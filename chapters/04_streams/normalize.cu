@@ -1,13 +1,12 @@
-#include "normalize.cuh"
-
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
 #include "check.cuh"
+#include "normalize.cuh"
 
 namespace ch04 {
 namespace {
@@ -74,6 +73,12 @@ int partial_blocks(std::size_t n) {
   return static_cast<int>(std::min<std::size_t>((n + kNormalizeBlock - 1) / kNormalizeBlock, kMaxPartials));
 }
 
+namespace {
+
+// Queues the three kernels on `stream`, the launch's fourth parameter; nothing
+// synchronises between them, the stream runs them in order. `data` (n floats,
+// 16-byte aligned: the kernels load float4) is normalised in place; `partials`
+// holds partial_blocks(n) floats, `total` one.
 void launch_normalize(float* data, std::size_t n, float* partials, float* total, cudaStream_t stream) {
   if (reinterpret_cast<std::uintptr_t>(data) % alignof(float4) != 0)
     throw std::invalid_argument("launch_normalize: data must be 16-byte aligned (the kernels load float4)");
@@ -86,6 +91,31 @@ void launch_normalize(float* data, std::size_t n, float* partials, float* total,
   divide<<<divide_blocks(n), kNormalizeBlock, 0, stream>>>(data, n, total);
   LAB_CHECK_LAUNCH();
 }
+
+// The CPU reference: a[i] / sum(a), computed in double.
+std::vector<float> normalize_on_cpu(const std::vector<float>& a) {
+  double sum = 0.0;
+  for (float v : a) sum += v;
+  std::vector<float> result(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) result[i] = static_cast<float>(a[i] / sum);
+  return result;
+}
+
+// `result` against `expected` (from normalize_on_cpu), element by element, and their sum.
+NormalizeCheck check_normalized(const float* result, const std::vector<float>& expected) {
+  NormalizeCheck check;
+  const std::vector<float> actual(result, result + expected.size());
+  check.elements = lab::compare(actual, expected, 0.0, kNormalizeTolerance);
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    check.sum += actual[i];
+    const double error = std::fabs(static_cast<double>(actual[i]) - expected[i]);
+    if (std::isfinite(error) && expected[i] != 0.0f)
+      check.max_relative_error = std::max(check.max_relative_error, error / std::fabs(expected[i]));
+  }
+  return check;
+}
+
+}  // namespace
 
 void launch_normalize_stream_ordered(float* data, std::size_t n, cudaStream_t stream) {
   float* partials = nullptr;
@@ -108,34 +138,8 @@ void launch_normalize_cuda_malloc(float* data, std::size_t n, cudaStream_t strea
   // The buffers' destructors call cudaFree, which waits for the whole device.
 }
 
-std::vector<float> normalize_on_cpu(const std::vector<float>& a) {
-  double sum = 0.0;
-  for (float v : a) sum += v;
-  std::vector<float> result(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i) result[i] = static_cast<float>(a[i] / sum);
-  return result;
-}
-
-NormalizeCheck check_normalized(const float* result, const std::vector<float>& expected) {
-  NormalizeCheck check;
-  const std::vector<float> actual(result, result + expected.size());
-  check.elements = lab::compare(actual, expected, 0.0, kNormalizeTolerance);
-  for (std::size_t i = 0; i < actual.size(); ++i) {
-    check.sum += actual[i];
-    const double error = std::fabs(static_cast<double>(actual[i]) - expected[i]);
-    if (std::isfinite(error) && expected[i] != 0.0f)
-      check.max_relative_error = std::max(check.max_relative_error, error / std::fabs(expected[i]));
-  }
-  return check;
-}
-
 NormalizeProblem::NormalizeProblem(std::size_t n, std::uint64_t seed)
-    : n_(n),
-      input_(n),
-      output_(n),
-      data_(n),
-      partials_(static_cast<std::size_t>(partial_blocks(n))),
-      total_(1) {
+    : n_(n), input_(n), output_(n), data_(n), partials_(static_cast<std::size_t>(partial_blocks(n))), total_(1) {
   // Positive values, so the sum is far from zero (the divide is well conditioned).
   const std::vector<float> values = lab::random_floats(n, seed, 0.25f, 1.0f);
   std::copy(values.begin(), values.end(), input_.begin());

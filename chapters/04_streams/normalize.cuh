@@ -38,26 +38,16 @@ constexpr int kMaxPartials = 512;
 /// Blocks kernel 1 launches for @p n elements: ceil(n / kNormalizeBlock), at most kMaxPartials.
 int partial_blocks(std::size_t n);
 
-/// Queues the three kernels on @p stream (the launch's fourth parameter) and
-/// checks each launch. @p data holds n floats on the device, 16-byte aligned
-/// (cudaMalloc's and cudaMallocAsync's are; throws std::invalid_argument
-/// otherwise), and is normalised in place; @p partials holds partial_blocks(n) floats, @p total one float.
-void launch_normalize(float* data, std::size_t n, float* partials, float* total, cudaStream_t stream);
-
-/// The same three kernels, with `partials` and `total` allocated with
-/// cudaMallocAsync and freed with cudaFreeAsync on @p stream: the memory is
-/// handed back in stream order, after kernel 3 has used it, and the host never waits.
+/// The three kernels on @p stream (normalize.cu's launch_normalize) normalise
+/// @p data, n floats on the device (16-byte aligned, as cudaMalloc's are), in
+/// place, with `partials` and `total` allocated with cudaMallocAsync and freed
+/// with cudaFreeAsync on @p stream: the memory is handed back in stream order,
+/// after kernel 3 has used it, and the host never waits.
 void launch_normalize_stream_ordered(float* data, std::size_t n, cudaStream_t stream);
 
 /// The same three kernels with temporaries from cudaMalloc / cudaFree. cudaFree
 /// waits for all work on the device (chapter 02), so this call blocks the host.
 void launch_normalize_cuda_malloc(float* data, std::size_t n, cudaStream_t stream);
-
-/// The CPU reference: a[i] / sum(a), computed in double.
-std::vector<float> normalize_on_cpu(const std::vector<float>& a);
-
-/// Compares @p result with @p expected (from normalize_on_cpu()).
-NormalizeCheck check_normalized(const float* result, const std::vector<float>& expected);
 
 /// One array to normalise, as in the tutorial: random positive floats in a
 /// pinned host array, copied in, normalised by the three kernels, copied out
@@ -82,9 +72,9 @@ class NormalizeProblem {
   /// The pinned output against the CPU reference (call after the stream is synchronised).
   NormalizeCheck check() const;
 
-  std::size_t size() const { return n_; }                        ///< elements
-  std::size_t bytes() const { return n_ * sizeof(float); }       ///< bytes each way
-  float* device_data() { return data_.data(); }                  ///< the device copy
+  std::size_t size() const { return n_; }                   ///< elements
+  std::size_t bytes() const { return n_ * sizeof(float); }  ///< bytes each way
+  float* device_data() { return data_.data(); }             ///< the device copy
 
  private:
   std::size_t n_;

@@ -1,9 +1,8 @@
 // Chapter 04's lesson, one group of functions per section of the chapter page.
-#include "streams.cuh"
-
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <string>
 #include <thread>
 
 #include "check.cuh"
@@ -11,9 +10,18 @@
 #include "cupti_timeline.cuh"
 #include "stream.cuh"
 #include "stream_blocker.cuh"
+#include "streams.cuh"
 #include "timers.cuh"
 
 namespace ch04 {
+
+std::vector<NormalizeProblem> make_arrays(const Options& o) {
+  std::vector<NormalizeProblem> arrays;
+  for (std::int64_t i = 0; i < o.arrays; ++i) {
+    arrays.emplace_back(static_cast<std::size_t>(o.n), static_cast<std::uint64_t>(o.seed + i));
+  }
+  return arrays;
+}
 
 // --- 2. one stream vs many ---------------------------------------------------
 
@@ -25,9 +33,9 @@ ArraysRun run_arrays(std::vector<NormalizeProblem>& arrays, int streams) {
 
   for (std::size_t i = 0; i < arrays.size(); ++i) {
     cudaStream_t s = stream[i % stream.size()];
-    LAB_CHECK(cudaEventRecord(begin[i].get(), s));
+    LAB_CHECK(cudaEventRecord(begin[i], s));
     arrays[i].enqueue(s);  // cudaMemcpyAsync in, three kernels <<<..., s>>>, cudaMemcpyAsync out
-    LAB_CHECK(cudaEventRecord(end[i].get(), s));
+    LAB_CHECK(cudaEventRecord(end[i], s));
   }
   LAB_CHECK(cudaDeviceSynchronize());
 
@@ -56,7 +64,9 @@ ArraysRecording record_arrays(std::vector<NormalizeProblem>& arrays, int streams
   return recording;
 }
 
-StreamsComparison compare_streams(std::vector<NormalizeProblem>& arrays, int many, int reps, int copy_engines) {
+StreamsComparison compare_streams(std::vector<NormalizeProblem>& arrays, const Options& o, int copy_engines) {
+  const int many = static_cast<int>(o.streams);
+  const int reps = static_cast<int>(o.reps);
   StreamsComparison run;
   run.n = static_cast<std::int64_t>(arrays.front().size());
   run.arrays = static_cast<int>(arrays.size());
@@ -70,6 +80,15 @@ StreamsComparison compare_streams(std::vector<NormalizeProblem>& arrays, int man
   run.one_recorded = record_arrays(arrays, 1);
   run.lots_recorded = record_arrays(arrays, many);
   return run;
+}
+
+void record_timelines(lab::TimelineSession& timeline, std::vector<NormalizeProblem>& arrays, const Options& o) {
+  if (!timeline.wanted()) return;
+  for (const int streams : {static_cast<int>(o.streams), 1}) {
+    timeline.begin(std::to_string(o.arrays) + " arrays on " + std::to_string(streams) + " stream(s)");
+    run_arrays(arrays, streams);
+    timeline.end();
+  }
 }
 
 // --- 3. the default stream -----------------------------------------------------
@@ -134,23 +153,23 @@ lab::Comparison ProducerConsumer::run(const Ordering& order, double producer_del
   lab::launch_spin(producer, producer_delay_ms);  // the slow part of the producer
   produce<<<blocks_for(n_), 256, 0, producer>>>(input_.data(), data_.data(), n_);
   LAB_CHECK_LAUNCH();
-  order(producer, consumer, produced.get());
+  order(producer, consumer, produced);
   consume<<<blocks_for(n_), 256, 0, consumer>>>(data_.data(), out_.data(), n_);
   LAB_CHECK_LAUNCH();
   LAB_CHECK(cudaDeviceSynchronize());
   return lab::compare(out_.download(), expected_);
 }
 
-RaceRun run_race(std::int64_t n, std::uint64_t seed, double delay_ms, int reps) {
-  ProducerConsumer race(static_cast<std::size_t>(n), seed);
+RaceRun run_race(const Options& o) {
+  ProducerConsumer race(static_cast<std::size_t>(o.race_n), static_cast<std::uint64_t>(o.seed) + 1000);
   RaceRun run;
-  run.n = n;
-  run.delay_ms = delay_ms;
-  run.runs = reps;
-  for (int r = 0; r < reps; ++r) {
-    run.raced_last = race.run(no_ordering, delay_ms);
+  run.n = o.race_n;
+  run.delay_ms = o.race_delay_ms;
+  run.runs = static_cast<int>(o.race_reps);
+  for (int r = 0; r < run.runs; ++r) {
+    run.raced_last = race.run(no_ordering, o.race_delay_ms);
     run.raced_wrong += run.raced_last.passed() ? 0 : 1;
-    run.fixed_last = race.run(wait_for_producer, delay_ms);
+    run.fixed_last = race.run(wait_for_producer, o.race_delay_ms);
     run.fixed_wrong += run.fixed_last.passed() ? 0 : 1;
   }
   return run;
@@ -282,7 +301,6 @@ class SavedPoolAttribute {
   }
   SavedPoolAttribute(const SavedPoolAttribute&) = delete;
   SavedPoolAttribute& operator=(const SavedPoolAttribute&) = delete;
-  T original() const { return original_; }
   void restore() {
     T value = original_;
     LAB_CHECK(cudaMemPoolSetAttribute(pool_, attribute_, &value));
@@ -307,7 +325,6 @@ ThresholdRun measure_release_threshold(std::size_t bytes, int samples, cudaStrea
   SavedPoolAttribute<std::uint64_t> saved(pool, cudaMemPoolAttrReleaseThreshold);
   ThresholdRun run;
   run.bytes = bytes;
-  run.original = saved.original();
   run.release_all.threshold = 0;
   run.keep_all.threshold = std::numeric_limits<std::uint64_t>::max();
   for (ThresholdCase* c : {&run.release_all, &run.keep_all}) {
@@ -364,17 +381,17 @@ ReuseCase allocate_after_pending_free(const std::string& name, AllocateOn where,
   LAB_CHECK(cudaFreeAsync(block, freeing));  // pending: behind the held kernel
   cudaStream_t allocating = where == AllocateOn::freeing_stream ? freeing : other;
   if (where == AllocateOn::other_stream_after_event) {
-    LAB_CHECK(cudaEventRecord(freed.get(), freeing));       // after the free
-    LAB_CHECK(cudaStreamWaitEvent(other, freed.get(), 0));  // `other` now depends on the free
+    LAB_CHECK(cudaEventRecord(freed, freeing));       // after the free
+    LAB_CHECK(cudaStreamWaitEvent(other, freed, 0));  // `other` now depends on the free
   }
   LAB_CHECK(cudaMallocAsync(&again, bytes, allocating));
   c.same_address = again == block;  // compared as numbers: the block itself is not touched
   if (where == AllocateOn::other_stream) {
     // Did the allocator make `other` wait for the held free? Then work queued
     // on it now cannot finish until the freeing stream is released.
-    LAB_CHECK(cudaEventRecord(allocated.get(), other));
+    LAB_CHECK(cudaEventRecord(allocated, other));
     c.checked_wait = true;
-    c.allocator_waited = still_waiting_after(allocated.get(), 20.0);
+    c.allocator_waited = still_waiting_after(allocated, 20.0);
   }
   LAB_CHECK(cudaFreeAsync(again, allocating));
   blocker.release();
@@ -391,8 +408,7 @@ ReuseRun observe_reuse(std::size_t bytes) {
   run.bytes = bytes;
   LAB_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolReuseFollowEventDependencies, &run.follow_event_dependencies));
   LAB_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolReuseAllowOpportunistic, &run.allow_opportunistic));
-  LAB_CHECK(
-      cudaMemPoolGetAttribute(pool, cudaMemPoolReuseAllowInternalDependencies, &run.allow_internal_dependencies));
+  LAB_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolReuseAllowInternalDependencies, &run.allow_internal_dependencies));
   lab::Stream freeing, other;
   lab::StreamBlocker blocker;
   blocker.block(freeing);  // load the holding kernel before it holds anything
@@ -401,8 +417,8 @@ ReuseRun observe_reuse(std::size_t bytes) {
 
   run.same_stream =
       allocate_after_pending_free("the freeing stream", AllocateOn::freeing_stream, bytes, blocker, freeing, other);
-  run.other_stream = allocate_after_pending_free("another stream, no event", AllocateOn::other_stream, bytes, blocker,
-                                                 freeing, other);
+  run.other_stream =
+      allocate_after_pending_free("another stream, no event", AllocateOn::other_stream, bytes, blocker, freeing, other);
   {
     SavedPoolAttribute<int> saved(pool, cudaMemPoolReuseAllowInternalDependencies);
     int off = 0;
@@ -413,19 +429,19 @@ ReuseRun observe_reuse(std::size_t bytes) {
     saved.restore();
     run.restored = saved.is_original();
   }
-  run.other_stream_event = allocate_after_pending_free("another stream, after an event recorded after the free",
-                                                       AllocateOn::other_stream_after_event, bytes, blocker, freeing,
-                                                       other);
+  run.other_stream_event =
+      allocate_after_pending_free("another stream, after an event recorded after the free",
+                                  AllocateOn::other_stream_after_event, bytes, blocker, freeing, other);
   return run;
 }
 
-MemoryRun study_memory(NormalizeProblem& problem, double queued_ms, std::size_t large_bytes, cudaStream_t stream) {
+MemoryRun study_memory(NormalizeProblem& problem, const Options& o, cudaStream_t stream) {
   MemoryRun run;
-  run.cuda_malloc = time_temporaries(problem, Temporaries::cuda_malloc, queued_ms, stream);
-  run.stream_ordered = time_temporaries(problem, Temporaries::stream_ordered, queued_ms, stream);
+  run.cuda_malloc = time_temporaries(problem, Temporaries::cuda_malloc, o.queued_ms, stream);
+  run.stream_ordered = time_temporaries(problem, Temporaries::stream_ordered, o.queued_ms, stream);
   const std::size_t partials_bytes = static_cast<std::size_t>(partial_blocks(problem.size())) * sizeof(float);
-  run.calls = time_allocation_calls(partials_bytes, queued_ms, 100, 3, stream);
-  run.threshold = measure_release_threshold(large_bytes, 5, stream);
+  run.calls = time_allocation_calls(partials_bytes, o.queued_ms, 100, 3, stream);
+  run.threshold = measure_release_threshold(static_cast<std::size_t>(o.pool_mib) << 20, 5, stream);
   run.reuse = observe_reuse(partials_bytes);
   return run;
 }

@@ -13,11 +13,16 @@
 #include <string>
 #include <vector>
 
+#include "cupti_timeline.cuh"
 #include "findings.hpp"
 #include "memory.cuh"
 #include "normalize.cuh"
+#include "options.hpp"
 
 namespace ch04 {
+
+/// The arrays every section uses: --arrays arrays of --n floats, array i seeded by --seed + i.
+std::vector<NormalizeProblem> make_arrays(const Options& o);
 
 // --- 2. one stream vs many ---------------------------------------------------
 
@@ -32,9 +37,13 @@ ArraysRun run_arrays(std::vector<NormalizeProblem>& arrays, int streams);
 /// when CUPTI cannot record (a build without it, or a tool holding it).
 ArraysRecording record_arrays(std::vector<NormalizeProblem>& arrays, int streams);
 
-/// A warm-up, then @p reps runs on 1 stream and on @p many streams,
+/// A warm-up, then --reps runs on 1 stream and on --streams streams,
 /// alternating so that drift hits both alike, then one recorded run of each.
-StreamsComparison compare_streams(std::vector<NormalizeProblem>& arrays, int many, int reps, int copy_engines);
+StreamsComparison compare_streams(std::vector<NormalizeProblem>& arrays, const Options& o, int copy_engines);
+
+/// For `--timeline` / `--trace` (nothing otherwise): one more run on --streams
+/// streams and one on 1, each as CUPTI saw it, into @p timeline.
+void record_timelines(lab::TimelineSession& timeline, std::vector<NormalizeProblem>& arrays, const Options& o);
 
 // --- 3. the default stream -----------------------------------------------------
 
@@ -86,15 +95,16 @@ class ProducerConsumer {
   std::vector<float> expected_;
 };
 
-/// @p reps runs without ordering and @p reps with wait_for_producer, alternating.
-RaceRun run_race(std::int64_t n, std::uint64_t seed, double delay_ms, int reps);
+/// --race-reps runs without ordering and as many with wait_for_producer,
+/// alternating: --race-n floats, the producer held --race-delay-ms first.
+RaceRun run_race(const Options& o);
 
 // --- 5. stream-ordered memory ---------------------------------------------------
 
 /// How the normalisation's temporaries (partial sums, total) are allocated.
 enum class Temporaries {
-  cuda_malloc,   ///< cudaMalloc / cudaFree around each call (cudaFree waits for the device)
-  stream_ordered ///< cudaMallocAsync / cudaFreeAsync on the call's stream
+  cuda_malloc,    ///< cudaMalloc / cudaFree around each call (cudaFree waits for the device)
+  stream_ordered  ///< cudaMallocAsync / cudaFreeAsync on the call's stream
 };
 
 /// A short name, e.g. "cudaMallocAsync / cudaFreeAsync".
@@ -124,8 +134,8 @@ ThresholdRun measure_release_threshold(std::size_t bytes, int samples, cudaStrea
 /// the free. Reads the pool's reuse attributes first.
 ReuseRun observe_reuse(std::size_t bytes);
 
-/// All of section 5: the temporaries (with @p problem), the calls alone, the
-/// release threshold (a block of @p large_bytes) and reuse.
-MemoryRun study_memory(NormalizeProblem& problem, double queued_ms, std::size_t large_bytes, cudaStream_t stream);
+/// All of section 5: the temporaries (with @p problem, behind --queued-ms of
+/// work), the calls alone, the release threshold (a block of --pool-mib) and reuse.
+MemoryRun study_memory(NormalizeProblem& problem, const Options& o, cudaStream_t stream);
 
 }  // namespace ch04

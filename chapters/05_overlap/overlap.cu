@@ -1,22 +1,20 @@
 // Chapter 05's lesson, in the order of the chapter page: the CPU reference, the
-// kernel, the pipeline and async.cu's schedules, the code that times them, the
-// work-queue test (section 3) and the CUPTI recording (section 4).
-#include "overlap.cuh"
-
+// kernel, async.cu's schedules and the sweep, the copies and kernels alone
+// (section 1), the work-queue test (section 3) and the CUPTI recording (section 4).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <sstream>
 #include <stdexcept>
 
 #include "check.cuh"
+#include "child_output.hpp"
 #include "child_process.hpp"
 #include "clock.cuh"
 #include "cupti_timeline.cuh"
-#include "measure.cuh"
+#include "overlap.cuh"
 #include "statistics.hpp"
 
 namespace ch05 {
@@ -28,8 +26,6 @@ std::vector<float> transform_on_cpu(const std::vector<float>& input, int iterati
   for (std::size_t i = 0; i < input.size(); ++i) result[i] = static_cast<float>(double{input[i]} + iterations);
   return result;
 }
-
-namespace {
 
 __global__ void transform(float* data, std::size_t count, int iterations) {
   const std::size_t stride = static_cast<std::size_t>(blockDim.x) * gridDim.x;
@@ -44,12 +40,8 @@ __global__ void transform(float* data, std::size_t count, int iterations) {
   }
 }
 
-}  // namespace
-
-void launch_transform(float* data, std::size_t count, int iterations, cudaStream_t stream) {
-  const auto blocks = static_cast<unsigned>(std::min<std::size_t>((count + 255) / 256, 8192));
-  transform<<<blocks, 256, 0, stream>>>(data, count, iterations);
-  LAB_CHECK_LAUNCH();
+unsigned grid_for(std::size_t count) {
+  return static_cast<unsigned>(std::clamp<std::size_t>((count + kBlock - 1) / kBlock, 1, 8192));
 }
 
 OverlapProblem::OverlapProblem(std::size_t n, std::uint64_t seed)
@@ -62,6 +54,8 @@ OverlapProblem::OverlapProblem(std::size_t n, std::uint64_t seed)
   data_.upload(values_);
 }
 
+OverlapProblem::OverlapProblem(const Options& o) : OverlapProblem(floats(o), static_cast<std::uint64_t>(o.seed)) {}
+
 void OverlapProblem::poison_output() { std::memset(output_.data(), 0xFF, output_.bytes()); }
 
 lab::Comparison OverlapProblem::check(int iterations) const {
@@ -73,117 +67,123 @@ lab::Comparison OverlapProblem::check(int iterations) const {
   return lab::compare(actual, reference->second, 5e-7 * iterations, 1.2e-7 * iterations);
 }
 
-// --- the pipeline and the schedules ------------------------------------------------
+// --- 2. the schedules: async.cu's three blocks --------------------------------------
 
-Pipeline::Pipeline(OverlapProblem& problem, int chunks, int iterations)
-    : problem_(problem),
-      iterations_(iterations),
-      chunk_((problem.size() + static_cast<std::size_t>(std::max(chunks, 1)) - 1) /
-             static_cast<std::size_t>(std::max(chunks, 1))),
-      streams_(static_cast<std::size_t>(std::max(chunks, 1))) {
-  if (chunks < 1 || problem.size() / static_cast<std::size_t>(chunks) < 1) {
-    throw std::invalid_argument("Pipeline: every chunk needs at least one element");
-  }
-}
-
-std::size_t Pipeline::offset(int chunk) const { return static_cast<std::size_t>(chunk) * chunk_; }
-
-std::size_t Pipeline::count(int chunk) const {
-  return std::min(problem_.size(), offset(chunk) + chunk_) - std::min(problem_.size(), offset(chunk));
-}
-
-void Pipeline::copy_in(int chunk) {
-  LAB_CHECK(cudaMemcpyAsync(problem_.device_data() + offset(chunk), problem_.host_input() + offset(chunk),
-                            count(chunk) * sizeof(float), cudaMemcpyHostToDevice, stream(chunk)));
-  log_.push_back("in " + std::to_string(chunk));
-}
-
-void Pipeline::run_kernel(int chunk) {
-  if (count(chunk) > 0) launch_transform(problem_.device_data() + offset(chunk), count(chunk), iterations_, stream(chunk));
-  log_.push_back("kernel " + std::to_string(chunk));
-}
-
-void Pipeline::copy_out(int chunk) {
-  LAB_CHECK(cudaMemcpyAsync(problem_.host_output() + offset(chunk), problem_.device_data() + offset(chunk),
-                            count(chunk) * sizeof(float), cudaMemcpyDeviceToHost, stream(chunk)));
-  log_.push_back("out " + std::to_string(chunk));
-}
-
-void enqueue_v1(Pipeline& pipeline) {
-  for (int i = 0; i < pipeline.chunks(); ++i) {
-    pipeline.copy_in(i);
-    pipeline.run_kernel(i);
-    pipeline.copy_out(i);
-  }
-}
-
-void enqueue_v2(Pipeline& pipeline) {
-  for (int i = 0; i < pipeline.chunks(); ++i) pipeline.copy_in(i);
-  for (int i = 0; i < pipeline.chunks(); ++i) pipeline.run_kernel(i);
-  for (int i = 0; i < pipeline.chunks(); ++i) pipeline.copy_out(i);
-}
-
-void enqueue(Schedule schedule, Pipeline& pipeline) {
-  if (schedule == Schedule::v2_per_stage) {
-    enqueue_v2(pipeline);
-  } else {
-    enqueue_v1(pipeline);  // sequential: one chunk, so V1 is copy all in, kernel, copy all out
-  }
-}
-
-// --- timing the schedules -------------------------------------------------------------
-
-namespace {
-
-int chunks_of(Schedule schedule, int chunks) { return schedule == Schedule::sequential ? 1 : chunks; }
-
-}  // namespace
-
-ScheduleRun time_schedule(OverlapProblem& problem, Schedule schedule, int chunks, int iterations, int reps) {
+ScheduleRun time_schedule(OverlapProblem& problem, Schedule schedule, const std::vector<cudaStream_t>& stream,
+                          int iterations, int warmups, int reps) {
+  const int chunks = static_cast<int>(stream.size());
+  if (chunks < 1) throw std::invalid_argument("time_schedule: a schedule needs at least one stream");
+  const std::size_t n = problem.size();
+  const float* a = problem.host_input();
+  float* out = problem.host_output();
+  float* d_a = problem.device_data();
   ScheduleRun run;
   lab::Event start, stop;
-  for (int r = -1; r < reps; ++r) {  // r = -1: warm-up
+  for (int r = -warmups; r < reps; ++r) {
     if (r == reps - 1) problem.poison_output();
-    Pipeline pipeline(problem, chunks_of(schedule, chunks), iterations);  // streams made outside the events
     LAB_CHECK(cudaDeviceSynchronize());
-    start.record(0);  // the legacy default stream: waits for all blocking streams, and they for it
-    enqueue(schedule, pipeline);
-    stop.record(0);
-    stop.synchronize();
+    LAB_CHECK(cudaEventRecord(start, 0));  // the legacy default stream: waits for all blocking streams, and they for it
+    if (schedule == Schedule::sequential) {  // copy all in, the kernel over all, copy all out, on one stream
+      LAB_CHECK(cudaMemcpyAsync(d_a, a, n * sizeof(float), cudaMemcpyHostToDevice, stream[0]));
+      transform<<<grid_for(n), kBlock, 0, stream[0]>>>(d_a, n, iterations);
+      LAB_CHECK_LAUNCH();
+      LAB_CHECK(cudaMemcpyAsync(out, d_a, n * sizeof(float), cudaMemcpyDeviceToHost, stream[0]));
+    } else if (schedule == Schedule::v1_per_chunk) {  // V1: for each chunk, copy in, kernel, copy out
+      for (int i = 0; i < chunks; ++i) {
+        const Chunk c = chunk_of(n, chunks, i);
+        LAB_CHECK(cudaMemcpyAsync(&d_a[c.offset], &a[c.offset], c.bytes(), cudaMemcpyHostToDevice, stream[i]));
+        transform<<<grid_for(c.count), kBlock, 0, stream[i]>>>(&d_a[c.offset], c.count, iterations);
+        LAB_CHECK_LAUNCH();
+        LAB_CHECK(cudaMemcpyAsync(&out[c.offset], &d_a[c.offset], c.bytes(), cudaMemcpyDeviceToHost, stream[i]));
+      }
+    } else {  // V2: every chunk's copy in, then every chunk's kernel, then every chunk's copy out
+      for (int i = 0; i < chunks; ++i) {
+        const Chunk c = chunk_of(n, chunks, i);
+        LAB_CHECK(cudaMemcpyAsync(&d_a[c.offset], &a[c.offset], c.bytes(), cudaMemcpyHostToDevice, stream[i]));
+      }
+      for (int i = 0; i < chunks; ++i) {
+        const Chunk c = chunk_of(n, chunks, i);
+        transform<<<grid_for(c.count), kBlock, 0, stream[i]>>>(&d_a[c.offset], c.count, iterations);
+        LAB_CHECK_LAUNCH();
+      }
+      for (int i = 0; i < chunks; ++i) {
+        const Chunk c = chunk_of(n, chunks, i);
+        LAB_CHECK(cudaMemcpyAsync(&out[c.offset], &d_a[c.offset], c.bytes(), cudaMemcpyDeviceToHost, stream[i]));
+      }
+    }
+    LAB_CHECK(cudaEventRecord(stop, 0));
+    LAB_CHECK(cudaEventSynchronize(stop));
     if (r >= 0) run.samples_ms.push_back(lab::Event::elapsed_ms(start, stop));
   }
   run.result = problem.check(iterations);
   return run;
 }
 
-std::vector<ScheduleRow> sweep(OverlapProblem& problem, const std::string& kernel, int steps,
-                               const std::vector<int>& chunk_counts, int reps) {
-  std::vector<ScheduleRow> rows;
-  auto run = [&](Schedule schedule, int chunks) {
-    ScheduleRun r = time_schedule(problem, schedule, chunks, steps, reps);
-    rows.push_back({kernel, schedule, chunks, std::move(r.samples_ms), std::move(r.result)});
-  };
-  run(Schedule::sequential, 1);
-  for (int chunks : chunk_counts) {
-    run(Schedule::v1_per_chunk, chunks);
-    run(Schedule::v2_per_stage, chunks);
-  }
-  return rows;
+std::vector<cudaStream_t> handles(const std::vector<lab::Stream>& streams) {
+  return std::vector<cudaStream_t>(streams.begin(), streams.end());
 }
 
-// --- the link and the kernels alone ----------------------------------------------------
+SweepRun sweep_schedules(OverlapProblem& problem, const Options& o, LinkRun& link) {
+  SweepRun sweep;
+  const char* connections = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+  sweep.connections = connections != nullptr ? connections : "";
+  auto add_row = [&](const std::string& kernel, int steps, Schedule schedule, int chunks) {
+    const std::vector<lab::Stream> stream(static_cast<std::size_t>(chunks));  // made outside the events
+    ScheduleRun run = time_schedule(problem, schedule, handles(stream), steps, 1, static_cast<int>(o.reps));
+    sweep.rows.push_back({kernel, schedule, chunks, std::move(run.samples_ms), std::move(run.result)});
+  };
+  auto add_rows = [&](const std::string& kernel, int steps) {
+    add_row(kernel, steps, Schedule::sequential, 1);
+    for (int chunks : chunk_counts(o)) {
+      add_row(kernel, steps, Schedule::v1_per_chunk, chunks);
+      add_row(kernel, steps, Schedule::v2_per_stage, chunks);
+    }
+  };
+  add_rows("light", 1);
+  add_rows("heavy", link.heavy_steps);
+  sample_link_and_kernels(problem, static_cast<int>(o.reps), link);  // the link again, after the sweep
+  return sweep;
+}
+
+// --- 1. the link and the kernels alone ---------------------------------------------
 
 namespace {
 
-// `reps` samples from the project's measuring routine: one warm-up, then each
-// sample alone (the host waits after it), as time_schedule() does. Timed on
-// `stream`; the legacy default stream (0) brackets work queued on any blocking stream.
-std::vector<double> samples_ms(int reps, cudaStream_t stream, const std::function<void(cudaStream_t)>& work) {
-  lab::MeasureConfig config;
-  config.warmup = 1;
-  config.samples = reps;
-  config.mode = lab::SampleMode::isolated;
-  return lab::measure_ms(work, stream, config);
+// What section 1 times alone: all the data copied in, out, or both at once (each direction
+// on a stream of its own), or the kernel of `steps` steps over all of it (0: no kernel).
+struct Alone {
+  bool copy_in = false, copy_out = false;
+  int steps = 0;
+};
+
+// One warm-up, then `reps` samples, each by itself (the host waits after it) between two
+// events on the legacy default stream, which waits for the blocking streams and they for it,
+// as time_schedule() takes its samples.
+std::vector<double> time_alone(OverlapProblem& problem, Alone alone, int reps) {
+  const std::size_t n = problem.size();
+  const lab::Stream in, out, kernel;
+  lab::Event start, stop;
+  std::vector<double> samples_ms;
+  for (int r = -1; r < reps; ++r) {
+    LAB_CHECK(cudaDeviceSynchronize());
+    LAB_CHECK(cudaEventRecord(start, 0));
+    if (alone.copy_in) {
+      LAB_CHECK(cudaMemcpyAsync(problem.device_scratch(), problem.host_input(), n * sizeof(float),
+                                cudaMemcpyHostToDevice, in));
+    }
+    if (alone.copy_out) {
+      LAB_CHECK(cudaMemcpyAsync(problem.host_output(), problem.device_data(), n * sizeof(float), cudaMemcpyDeviceToHost,
+                                out));
+    }
+    if (alone.steps > 0) {
+      transform<<<grid_for(n), kBlock, 0, kernel>>>(problem.device_data(), n, alone.steps);
+      LAB_CHECK_LAUNCH();
+    }
+    LAB_CHECK(cudaEventRecord(stop, 0));
+    LAB_CHECK(cudaEventSynchronize(stop));
+    if (r >= 0) samples_ms.push_back(lab::Event::elapsed_ms(start, stop));
+  }
+  return samples_ms;
 }
 
 void append(std::vector<double>& to, const std::vector<double>& samples) {
@@ -193,51 +193,29 @@ void append(std::vector<double>& to, const std::vector<double>& samples) {
 }  // namespace
 
 void sample_link_and_kernels(OverlapProblem& problem, int reps, LinkRun& link) {
-  lab::Stream in, out, kernel;
-  const std::size_t bytes = problem.size() * sizeof(float);
-  auto copy_in = [&](cudaStream_t) {
-    LAB_CHECK(cudaMemcpyAsync(problem.device_scratch(), problem.host_input(), bytes, cudaMemcpyHostToDevice, in));
-  };
-  auto copy_out = [&](cudaStream_t) {
-    LAB_CHECK(cudaMemcpyAsync(problem.host_output(), problem.device_data(), bytes, cudaMemcpyDeviceToHost, out));
-  };
   link.bytes = problem.bytes();
-  // The copies run on their own streams; events on the legacy default stream bracket them.
-  append(link.h2d_ms, samples_ms(reps, 0, copy_in));
-  append(link.d2h_ms, samples_ms(reps, 0, copy_out));
-  append(link.both_ms, samples_ms(reps, 0, [&](cudaStream_t legacy) {
-           copy_in(legacy);
-           copy_out(legacy);
-         }));
-  auto kernel_of = [&](int steps) {
-    return [&problem, steps](cudaStream_t s) { launch_transform(problem.device_data(), problem.size(), steps, s); };
-  };
-  append(link.light_ms, samples_ms(reps, kernel, kernel_of(1)));
-  append(link.heavy_ms, samples_ms(reps, kernel, kernel_of(link.heavy_steps)));
+  append(link.h2d_ms, time_alone(problem, {true, false, 0}, reps));
+  append(link.d2h_ms, time_alone(problem, {false, true, 0}, reps));
+  append(link.both_ms, time_alone(problem, {true, true, 0}, reps));
+  append(link.light_ms, time_alone(problem, {false, false, 1}, reps));
+  append(link.heavy_ms, time_alone(problem, {false, false, link.heavy_steps}, reps));
 }
 
-LinkRun measure_link(OverlapProblem& problem, int copy_engines, int heavy_steps, int reps) {
+LinkRun measure_link(OverlapProblem& problem, int copy_engines, const Options& o) {
   LinkRun link;
   link.copy_engines = copy_engines;
-  link.heavy_calibrated = heavy_steps < 1;
-  if (link.heavy_calibrated) {  // as long as the copy in (three samples of it)
-    lab::Stream in;
-    const double h2d_ms = lab::median(samples_ms(3, 0, [&](cudaStream_t) {
-      LAB_CHECK(cudaMemcpyAsync(problem.device_scratch(), problem.host_input(), problem.size() * sizeof(float),
-                                cudaMemcpyHostToDevice, in));
-    }));
-    heavy_steps = calibrate_iterations(problem, h2d_ms);
+  link.heavy_steps = static_cast<int>(o.heavy_iterations);
+  link.heavy_calibrated = link.heavy_steps < 1;
+  if (link.heavy_calibrated) {  // as long as the copy in (the median of three samples of it)
+    link.heavy_steps = calibrate_iterations(problem, lab::median(time_alone(problem, {true, false, 0}, 3)));
   }
-  link.heavy_steps = heavy_steps;
-  sample_link_and_kernels(problem, reps, link);
+  sample_link_and_kernels(problem, static_cast<int>(o.reps), link);
   return link;
 }
 
 int calibrate_iterations(OverlapProblem& problem, double target_ms) {
   constexpr int kProbe = 16;
-  lab::Stream stream;
-  const double probe_ms = lab::median(samples_ms(
-      3, stream, [&](cudaStream_t s) { launch_transform(problem.device_data(), problem.size(), kProbe, s); }));
+  const double probe_ms = lab::median(time_alone(problem, {false, false, kProbe}, 3));
   return std::clamp(static_cast<int>(std::lround(kProbe * target_ms / probe_ms)), 1, 100000);
 }
 
@@ -251,8 +229,8 @@ StreamOrder time_stream_orders(int streams, double spin_ms, int reps) {
   for (bool depth_first : {true, false}) {
     for (int r = -1; r < reps; ++r) {  // r = -1: warm-up (loads the spin kernel)
       LAB_CHECK(cudaDeviceSynchronize());
-      start.record(0);  // the legacy default stream brackets the blocking streams
-      if (depth_first) {  // stream by stream: a, b on stream 0, then a, b on stream 1, ...
+      LAB_CHECK(cudaEventRecord(start, 0));  // the legacy default stream brackets the blocking streams
+      if (depth_first) {                     // stream by stream: a, b on stream 0, then a, b on stream 1, ...
         for (int i = 0; i < streams; ++i) {
           lab::launch_spin(stream[i], spin_ms);
           lab::launch_spin(stream[i], spin_ms);
@@ -261,9 +239,10 @@ StreamOrder time_stream_orders(int streams, double spin_ms, int reps) {
         for (int i = 0; i < streams; ++i) lab::launch_spin(stream[i], spin_ms);
         for (int i = 0; i < streams; ++i) lab::launch_spin(stream[i], spin_ms);
       }
-      stop.record(0);
-      stop.synchronize();
-      if (r >= 0) (depth_first ? order.depth_first_ms : order.breadth_first_ms).push_back(lab::Event::elapsed_ms(start, stop));
+      LAB_CHECK(cudaEventRecord(stop, 0));
+      LAB_CHECK(cudaEventSynchronize(stop));
+      if (r >= 0)
+        (depth_first ? order.depth_first_ms : order.breadth_first_ms).push_back(lab::Event::elapsed_ms(start, stop));
     }
   }
   return order;
@@ -271,35 +250,36 @@ StreamOrder time_stream_orders(int streams, double spin_ms, int reps) {
 
 namespace {
 
-std::string joined(const std::vector<double>& values) {
-  std::string text;
-  for (double v : values) text += (text.empty() ? "" : ",") + lab::fixed(v, 4);
-  return text;
-}
-
 constexpr double kSpinMs = 2.0;  // long enough that a launch (a few us) does not count
 
 }  // namespace
 
 std::string measure_queues_as_text(int mib, int reps) {
-  std::ostringstream out;
+  QueueChild child;
   const char* seen = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS");
-  out << "connections " << (seen != nullptr && *seen != '\0' ? seen : "unset") << "\n";
+  child.seen = seen != nullptr ? seen : "";
   OverlapProblem problem(static_cast<std::size_t>(mib) * (std::size_t{1} << 20) / sizeof(float), 21);
   for (int chunks : {4, 8}) {
-    const ScheduleRun v1 = time_schedule(problem, Schedule::v1_per_chunk, chunks, 1, reps);
-    const ScheduleRun v2 = time_schedule(problem, Schedule::v2_per_stage, chunks, 1, reps);
-    out << "schedules " << chunks << " " << (v1.result.passed() && v2.result.passed() ? 1 : 0) << " "
-        << joined(v1.samples_ms) << " " << joined(v2.samples_ms) << "\n";
+    const std::vector<lab::Stream> stream(static_cast<std::size_t>(chunks));
+    const ScheduleRun v1 = time_schedule(problem, Schedule::v1_per_chunk, handles(stream), 1, 1, reps);
+    const ScheduleRun v2 = time_schedule(problem, Schedule::v2_per_stage, handles(stream), 1, 1, reps);
+    child.schedules.push_back({chunks, v1.samples_ms, v2.samples_ms, v1.result.passed() && v2.result.passed()});
   }
-  out << "spin " << lab::fixed(kSpinMs, 3) << "\n";
-  for (int streams : {4, 8, 16, 32}) {
-    const StreamOrder order = time_stream_orders(streams, kSpinMs, reps);
-    out << "orders " << streams << " " << joined(order.depth_first_ms) << " " << joined(order.breadth_first_ms)
-        << "\n";
+  child.spin_ms = kSpinMs;
+  for (int streams : {4, 8, 16, 32}) child.orders.push_back(time_stream_orders(streams, kSpinMs, reps));
+  return child_output_text(child);
+}
+
+QueueRun measure_queues(const Options& o, bool instrumented) {
+  if (!instrumented) {
+    return compare_connections(queue_child_program(), {"1", "2", "", "32"}, static_cast<int>(o.queue_mib),
+                               static_cast<int>(o.reps));
   }
-  out << "done\n";
-  return out.str();
+  QueueRun skipped;
+  skipped.skipped =
+      "an instrumented run (compute-sanitizer or a profiler) starts no child process: the tool "
+      "would follow it, and its times would measure the tool";
+  return skipped;
 }
 
 std::string queue_child_program() { return lab::program_beside_this_one("ch05_queue_child"); }
@@ -336,17 +316,15 @@ QueueRun compare_connections(const std::string& child_program, const std::vector
 RecordedSchedule record_schedule(OverlapProblem& problem, Schedule schedule, int chunks) {
   RecordedSchedule run;
   run.schedule = schedule;
-  run.chunks = chunks_of(schedule, chunks);
-  Pipeline pipeline(problem, run.chunks, 1);
-  problem.poison_output();
+  run.chunks = schedule == Schedule::sequential ? 1 : chunks;
+  const std::vector<lab::Stream> stream(static_cast<std::size_t>(run.chunks));
   LAB_CHECK(cudaDeviceSynchronize());
   lab::TimelineRecorder recorder;  // CUPTI records from outside the schedule's loops
   run.recorded = recorder.start(&run.why_not);
   if (run.recorded) {
-    for (int c = 0; c < pipeline.chunks(); ++c) recorder.name_stream(pipeline.stream(c), "stream " + std::to_string(c));
+    for (int c = 0; c < run.chunks; ++c) recorder.name_stream(stream[c], "stream " + std::to_string(c));
   }
-  enqueue(schedule, pipeline);
-  LAB_CHECK(cudaDeviceSynchronize());
+  run.result = time_schedule(problem, schedule, handles(stream), 1, 0, 1).result;
   if (run.recorded) {
     run.work = recorder.stop();
     if (recorder.dropped() > 0) {
@@ -354,8 +332,23 @@ RecordedSchedule record_schedule(OverlapProblem& problem, Schedule schedule, int
       run.why_not = "CUPTI dropped " + std::to_string(recorder.dropped()) + " records";
     }
   }
-  run.result = problem.check(1);
   return run;
+}
+
+std::vector<RecordedSchedule> record_schedules(OverlapProblem& problem, const Options& o,
+                                               lab::TimelineSession& timeline) {
+  std::vector<RecordedSchedule> runs;
+  for (Schedule schedule : {Schedule::sequential, Schedule::v1_per_chunk, Schedule::v2_per_stage}) {
+    runs.push_back(record_schedule(problem, schedule, static_cast<int>(o.chart_chunks)));
+    if (!timeline.wanted()) continue;  // --timeline / --trace: one more run, charted
+    const int chunks = runs.back().chunks;
+    const std::vector<lab::Stream> stream(static_cast<std::size_t>(chunks));
+    timeline.begin(std::string(schedule_name(schedule)) + ", light kernel, " + std::to_string(chunks) + " chunk(s)");
+    for (int c = 0; c < chunks; ++c) timeline.name_stream(stream[c], "stream " + std::to_string(c));
+    time_schedule(problem, schedule, handles(stream), 1, 0, 1);
+    timeline.end();
+  }
+  return runs;
 }
 
 }  // namespace ch05

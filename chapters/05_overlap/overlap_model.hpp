@@ -34,28 +34,61 @@
 /// queued kernel by kernel (breadth first) it takes 2 T whatever S and C.
 #pragma once
 
-#include <cstdint>
+#include <cstddef>
 #include <string>
+#include <vector>
 
 namespace ch05 {
 
-/// Smallest chunk a schedule may use: 1024 floats (4 KiB). Smaller chunks
-/// only measure launch and copy overheads.
-constexpr std::int64_t kMinChunkFloats = 1024;
+/// The three schedules of NVIDIA's async.cu.
+enum class Schedule { sequential, v1_per_chunk, v2_per_stage };
 
-/// "" when @p chunks chunks of @p mib MiB each hold at least kMinChunkFloats
-/// floats; else the usage error that names @p option.
-std::string too_many_chunks(const std::string& option, std::int64_t chunks, std::int64_t mib);
+/// A short name: "sequential", "V1", "V2".
+const char* schedule_name(Schedule schedule);
+
+/// One chunk of a schedule: floats [offset, offset + count) of the data.
+struct Chunk {
+  std::size_t offset = 0;                                      ///< first float
+  std::size_t count = 0;                                       ///< floats (0 for a chunk past the end)
+  std::size_t bytes() const { return count * sizeof(float); }  ///< bytes one copy of it moves
+};
+
+/// Chunk @p i of @p n floats split into @p chunks: ceil(n / chunks) floats
+/// each, the last ones shorter (or empty) when @p chunks does not divide @p n.
+/// Throws std::invalid_argument unless 0 <= i < chunks.
+Chunk chunk_of(std::size_t n, int chunks, int i);
 
 /// What the model needs, all measured in the same run.
 struct LinkAndKernel {
-  double bytes = 0;       ///< bytes copied each way
-  double h2d_ms = 0;      ///< H: copying all bytes in, alone
-  double d2h_ms = 0;      ///< D: copying all bytes out, alone
-  double both_ms = 0;     ///< B: copying all bytes in and all bytes out at the same time
-  double kernel_ms = 0;   ///< K: the kernel over all the data
-  int copy_engines = 2;   ///< the device's asyncEngineCount
+  double bytes = 0;      ///< bytes copied each way
+  double h2d_ms = 0;     ///< H: copying all bytes in, alone
+  double d2h_ms = 0;     ///< D: copying all bytes out, alone
+  double both_ms = 0;    ///< B: copying all bytes in and all bytes out at the same time
+  double kernel_ms = 0;  ///< K: the kernel over all the data
+  int copy_engines = 2;  ///< the device's asyncEngineCount
 };
+
+/// The copies and the kernels alone, each sampled before and after the sweep
+/// (section 1): the measurements the model is made of.
+struct LinkRun {
+  double bytes = 0;              ///< bytes copied each way
+  int copy_engines = 2;          ///< the device's asyncEngineCount
+  std::vector<double> h2d_ms;    ///< all bytes copied in, alone
+  std::vector<double> d2h_ms;    ///< all bytes copied out, alone
+  std::vector<double> both_ms;   ///< all bytes in and all bytes out at the same time (two streams)
+  std::vector<double> light_ms;  ///< the light kernel (1 step) over all the data
+  std::vector<double> heavy_ms;  ///< the heavy kernel over all the data
+  int heavy_steps = 1;           ///< the heavy kernel's steps
+  bool heavy_calibrated = true;  ///< steps chosen so it takes about as long as the copy in
+};
+
+/// The fastest of @p samples (NaN when there are none): what a lower bound is made of.
+double fastest_of(const std::vector<double>& samples);
+
+/// The model's inputs for @p kernel ("light" or "heavy"), each the median of its samples.
+LinkAndKernel typical_inputs(const LinkRun& link, const std::string& kernel);
+/// The same, each the fastest of its samples: what the lower bound is made of.
+LinkAndKernel best_inputs(const LinkRun& link, const std::string& kernel);
 
 /// H + K + D: nothing overlaps.
 double sequential_ms(const LinkAndKernel& m);
@@ -65,6 +98,10 @@ double transfer_bound_ms(const LinkAndKernel& m);
 
 /// The least time any schedule needs: max(transfer bound, K).
 double overlap_bound_ms(const LinkAndKernel& m);
+
+/// The term of overlap_bound_ms that sets it: "kernel" (K), "one_engine" (H + D with one
+/// copy engine), "both_directions" (B), "copy_in" (H) or "copy_out" (D), in that order of precedence.
+std::string bound_term(const LinkAndKernel& m);
 
 /// The best time for @p chunks equal chunks, fill and drain included (see the file comment).
 /// Throws std::invalid_argument for chunks < 1.

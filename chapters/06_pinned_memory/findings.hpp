@@ -1,12 +1,9 @@
 /// @file findings.hpp
-/// @brief Chapter 06's data and what it concludes from it.
-///
-/// The structs are what the experiments of pinned.cuh return, one per section
-/// of the chapter page. The functions turn them into tables (every number
-/// declared once, printed and written to the JSON by lab::Report) and into
-/// findings (verdicts and sentences computed from the numbers). Plain C++ with
-/// no CUDA header: tests/ch06_findings_test.cpp checks every branch on
-/// hand-made data, on any machine.
+/// @brief Chapter 06's data and what it concludes from it: the structs the
+/// experiments of pinned.cuh return, one per section of the page, and the
+/// tables and findings made from them. Plain C++; tests/ch06_findings_test.cpp
+/// checks every branch on hand-made data. Table ids: "sweep", "both_directions",
+/// "calls", "registration", "upload", "cpu_freed", "write_combined", "zero_copy".
 #pragma once
 
 #include <cstddef>
@@ -41,17 +38,15 @@ struct CopyCheck {
   std::string detail() const;        ///< "268435456 bytes intact" or "byte 17 differs (of 4096)"
 };
 
-// --- 1. Copy bandwidth over sizes ----------------------------------------------
-
 /// Every copy of one size, each series one sample per rep, in ms.
 struct SizeSamples {
-  std::size_t bytes = 0;                        ///< bytes per copy
-  std::vector<double> pageable_h2d_ms;          ///< isolated: the call itself stages pageable data
-  std::vector<double> pageable_d2h_ms;          ///< isolated
-  std::vector<double> pinned_h2d_ms;            ///< behind a blocked stream: the GPU's time only
-  std::vector<double> pinned_d2h_ms;            ///< behind a blocked stream
-  std::vector<double> pinned_h2d_isolated_ms;   ///< isolated: one copy into an idle stream, the host waiting after each
-  std::vector<double> pinned_d2h_isolated_ms;   ///< isolated
+  std::size_t bytes = 0;                       ///< bytes per copy
+  std::vector<double> pageable_h2d_ms;         ///< isolated: the call itself stages pageable data
+  std::vector<double> pageable_d2h_ms;         ///< isolated
+  std::vector<double> pinned_h2d_ms;           ///< behind a blocked stream: the GPU's time only
+  std::vector<double> pinned_d2h_ms;           ///< behind a blocked stream
+  std::vector<double> pinned_h2d_isolated_ms;  ///< isolated: one copy into an idle stream, the host waiting after each
+  std::vector<double> pinned_d2h_isolated_ms;  ///< isolated
   std::vector<double> both_h2d_ms;  ///< both directions at once: from the shared start event to the H2D copy's stop
   std::vector<double> both_d2h_ms;  ///< the same run: from the shared start event to the D2H copy's stop
   CopyCheck pageable_check;         ///< random bytes there and back through pageable memory
@@ -71,19 +66,14 @@ struct SweepRun {
   double link_gbps = 0;              ///< the link's theoretical rate per direction; 0 unknown
 };
 
-/// One row per size: pageable and pinned in each direction, pinned both ways
-/// of sampling, in GB/s (medians; the ms medians go to the JSON).
+/// "sweep": GB/s (medians) per size, pageable and pinned each way, pinned both ways of sampling.
 lab::ResultTable sweep_table(const SweepRun& run);
-/// One row per size: each direction alone and with the other running, and the total.
+/// "both_directions": per size, each direction alone and with the other running, and the total.
 lab::ResultTable both_directions_table(const SweepRun& run);
-/// Correctness of every size, pinned against pageable, the launch gap in the
-/// isolated figures, the cost per copy, the benchmark, both directions at once.
+/// sweep_intact, pinned_faster, launch_gap, cost_per_copy, benchmark, both_directions.
 std::vector<lab::Finding> sweep_findings(const SweepRun& run);
-/// What the Runtime API says about pageable and pinned copies, and why the
-/// pageable rows cannot be queued behind a held stream.
+/// What the Runtime API says about pageable and pinned copies.
 std::vector<lab::Background> sweep_background();
-
-// --- 2. The four combinations --------------------------------------------------
 
 /// When a host-to-device copy call returned, and when the copy was done.
 struct CallTiming {
@@ -100,20 +90,15 @@ struct CallsRun {
   std::vector<CallTiming> calls;  ///< pageable cudaMemcpy, pageable cudaMemcpyAsync, pinned cudaMemcpy, pinned Async
 };
 
-/// "cudaMemcpyAsync" or "cudaMemcpy".
-std::string call_name(const CallTiming& call);
-/// Returned and done per combination, and what the host did.
+/// "calls": returned and done per combination, and whether the host waited.
 lab::ResultTable calls_table(const CallsRun& run);
-/// Correctness, a timing check (pinned cudaMemcpyAsync returned before a tenth
-/// of its copy), and which calls waited.
+/// calls_intact, pinned_async_returns (a timing check), pageable_async.
 std::vector<lab::Finding> calls_findings(const CallsRun& run);
 /// What the Runtime API says about cudaMemcpy and cudaMemcpyAsync.
 std::vector<lab::Background> calls_background();
 
 /// The call "waited" when it returned after more than this share of the copy's time.
 constexpr double kWaitedShare = 0.5;
-
-// --- 3. Registering memory the program already has ------------------------------
 
 /// Registration of one pageable buffer, over several rounds.
 struct RegistrationRun {
@@ -126,11 +111,7 @@ struct RegistrationRun {
   CopyCheck copied;                        ///< the registered copy read back from the device
 };
 
-/// The medians that decide whether registering pays (registration_model.hpp).
-RegistrationCosts registration_costs(const RegistrationRun& run);
-
-/// The phases of one upload of a fresh vector through registered memory, each
-/// timed on its own with a host timer.
+/// The phases of one upload through registered memory, each timed on its own with a host timer.
 struct UploadPhases {
   double first_touch_ms = 0;  ///< constructing the std::vector: allocation and zeroing, every page touched once
   double register_ms = 0;     ///< cudaHostRegister
@@ -151,19 +132,17 @@ struct UploadRun {
   std::string detail;                  ///< the comparisons
 };
 
-/// Register, unregister and both copies per size, and the copies until registering pays.
+/// "registration": register, unregister and both copies per size, and the copies until it pays.
 lab::ResultTable registration_table(const std::vector<RegistrationRun>& runs);
-/// The phases of an upload: a fresh vector, the same vector again, upload_registered.
+/// "upload": the phases of a fresh vector, the same vector again, and upload_registered.
 lab::ResultTable upload_table(const UploadRun& run);
-/// Correctness, after how many copies registering paid, and where the upload's time went.
+/// registration_intact, fresh_registration, table_against_fresh (when a table row has the upload's size).
 std::vector<lab::Finding> registration_findings(const std::vector<RegistrationRun>& runs, const UploadRun& upload);
 /// What cudaHostRegister does.
 std::vector<lab::Background> registration_background();
 
 /// The first registration of fresh pages counts as dearer than a repeated one from this ratio.
 constexpr double kFirstRegistrationRatio = 1.25;
-
-// --- 4. The CPU time a non-blocking copy frees ---------------------------------
 
 /// A copy and CPU work placed one way, each rep's wall time.
 struct PlacementRun {
@@ -174,20 +153,18 @@ struct PlacementRun {
 
 /// Section 4's data.
 struct CpuFreedRun {
-  std::size_t bytes = 0;          ///< bytes per copy
-  std::vector<double> copy_ms;    ///< the pinned copy alone (events)
-  std::vector<double> cpu_ms;     ///< the CPU work alone (host timer)
-  PlacementRun overlapped;        ///< pinned, cudaMemcpyAsync, CPU work, sync
-  PlacementRun pageable;          ///< pageable, cudaMemcpyAsync, CPU work, sync
-  PlacementRun early_sync;        ///< pinned, cudaMemcpyAsync, sync, CPU work
+  std::size_t bytes = 0;        ///< bytes per copy
+  std::vector<double> copy_ms;  ///< the pinned copy alone (events)
+  std::vector<double> cpu_ms;   ///< the CPU work alone (host timer)
+  PlacementRun overlapped;      ///< pinned, cudaMemcpyAsync, CPU work, sync
+  PlacementRun pageable;        ///< pageable, cudaMemcpyAsync, CPU work, sync
+  PlacementRun early_sync;      ///< pinned, cudaMemcpyAsync, sync, CPU work
 };
 
-/// The three orders against copy + CPU work one after the other.
+/// "cpu_freed": the three orders against copy + CPU work one after the other.
 lab::ResultTable cpu_freed_table(const CpuFreedRun& run);
-/// Correctness, a timing check (overlapped under 80 % of the sum), the other two orders.
+/// cpu_freed_intact, overlap (a timing check: under 80 % of the sum), cpu_time_back.
 std::vector<lab::Finding> cpu_freed_findings(const CpuFreedRun& run);
-
-// --- 5. Write-combined and mapped memory ----------------------------------------
 
 /// Ordinary and write-combined pinned memory side by side.
 struct WriteCombinedRun {
@@ -201,9 +178,9 @@ struct WriteCombinedRun {
   CopyCheck round_trip;               ///< random bytes through write-combined memory and back
 };
 
-/// H2D copy, CPU writes and CPU reads for both kinds.
+/// "write_combined": H2D copy, CPU writes and CPU reads for both kinds.
 lab::ResultTable write_combined_table(const WriteCombinedRun& run);
-/// Correctness; CPU reads and the copy, compared.
+/// write_combined_intact, cpu_reads, write_combined_copy.
 std::vector<lab::Finding> write_combined_findings(const WriteCombinedRun& run);
 /// What the Programming Guide says about write-combining memory.
 std::vector<lab::Background> write_combined_background();
@@ -219,17 +196,16 @@ struct ZeroCopyPasses {
 
 /// Section 5b's data.
 struct MappedRun {
-  std::size_t bytes = 0;           ///< input size
+  std::size_t bytes = 0;            ///< input size
   bool unified_addressing = false;  ///< cudaDevAttrUnifiedAddressing of the device
-  /// cudaPointerGetAttributes on a cudaHostAlloc buffer made without cudaHostAllocMapped
-  /// gave a device pointer equal to its host pointer.
-  bool plain_pinned_device_pointer_same = false;
+  bool plain_pinned_device_pointer_same =
+      false;                           ///< a cudaHostAlloc buffer, not mapped, has its host address on the device
   std::vector<ZeroCopyPasses> passes;  ///< 1 and 4 passes
 };
 
-/// One row per pass count: copy then kernel, zero-copy, which was faster.
+/// "zero_copy": per pass count, copy then kernel, zero-copy, and which was faster.
 lab::ResultTable zero_copy_table(const MappedRun& run);
-/// Correctness, unified addressing, and which way won at each pass count.
+/// zero_copy_exact, unified_addressing.
 std::vector<lab::Finding> zero_copy_findings(const MappedRun& run);
 /// Unified addressing and mapped memory, from the Runtime API and the guides.
 std::vector<lab::Background> zero_copy_background();

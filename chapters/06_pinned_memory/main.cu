@@ -14,68 +14,44 @@
 //   4. the CPU time a non-blocking copy frees, and how an early synchronisation
 //      ("touching the result at once") or pageable memory gives it back;
 //   5. write-combined and mapped ("zero-copy") pinned memory, and unified addressing.
-// The lesson is pinned.cuh (one function per section); findings.hpp turns its data
-// into the tables and findings printed here.
+// The lesson is pinned.cuh (one function per section); options.hpp declares the
+// options and the memory they need; findings.hpp turns the lesson's data into the
+// tables and findings printed here.
 //
 // Build and run
 //   cmake --preset release && cmake --build build/release --target ch06_pinned_memory
 //   build/release/chapters/06_pinned_memory/ch06_pinned_memory [--max-mib 1024] [--mib 256] [--json out.json]
 //   [--timeline] [--trace trace.json]
-#include <string>
 #include <vector>
 
 #include "chapter.cuh"
-#include "memory_fit.hpp"
+#include "options.hpp"
 #include "pinned.cuh"
 #include "program.hpp"
 #include "stream.cuh"
 
-namespace {
-
-struct Settings {
-  std::int64_t max_mib = 1024;  // the sweep's largest size: 4 KiB, 16 KiB, ... up to this
-  std::int64_t mib = 256;       // the size of every other experiment (the articles': 256 MiB)
-  std::int64_t reps = 10;       // samples per measurement; the median is reported
-  std::int64_t seed = 1;
-};
-
-constexpr std::size_t kMiB = std::size_t{1} << 20;
-
-}  // namespace
+constexpr char kProgram[] = "ch06_pinned_memory";
 
 int main(int argc, char** argv) {
-  return lab::run_program("ch06_pinned_memory", [&] {
-    Settings s;
-    lab::Chapter chapter("ch06_pinned_memory", "Chapter 06: pinned memory and non-blocking copies",
+  return lab::run_program(kProgram, [&] {
+    ch06::Options o;
+    lab::Chapter chapter(kProgram, "Chapter 06: pinned memory and non-blocking copies",
                          "Copies between host and device from pageable and pinned memory: bandwidth, when\n"
                          "cudaMemcpyAsync returns, registering existing memory, the CPU time freed, and\n"
                          "write-combined and mapped memory.");
-    chapter.options()
-        .add("max-mib", &s.max_mib, 1, 65536, "largest size of the bandwidth sweep, in MiB (4 KiB, 16 KiB, ... up to it)")
-        .add("mib", &s.mib, 1, 65536, "size of the other experiments, in MiB")
-        .add("reps", &s.reps, 1, 1000, "samples per measurement (the median is reported)")
-        .add("seed", &s.seed, 0, std::int64_t{1} << 62, "seed of the random bytes copied")
-        .add_rule([&] {
-          return s.mib <= s.max_mib ? "" : "--mib " + std::to_string(s.mib) + " must not exceed --max-mib " +
-                                               std::to_string(s.max_mib);
-        });
+    ch06::add_options(chapter.options(), o);
     chapter.add_timeline_options();
     if (!chapter.start(argc, argv)) return lab::exit_code::success;
-    const lab::DeviceInfo& device = chapter.device();
-    const std::string too_big =
-        ch06::memory_problem(s.max_mib, s.mib, device.free_memory_bytes, lab::available_host_memory_bytes());
-    if (!too_big.empty()) throw lab::UsageError(too_big);
+    chapter.require_memory(ch06::memory_need(o));
     chapter.measure_sm_clock();
     lab::Report& report = chapter.report();
     lab::Stream stream;
-    const int reps = static_cast<int>(s.reps);
-    const auto seed = static_cast<std::uint64_t>(s.seed);
-    const std::size_t largest = static_cast<std::size_t>(s.max_mib) * kMiB;
-    const std::size_t size = static_cast<std::size_t>(s.mib) * kMiB;
+    const std::size_t size = ch06::experiment_bytes(o);
+    const int reps = static_cast<int>(o.reps);
 
     report.section("1. Copy bandwidth: pageable and pinned, one direction and both");
-    const ch06::SweepRun sweep = ch06::sweep_copies(largest, size, seed, device.ordinal, stream, reps,
-                                                    !chapter.instrumented());
+    const ch06::SweepRun sweep = ch06::sweep_copies(ch06::sweep_bytes(o), size, o.seed, chapter.device().ordinal,
+                                                    stream, reps, !chapter.instrumented());
     report.add(ch06::sweep_table(sweep));
     report.add(ch06::both_directions_table(sweep));
     report.add(ch06::sweep_findings(sweep));
@@ -91,7 +67,7 @@ int main(int argc, char** argv) {
     report.section("3. Registering memory the program already has");
     const std::vector<ch06::RegistrationRun> registration = ch06::compare_registration_sizes(size, stream, reps);
     report.add(ch06::registration_table(registration));
-    const ch06::UploadRun upload = ch06::time_upload(size, seed + 100, stream, reps);
+    const ch06::UploadRun upload = ch06::time_upload(size, o.seed, stream, reps);
     report.add(ch06::upload_table(upload));
     report.add(ch06::registration_findings(registration, upload));
     report.add(ch06::registration_background());
@@ -102,8 +78,8 @@ int main(int argc, char** argv) {
     report.add(ch06::cpu_freed_findings(freed));
 
     report.section("5a. Write-combined pinned memory");
-    const ch06::WriteCombinedRun combined = ch06::compare_write_combined(size, seed + 200, stream, reps,
-                                                                       !chapter.instrumented());
+    const ch06::WriteCombinedRun combined =
+        ch06::compare_write_combined(size, o.seed, stream, reps, !chapter.instrumented());
     report.add(ch06::write_combined_table(combined));
     report.add(ch06::write_combined_findings(combined));
     report.add(ch06::write_combined_background());

@@ -1,5 +1,3 @@
-#include "pinned.cuh"
-
 #include <algorithm>
 #include <cstring>
 #include <functional>
@@ -8,8 +6,8 @@
 
 #include "check.cuh"
 #include "device.cuh"
-#include "memory_fit.hpp"
 #include "nvml.cuh"
+#include "pinned.cuh"
 #include "registration_model.hpp"
 #include "statistics.hpp"
 #include "stream.cuh"
@@ -84,20 +82,6 @@ CopyCheck round_trip(HostMemory& source, unsigned char* device, HostMemory& dest
   return compare_bytes(destination.data(), source.data(), bytes);
 }
 
-std::string memory_problem(std::int64_t max_mib, std::int64_t mib, std::size_t free_device_bytes,
-                           std::size_t available_host_bytes) {
-  // The sections run one after the other and free their buffers: the sweep
-  // holds the most (two device arrays and four host buffers of --max-mib);
-  // the upload of section 3b holds about five host buffers of --mib.
-  const double largest = static_cast<double>(max_mib) * kMiB;
-  const double size = static_cast<double>(mib) * kMiB;
-  return lab::check_memory_fits(
-      "--max-mib " + std::to_string(max_mib) + " with --mib " + std::to_string(mib),
-      {2.0 * largest, "two device arrays of --max-mib (the sweep's copies in and out)", std::max(4.0 * largest, 5.0 * size),
-       "pageable and pinned source and destination of --max-mib (the sweep), or five buffers of --mib (the upload)"},
-      free_device_bytes, available_host_bytes);
-}
-
 // --- 1. bandwidth ---------------------------------------------------------------------
 
 std::vector<double> time_copy_ms(Direction direction, unsigned char* host, unsigned char* device, std::size_t bytes,
@@ -112,11 +96,11 @@ std::vector<double> time_copy_ms(Direction direction, unsigned char* host, unsig
   LAB_CHECK(cudaStreamSynchronize(stream));
   for (int rep = 0; rep < reps; ++rep) {
     if (blocker != nullptr) blocker->block(stream);  // the stream waits until the whole sample is queued
-    LAB_CHECK(cudaEventRecord(start.get(), stream));
+    LAB_CHECK(cudaEventRecord(start, stream));
     LAB_CHECK(cudaMemcpyAsync(destination, source, bytes, kind, stream));
-    LAB_CHECK(cudaEventRecord(stop.get(), stream));
+    LAB_CHECK(cudaEventRecord(stop, stream));
     if (blocker != nullptr) blocker->release();  // start, copy and stop now reach the GPU back to back
-    LAB_CHECK(cudaEventSynchronize(stop.get()));
+    LAB_CHECK(cudaEventSynchronize(stop));
     if (blocker != nullptr && blocker->timed_out()) throw std::runtime_error(kHeldTooLong);
     samples.push_back(lab::Event::elapsed_ms(start, stop));
   }
@@ -132,15 +116,15 @@ std::pair<std::vector<double>, std::vector<double>> time_both_directions_ms(
   std::pair<std::vector<double>, std::vector<double>> samples;
   for (int rep = -1; rep < reps; ++rep) {  // rep -1 is the warm-up
     if (blocker != nullptr && rep >= 0) blocker->block(stream);
-    LAB_CHECK(cudaEventRecord(start.get(), stream));
-    LAB_CHECK(cudaEventRecord(fork.get(), stream));
-    LAB_CHECK(cudaStreamWaitEvent(other, fork.get(), 0));  // the second stream starts where the first is
+    LAB_CHECK(cudaEventRecord(start, stream));
+    LAB_CHECK(cudaEventRecord(fork, stream));
+    LAB_CHECK(cudaStreamWaitEvent(other, fork, 0));  // the second stream starts where the first is
     LAB_CHECK(cudaMemcpyAsync(device_in, host_in, bytes, cudaMemcpyHostToDevice, stream));
     LAB_CHECK(cudaMemcpyAsync(host_out, device_out, bytes, cudaMemcpyDeviceToHost, other));
-    LAB_CHECK(cudaEventRecord(stop_in.get(), stream));
-    LAB_CHECK(cudaEventRecord(stop_out.get(), other));
-    LAB_CHECK(cudaEventRecord(join.get(), other));
-    LAB_CHECK(cudaStreamWaitEvent(stream, join.get(), 0));  // and the first waits for the second
+    LAB_CHECK(cudaEventRecord(stop_in, stream));
+    LAB_CHECK(cudaEventRecord(stop_out, other));
+    LAB_CHECK(cudaEventRecord(join, other));
+    LAB_CHECK(cudaStreamWaitEvent(stream, join, 0));  // and the first waits for the second
     if (blocker != nullptr && rep >= 0) blocker->release();
     LAB_CHECK(cudaStreamSynchronize(stream));
     if (blocker != nullptr && rep >= 0 && blocker->timed_out()) throw std::runtime_error(kHeldTooLong);
@@ -165,11 +149,12 @@ namespace {
 // serialises GPU work (a profiler, perhaps a sanitizer) the holding kernel
 // runs out its timeout before the host releases it; then every pinned series
 // is taken isolated, and the findings say so.
-bool copies_can_wait_behind(bool hold_stream, lab::StreamBlocker& blocker, unsigned char* pinned,
-                            unsigned char* device, cudaStream_t stream, std::string& why_not) {
+bool copies_can_wait_behind(bool hold_stream, lab::StreamBlocker& blocker, unsigned char* pinned, unsigned char* device,
+                            cudaStream_t stream, std::string& why_not) {
   if (!hold_stream) {
-    why_not = "an instrumented run: a tool's work per call can outlast any hold, so the pinned copies were timed "
-              "isolated too";
+    why_not =
+        "an instrumented run: a tool's work per call can outlast any hold, so the pinned copies were timed "
+        "isolated too";
     return false;
   }
   blocker.block(stream);
@@ -177,8 +162,9 @@ bool copies_can_wait_behind(bool hold_stream, lab::StreamBlocker& blocker, unsig
   blocker.release();
   LAB_CHECK(cudaStreamSynchronize(stream));
   if (!blocker.timed_out()) return true;
-  why_not = "the holding kernel timed out before a copy queued behind it was released (is a tool serialising GPU "
-            "work?), so the pinned copies were timed isolated too";
+  why_not =
+      "the holding kernel timed out before a copy queued behind it was released (is a tool serialising GPU "
+      "work?), so the pinned copies were timed isolated too";
   return false;
 }
 
@@ -197,7 +183,8 @@ SweepRun sweep_copies(std::size_t largest, std::size_t experiment_bytes, std::ui
   LAB_CHECK(cudaStreamSynchronize(stream));
 
   lab::StreamBlocker blocker(kHoldTimeoutMs);
-  run.blocked = copies_can_wait_behind(hold_stream, blocker, pinned_src.data(), device_in.data(), stream, run.why_not_blocked);
+  run.blocked =
+      copies_can_wait_behind(hold_stream, blocker, pinned_src.data(), device_in.data(), stream, run.why_not_blocked);
   lab::StreamBlocker* hold = run.blocked ? &blocker : nullptr;
   std::uint64_t round = 0;
   for (std::size_t bytes : sweep_sizes(largest, experiment_bytes)) {
@@ -206,11 +193,14 @@ SweepRun sweep_copies(std::size_t largest, std::size_t experiment_bytes, std::ui
     using D = Direction;
     s.pageable_h2d_ms = time_copy_ms(D::host_to_device, pageable_src.data(), device_in.data(), bytes, stream, reps);
     s.pageable_d2h_ms = time_copy_ms(D::device_to_host, pageable_dst.data(), device_out.data(), bytes, stream, reps);
-    s.pinned_h2d_isolated_ms = time_copy_ms(D::host_to_device, pinned_src.data(), device_in.data(), bytes, stream, reps);
-    s.pinned_d2h_isolated_ms = time_copy_ms(D::device_to_host, pinned_dst.data(), device_out.data(), bytes, stream, reps);
+    s.pinned_h2d_isolated_ms =
+        time_copy_ms(D::host_to_device, pinned_src.data(), device_in.data(), bytes, stream, reps);
+    s.pinned_d2h_isolated_ms =
+        time_copy_ms(D::device_to_host, pinned_dst.data(), device_out.data(), bytes, stream, reps);
     if (hold != nullptr) {
       s.pinned_h2d_ms = time_copy_ms(D::host_to_device, pinned_src.data(), device_in.data(), bytes, stream, reps, hold);
-      s.pinned_d2h_ms = time_copy_ms(D::device_to_host, pinned_dst.data(), device_out.data(), bytes, stream, reps, hold);
+      s.pinned_d2h_ms =
+          time_copy_ms(D::device_to_host, pinned_dst.data(), device_out.data(), bytes, stream, reps, hold);
     } else {
       s.pinned_h2d_ms = s.pinned_h2d_isolated_ms;
       s.pinned_d2h_ms = s.pinned_d2h_isolated_ms;
@@ -481,7 +471,8 @@ CpuFreedRun measure_cpu_time_freed(std::size_t bytes, cudaStream_t stream, int r
     sink = sink + cpu_work(steps);
     run.cpu_ms.push_back(timer.elapsed_ms());
   }
-  run.overlapped = time_placement(Placement::after_nonblocking_copy, pinned, pageable, device.data(), steps, stream, reps);
+  run.overlapped =
+      time_placement(Placement::after_nonblocking_copy, pinned, pageable, device.data(), steps, stream, reps);
   run.pageable = time_placement(Placement::after_pageable_copy, pinned, pageable, device.data(), steps, stream, reps);
   run.early_sync = time_placement(Placement::after_early_sync, pinned, pageable, device.data(), steps, stream, reps);
   return run;
@@ -505,7 +496,8 @@ CpuAccess time_cpu_access(HostMemory& memory, int reps) {
     write_ms.push_back(timer.elapsed_ms());
   }
   const double bytes = static_cast<double>(words * sizeof(std::uint64_t));
-  return {lab::gigabytes_per_second(bytes, lab::median(read_ms)), lab::gigabytes_per_second(bytes, lab::median(write_ms))};
+  return {lab::gigabytes_per_second(bytes, lab::median(read_ms)),
+          lab::gigabytes_per_second(bytes, lab::median(write_ms))};
 }
 
 WriteCombinedRun compare_write_combined(std::size_t bytes, std::uint64_t seed, cudaStream_t stream, int reps,
@@ -516,9 +508,8 @@ WriteCombinedRun compare_write_combined(std::size_t bytes, std::uint64_t seed, c
   HostMemory pinned(HostKind::pinned, bytes), combined(HostKind::write_combined, bytes);
   lab::StreamBlocker blocker(kHoldTimeoutMs);
   std::string why_not;
-  lab::StreamBlocker* hold = copies_can_wait_behind(hold_stream, blocker, pinned.data(), device.data(), stream, why_not)
-                                 ? &blocker
-                                 : nullptr;
+  lab::StreamBlocker* hold =
+      copies_can_wait_behind(hold_stream, blocker, pinned.data(), device.data(), stream, why_not) ? &blocker : nullptr;
   run.pinned_h2d_ms = time_copy_ms(Direction::host_to_device, pinned.data(), device.data(), bytes, stream, reps, hold);
   run.wc_h2d_ms = time_copy_ms(Direction::host_to_device, combined.data(), device.data(), bytes, stream, reps, hold);
   const int cpu_reps = std::min(reps, 3);
@@ -548,7 +539,7 @@ __global__ void sum_passes_kernel(const float* in, float* out, std::size_t n, in
 
 void launch_sum_passes(const float* in, float* out, std::size_t n, int passes, cudaStream_t stream) {
   sum_passes_kernel<<<4 * lab::current_device_attribute(cudaDevAttrMultiProcessorCount), 256, 0, stream>>>(in, out, n,
-                                                                                                          passes);
+                                                                                                           passes);
   LAB_CHECK_LAUNCH();
 }
 
@@ -559,10 +550,10 @@ std::vector<double> time_isolated_ms(const std::function<void()>& work, cudaStre
   work();
   LAB_CHECK(cudaStreamSynchronize(stream));
   for (int rep = 0; rep < reps; ++rep) {
-    start.record(stream);
+    LAB_CHECK(cudaEventRecord(start, stream));
     work();
-    stop.record(stream);
-    stop.synchronize();
+    LAB_CHECK(cudaEventRecord(stop, stream));
+    LAB_CHECK(cudaEventSynchronize(stop));
     samples.push_back(lab::Event::elapsed_ms(start, stop));
   }
   return samples;

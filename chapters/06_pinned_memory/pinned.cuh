@@ -38,8 +38,8 @@ class HostMemory {
   /// Allocates and touches @p bytes of @p kind.
   HostMemory(HostKind kind, std::size_t bytes);
   unsigned char* data() { return pinned_.size() > 0 ? pinned_.data() : pageable_.data(); }  ///< host pointer
-  std::size_t bytes() const { return bytes_; }                                                ///< size in bytes
-  HostKind kind() const { return kind_; }                                                     ///< what it is
+  std::size_t bytes() const { return bytes_; }                                              ///< size in bytes
+  HostKind kind() const { return kind_; }                                                   ///< what it is
 
  private:
   HostKind kind_;
@@ -59,11 +59,6 @@ CopyCheck compare_bytes(const unsigned char* actual, const unsigned char* expect
 /// the chapter times. Both host buffers must hold @p bytes.
 CopyCheck round_trip(HostMemory& source, unsigned char* device, HostMemory& destination, std::size_t bytes,
                      std::uint64_t seed, cudaStream_t stream);
-
-/// The --max-mib / --mib sizes against the GPU's free memory and the host's
-/// available memory: "" when they fit, else what they need (a usage error).
-std::string memory_problem(std::int64_t max_mib, std::int64_t mib, std::size_t free_device_bytes,
-                           std::size_t available_host_bytes);
 
 // --- 1. bandwidth ---------------------------------------------------------------------
 

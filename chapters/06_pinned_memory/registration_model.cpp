@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "statistics.hpp"
+
 namespace ch06 {
 
 double pageable_total_ms(const RegistrationCosts& costs, int copies) { return copies * costs.pageable_copy_ms; }
@@ -24,7 +26,9 @@ double pcie_gigabytes_per_second(int generation, int lanes) {
   constexpr double kGigatransfers[] = {2.5, 5.0, 8.0, 16.0, 32.0};
   if (generation < 1 || generation > 5) return 0.0;
   const double efficiency = generation <= 2 ? 0.8 : 128.0 / 130.0;
-  return kGigatransfers[generation - 1] * efficiency / 8.0 * lanes;
+  // In one millisecond each lane carries GT/s x 10^6 transfers of one bit, `efficiency` of them data.
+  const double bytes_per_ms = kGigatransfers[generation - 1] * 1e6 * efficiency / 8.0 * lanes;
+  return lab::gigabytes_per_second(bytes_per_ms, 1.0);
 }
 
 }  // namespace ch06

@@ -4,15 +4,17 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
 #include "cache_clock.cuh"
 #include "check.cuh"
 #include "clock.cuh"
-#include "measure.cuh"
 #include "nvml.cuh"
 #include "stream.cuh"
+#include "stream_blocker.cuh"
 #include "timers.cuh"
 
 namespace ch07 {
@@ -22,7 +24,8 @@ namespace {
 // --- kernels ------------------------------------------------------------------------------
 
 __global__ void scale_kernel(const float* x, float* y, std::size_t n) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x)
     y[i] = 2.0f * x[i];
 }
 
@@ -162,16 +165,23 @@ __global__ void read_flush_kernel(const uint4* buffer, std::size_t count, unsign
 
 // --- 1. warm and cold L2 --------------------------------------------------------------------
 
+namespace {
+
+constexpr int kScaleThreads = 256;
+constexpr int kWarmup = 2;  // runs of the preceding work and the kernel before the first sample
+
+// Enough blocks to fill every SM several times over; the grid-stride loop covers the rest.
+int scale_blocks() { return 8 * lab::current_device_attribute(cudaDevAttrMultiProcessorCount); }
+
+}  // namespace
+
 ScaleProblem::ScaleProblem(std::size_t working_set_bytes, std::uint64_t seed)
-    : x_host_(lab::random_floats(working_set_bytes / 2 / sizeof(float), seed)),
-      x_(x_host_.size()),
-      y_(x_host_.size()) {
+    : x_host_(lab::random_floats(working_set_bytes / 2 / sizeof(float), seed)), x_(x_host_.size()), y_(x_host_.size()) {
   x_.upload(x_host_);
 }
 
 void ScaleProblem::launch(cudaStream_t stream) {
-  scale_kernel<<<8 * lab::current_device_attribute(cudaDevAttrMultiProcessorCount), 256, 0, stream>>>(
-      x_.data(), y_.data(), x_.size());
+  scale_kernel<<<scale_blocks(), kScaleThreads, 0, stream>>>(x_.data(), y_.data(), x_.size());
   LAB_CHECK_LAUNCH();
 }
 
@@ -181,7 +191,7 @@ lab::Comparison ScaleProblem::check() const {
   return lab::compare(y_.download(), expected);
 }
 
-PrecedingWork::PrecedingWork(double spin_ms) : spin_ms_(spin_ms), read_buffer_(write_.bytes()), read_sink_(1) {
+PrecedingWork::PrecedingWork(double spin_ms) : spin_ms_(spin_ms), read_buffer_(write_flusher_.bytes()), read_sink_(1) {
   LAB_CHECK(cudaMemset(read_buffer_.data(), 0, read_buffer_.bytes()));
 }
 
@@ -192,32 +202,60 @@ void PrecedingWork::flush_by_reading(cudaStream_t stream) {
   LAB_CHECK_LAUNCH();
 }
 
-void PrecedingWork::queue(Preceding preceding, cudaStream_t stream) {
-  switch (preceding) {
-    case Preceding::nothing: break;
-    case Preceding::spin: lab::launch_spin(stream, spin_ms_); break;
-    case Preceding::write_flush: write_.flush(stream); break;
-    case Preceding::read_flush: flush_by_reading(stream); break;
-  }
-}
-
 std::vector<double> time_kernel(ScaleProblem& problem, PrecedingWork& work, Preceding preceding, Placement placement,
                                 int samples, cudaStream_t stream, lab::Comparison* check) {
-  lab::MeasureConfig config;
-  config.warmup = 2;
-  config.samples = samples;
-  config.mode = placement == Placement::isolated ? lab::SampleMode::isolated : lab::SampleMode::blocked_stream;
-  if (preceding != Preceding::nothing) config.before_sample = [&](cudaStream_t s) { work.queue(preceding, s); };
+  // The work before each sample, queued on the same stream before the start event: it runs first, untimed.
+  auto queue_preceding = [&] {
+    switch (preceding) {
+      case Preceding::nothing: break;
+      case Preceding::spin: lab::launch_spin(stream, work.spin_ms()); break;   // busy, touches no memory
+      case Preceding::write_flush: work.write_flusher().flush(stream); break;  // cudaMemsetAsync over 2 x L2
+      case Preceding::read_flush: work.flush_by_reading(stream); break;        // a kernel reads 2 x L2
+    }
+  };
+  const int blocks = scale_blocks();
+  // blocked_stream: a kernel holds the stream until the whole sample is queued (chapter 03), so no launch gap counts.
+  std::optional<lab::StreamBlocker> blocker;
+  if (placement == Placement::blocked_stream) blocker.emplace();
   problem.poison(stream);
-  const std::vector<double> result = lab::measure_ms([&](cudaStream_t s) { problem.launch(s); }, stream, config);
-  if (check != nullptr) *check = problem.check();
-  return result;
+
+  // Warm-up: loads every kernel, the holding kernel's too, before the stream is ever held.
+  for (int i = 0; i < kWarmup; ++i) {
+    queue_preceding();
+    scale_kernel<<<blocks, kScaleThreads, 0, stream>>>(problem.x(), problem.y(), problem.size());
+    LAB_CHECK_LAUNCH();
+  }
+  if (blocker) {
+    blocker->block(stream);
+    blocker->release();
+  }
+  LAB_CHECK(cudaStreamSynchronize(stream));
+
+  // The samples, as llm.c's benchmark_kernel takes them: flush, record, launch, record, wait.
+  lab::Event start, stop;
+  std::vector<double> ms;
+  for (int i = 0; i < samples; ++i) {
+    if (blocker) blocker->block(stream);
+    queue_preceding();
+    LAB_CHECK(cudaEventRecord(start, stream));
+    scale_kernel<<<blocks, kScaleThreads, 0, stream>>>(problem.x(), problem.y(), problem.size());
+    LAB_CHECK_LAUNCH();
+    LAB_CHECK(cudaEventRecord(stop, stream));
+    if (blocker) blocker->release();
+    LAB_CHECK(cudaEventSynchronize(stop));
+    if (blocker && blocker->timed_out())
+      throw std::runtime_error("time_kernel: the held stream ran before the sample was queued (a profiler?)");
+    ms.push_back(lab::Event::elapsed_ms(start, stop));
+  }
+  if (check != nullptr) *check = problem.check();  // checked again after timing: y was poisoned before it
+  return ms;
 }
 
-WorkingSetRun compare_cache_states(std::size_t bytes, std::uint64_t seed, PrecedingWork& work, int samples,
-                                   cudaStream_t stream) {
+WorkingSetRun compare_cache_states(const std::string& role, std::size_t bytes, std::uint64_t seed, PrecedingWork& work,
+                                   int samples, cudaStream_t stream) {
   ScaleProblem problem(bytes, seed);
   WorkingSetRun run;
+  run.role = role;
   run.bytes = problem.working_set_bytes();
   run.l2_bytes = static_cast<std::size_t>(lab::current_device_attribute(cudaDevAttrL2CacheSize));
   for (Preceding preceding : {Preceding::nothing, Preceding::spin, Preceding::write_flush, Preceding::read_flush}) {
@@ -232,6 +270,16 @@ WorkingSetRun compare_cache_states(std::size_t bytes, std::uint64_t seed, Preced
       run.cases.push_back(std::move(c));
     }
   }
+  return run;
+}
+
+CacheRun compare_cache(const Options& o, const lab::DeviceInfo& device, cudaStream_t stream) {
+  PrecedingWork work(o.spin_ms);
+  CacheRun run;
+  const auto seed = static_cast<std::uint64_t>(o.seed);
+  const int samples = static_cast<int>(o.samples);
+  run.small = compare_cache_states("small", small_working_set_bytes(o, device.l2_bytes), seed, work, samples, stream);
+  run.large = compare_cache_states("large", large_working_set_bytes(o, device.l2_bytes), seed, work, samples, stream);
   return run;
 }
 
@@ -271,7 +319,6 @@ std::string check_tensor_load(const std::vector<float>& out, const std::vector<u
 NvmlReading read_nvml(int ordinal) noexcept {
   const lab::Nvml nvml(ordinal);
   NvmlReading reading;
-  reading.available = nvml.available();
   unsigned value = 0;
   constexpr int kClockSm = 1;  // NVML_CLOCK_SM
   if (nvml.query("nvmlDeviceGetClockInfo", kClockSm, &value)) reading.sm_clock_mhz = value;
@@ -289,7 +336,6 @@ ClockRun measure_clock(const lab::DeviceInfo& device, int probes, double load_ms
   run.nominal_mhz = device.nominal_sm_clock_mhz;
   run.probe_ms = 2.0;
   const NvmlReading before = read_nvml(device.ordinal);
-  run.nvml_available = before.available;
   run.power_limit_watts = before.power_limit_watts;
   run.idle_power_watts = before.power_watts;
 
@@ -320,26 +366,26 @@ ClockRun measure_clock(const lab::DeviceInfo& device, int probes, double load_ms
   lab::Event start, tensor_done, copy_done;
   LAB_CHECK(cudaStreamSynchronize(stream));
 
-  start.record(stream);
-  LAB_CHECK(cudaStreamWaitEvent(copy_stream, start.get(), 0));
+  LAB_CHECK(cudaEventRecord(start, stream));
+  LAB_CHECK(cudaStreamWaitEvent(copy_stream, start, 0));
   for (int i = 0; i < launches; ++i) {
     tensor_load_kernel<<<tensor_blocks, kTensorThreads, 0, stream>>>(launch_ns, tensor_out.data(), rounds.data(),
                                                                      stamps.data() + 3 * i);
     LAB_CHECK_LAUNCH();
     copy_load_kernel<<<device.sm_count, 512, 0, copy_stream>>>(reinterpret_cast<const float4*>(src.data()),
-                                                                reinterpret_cast<float4*>(dst.data()),
-                                                                src.bytes() / sizeof(float4), launch_ns, passes.data());
+                                                               reinterpret_cast<float4*>(dst.data()),
+                                                               src.bytes() / sizeof(float4), launch_ns, passes.data());
     LAB_CHECK_LAUNCH();
   }
-  tensor_done.record(stream);
-  copy_done.record(copy_stream);
+  LAB_CHECK(cudaEventRecord(tensor_done, stream));
+  LAB_CHECK(cudaEventRecord(copy_done, copy_stream));
   // While the GPU works, the host reads NVML (each reading opens NVML anew, so
   // they come as fast as that allows, at most every 20 ms).
   lab::HostTimer host;
   while (!tensor_done.query() || !copy_done.query()) {
     const NvmlReading now = read_nvml(device.ordinal);
-    run.load_nvml.push_back({host.elapsed_ms(), now.sm_clock_mhz, now.power_watts, now.clock_reasons_known,
-                             now.clock_reasons});
+    run.load_nvml.push_back(
+        {host.elapsed_ms(), now.sm_clock_mhz, now.power_watts, now.clock_reasons_known, now.clock_reasons});
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   run.load_ms = std::max(lab::Event::elapsed_ms(start, tensor_done), lab::Event::elapsed_ms(start, copy_done));
@@ -382,11 +428,11 @@ std::vector<ClockedLoad::Sample> ClockedLoad::run(int samples, cudaStream_t stre
   std::vector<Sample> result(static_cast<std::size_t>(samples));
   lab::Event start, stop;
   for (std::size_t i = 0; i < result.size(); ++i) {
-    start.record(stream);
+    LAB_CHECK(cudaEventRecord(start, stream));
     clocked_load_kernel<<<blocks_, kLoadThreads, 0, stream>>>(out_.data(), steps_, stamps_.data() + 2 * i);
     LAB_CHECK_LAUNCH();
-    stop.record(stream);
-    stop.synchronize();
+    LAB_CHECK(cudaEventRecord(stop, stream));
+    LAB_CHECK(cudaEventSynchronize(stop));
     result[i].ms = lab::Event::elapsed_ms(start, stop);
   }
   const std::vector<unsigned long long> host = stamps_.download();

@@ -21,12 +21,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "device.cuh"
 #include "findings.hpp"
 #include "l2_flush.cuh"
 #include "memory.cuh"
+#include "options.hpp"
 #include "verify.hpp"
 
 namespace ch07 {
@@ -41,7 +43,10 @@ class ScaleProblem {
   ScaleProblem(std::size_t working_set_bytes, std::uint64_t seed);
   /// Bytes of x plus y.
   std::size_t working_set_bytes() const { return 2 * x_.bytes(); }
-  /// Queues the kernel on @p stream.
+  const float* x() const { return x_.data(); }    ///< the input, on the device
+  float* y() { return y_.data(); }                ///< the output, on the device
+  std::size_t size() const { return x_.size(); }  ///< elements of x (and of y)
+  /// Queues the kernel on @p stream (as time_kernel() launches it).
   void launch(cudaStream_t stream);
   /// Poisons y (NaN), so a kernel that skips an element cannot pass check().
   void poison(cudaStream_t stream) { y_.poison(stream); }
@@ -59,39 +64,39 @@ class PrecedingWork {
  public:
   /// @param spin_ms how long the spin kernel keeps the GPU busy
   explicit PrecedingWork(double spin_ms);
-  /// Queues @p preceding on @p stream (the flushes reset persisting L2 lines first).
-  void queue(Preceding preceding, cudaStream_t stream);
   /// How long the spin kernel keeps the GPU busy.
   double spin_ms() const { return spin_ms_; }
-  /// Bytes each flush touches.
-  std::size_t flush_bytes() const { return write_.bytes(); }
-
- private:
-  // The read flush: resets persisting lines as lab::L2Flusher does, then a
-  // kernel reads read_buffer_ (2 x L2), which leaves lines that were only read.
+  /// The write flush: lab::L2Flusher, a cudaMemsetAsync over 2 x L2.
+  lab::L2Flusher& write_flusher() { return write_flusher_; }
+  /// The read flush: resets persisting lines as lab::L2Flusher does, then a
+  /// kernel reads a buffer of 2 x L2, which leaves lines that were only read.
   void flush_by_reading(cudaStream_t stream);
 
+ private:
   double spin_ms_;
-  lab::L2Flusher write_;
+  lab::L2Flusher write_flusher_;
   lab::DeviceBuffer<unsigned char> read_buffer_;
   lab::DeviceBuffer<unsigned> read_sink_;  // the read flush writes here only if its sum is impossible
 };
 
-/// Times @p problem's kernel @p samples times with @p preceding before each
-/// sample (lab::measure_ms with MeasureConfig::before_sample), placed by
-/// @p placement. Poisons y first and checks it afterwards into @p check.
+/// Times @p problem's kernel @p samples times with @p preceding queued before
+/// each sample's start event, placed by @p placement (llm.c's benchmark_kernel
+/// loop, written out). Poisons y first and checks it afterwards into @p check.
 std::vector<double> time_kernel(ScaleProblem& problem, PrecedingWork& work, Preceding preceding, Placement placement,
                                 int samples, cudaStream_t stream, lab::Comparison* check);
 
-/// Section 1 for one working set of @p bytes: every Preceding x Placement, @p samples each.
-WorkingSetRun compare_cache_states(std::size_t bytes, std::uint64_t seed, PrecedingWork& work, int samples,
-                                   cudaStream_t stream);
+/// One working set of @p bytes, known as @p role ("small", "large"): every
+/// Preceding x Placement, @p samples each.
+WorkingSetRun compare_cache_states(const std::string& role, std::size_t bytes, std::uint64_t seed, PrecedingWork& work,
+                                   int samples, cudaStream_t stream);
+
+/// Section 1: the small and the large working set of @p o on @p device.
+CacheRun compare_cache(const Options& o, const lab::DeviceInfo& device, cudaStream_t stream);
 
 // --- 2. the SM clock ------------------------------------------------------------------------
 
 /// What NVML reports now for a device; zeros where it cannot answer.
 struct NvmlReading {
-  bool available = false;                ///< NVML was found and knows this device
   double sm_clock_mhz = 0;               ///< the SM clock now (nvmlDeviceGetClockInfo)
   double power_watts = 0;                ///< the board's power draw now (nvmlDeviceGetPowerUsage)
   double power_limit_watts = 0;          ///< the limit the driver enforces (nvmlDeviceGetEnforcedPowerLimit)

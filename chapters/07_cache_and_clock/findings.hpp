@@ -1,12 +1,8 @@
 /// @file findings.hpp
-/// @brief Chapter 07's data and what it concludes from it.
-///
-/// The structs are what the experiments of cache_clock.cuh return, one per
-/// section of the chapter page. The functions turn them into tables (every
-/// number declared once, printed and written to the JSON by lab::Report) and
-/// into findings (verdicts and sentences computed from the numbers). Plain C++
-/// with no CUDA header: tests/ch07_findings_test.cpp checks every branch on
-/// hand-made data, on any machine.
+/// @brief Chapter 07's data and what it concludes from it: the structs the
+/// experiments of cache_clock.cuh return, one per section, and the pure
+/// functions that turn them into tables and findings (each with a stable id).
+/// Plain C++: tests/ch07_findings_test.cpp checks every branch on hand-made data.
 #pragma once
 
 #include <cstddef>
@@ -26,134 +22,116 @@ enum class Preceding {
   write_flush,  ///< lab::L2Flusher (cudaMemsetAsync of 2 x L2): cold and busy
   read_flush    ///< PrecedingWork's read flush (a kernel reading 2 x L2): cold and busy
 };
-/// A short name, e.g. "write flush".
-const char* preceding_name(Preceding preceding);
-
-/// How a sample reaches the GPU (lab::SampleMode's two modes used here).
+/// How a sample reaches the GPU.
 enum class Placement {
   isolated,       ///< a lone launch into an idle GPU: the events include the launch gap
   blocked_stream  ///< queued behind a held stream (chapter 03): no launch gap
 };
-/// A short name, e.g. "blocked stream".
-const char* placement_name(Placement placement);
+const char* preceding_name(Preceding preceding);  ///< a short name, e.g. "write flush"
+const char* placement_name(Placement placement);  ///< a short name, e.g. "blocked stream"
 
 /// One row: the kernel timed with one kind of preceding work, placed one way.
 struct CacheCase {
   Preceding preceding = Preceding::nothing;   ///< what ran just before the kernel
   Placement placement = Placement::isolated;  ///< a lone launch, or behind a held stream
-  std::vector<double> ms;  ///< the event time of each sample
-  bool correct = false;    ///< y = 2x matched the CPU after the samples
-  std::string detail;      ///< what the comparison found (the first mismatches)
+  std::vector<double> ms;                     ///< the event time of each sample
+  bool correct = false;                       ///< y = 2x matched the CPU after the samples
+  std::string detail;                         ///< what the comparison found (the first mismatches)
 };
 
 /// One working set (x and y of y = 2x) with every case.
 struct WorkingSetRun {
-  std::size_t bytes = 0;          ///< bytes of x plus y
-  std::size_t l2_bytes = 0;       ///< the L2's size (cudaDevAttrL2CacheSize)
-  std::vector<CacheCase> cases;   ///< every Preceding x Placement
+  std::string role;              ///< "small" or "large": names its tables and findings (ids)
+  std::size_t bytes = 0;         ///< bytes of x plus y
+  std::size_t l2_bytes = 0;      ///< the L2's size (cudaDevAttrL2CacheSize)
+  std::vector<CacheCase> cases;  ///< every Preceding x Placement
 };
 
 /// Section 1: a working set that fits in L2 and one several times its size.
 struct CacheRun {
-  double spin_ms = 0;             ///< how long the spin kernel kept the GPU busy
-  std::size_t flush_bytes = 0;    ///< bytes each flush touches
-  std::vector<WorkingSetRun> sets;  ///< the set that fits in L2, then the larger one
+  WorkingSetRun small;  ///< --small-mib (by default half the L2)
+  WorkingSetRun large;  ///< --large-factor x the L2
 };
 
 /// The flush's effects read off one working set's medians, in microseconds.
 struct FlushEffects {
-  double launch_gap_us = 0;    ///< nothing: isolated - blocked stream
-  double hidden_by_spin_us = 0;///< isolated: nothing - spin kernel
-  double cooling_write_us = 0; ///< blocked stream: write flush - nothing
-  double cooling_read_us = 0;  ///< blocked stream: read flush - nothing
-  double article_us = 0;       ///< isolated: write flush - nothing (the kernel-timing article's comparison)
-  double warm_us = 0;          ///< nothing, blocked stream
+  double launch_gap_us = 0;      ///< nothing: isolated - blocked stream
+  double hidden_by_spin_us = 0;  ///< isolated: nothing - spin kernel
+  double cooling_write_us = 0;   ///< blocked stream: write flush - nothing
+  double cooling_read_us = 0;    ///< blocked stream: read flush - nothing
+  double article_us = 0;         ///< isolated: write flush - nothing (the kernel-timing article's comparison)
+  double warm_us = 0;            ///< nothing, blocked stream
 };
-/// The effects of @p set (zeros for cases it lacks).
-FlushEffects flush_effects(const WorkingSetRun& set);
-/// "fits in L2" or "4.0 x the L2".
-std::string working_set_name(const WorkingSetRun& set);
+FlushEffects flush_effects(const WorkingSetRun& set);    ///< the effects of @p set (NaN for cases it lacks)
+std::string working_set_name(const WorkingSetRun& set);  ///< "fits in L2" or "4.0 x the L2"
 
-/// Every case of @p set: median, min, max, vs warm, GB/s, correct.
+/// Every case of @p set: median, min, max, vs warm, GB/s, correct (id "working_set_" + role).
 lab::ResultTable working_set_table(const WorkingSetRun& set);
-/// The effects of @p set, each with how it is measured.
+/// The effects of @p set, each with how it is measured (id "flush_effects_" + role).
 lab::ResultTable effects_table(const WorkingSetRun& set);
-/// Correctness of every case; for each set whether cooling slowed it (a timing
-/// check for a set that fits in L2), what the article's comparison showed, and
-/// the write flush against the read flush.
+/// Correctness of every case; per set: cooling (a timing check where it fits in L2), write against read flush.
 std::vector<lab::Finding> cache_findings(const CacheRun& run);
-/// What nvbench's flush does, what Nsight Compute does with caches and clocks by default.
-std::vector<lab::Background> cache_background();
+std::vector<lab::Background> cache_background();  ///< nvbench's flush, Nsight Compute's defaults
 
 // --- 2. The SM clock ------------------------------------------------------------
 
 /// What NVML reported at one moment of the load.
 struct NvmlSample {
-  double at_ms = 0;                    ///< host time since the load was queued
-  double sm_clock_mhz = 0;             ///< NVML's SM clock
-  double power_watts = 0;              ///< the board's power draw
-  bool reasons_known = false;          ///< clock_reasons was read
-  unsigned long long clock_reasons = 0;///< NVML's clock event reasons (bit mask)
+  double at_ms = 0;                      ///< host time since the load was queued
+  double sm_clock_mhz = 0;               ///< NVML's SM clock
+  double power_watts = 0;                ///< the board's power draw
+  bool reasons_known = false;            ///< clock_reasons was read
+  unsigned long long clock_reasons = 0;  ///< NVML's clock event reasons (bit mask)
 };
 
-/// Section 2: the clock inside kernels at idle, under a heavy load and after,
-/// beside NVML's clock and power.
+/// Section 2: the clock inside kernels at idle, under a heavy load and after, beside NVML's clock and power.
 struct ClockRun {
-  double nominal_mhz = 0;            ///< cudaDevAttrClockRate
-  bool nvml_available = false;       ///< NVML answered
-  double power_limit_watts = 0;      ///< the enforced power limit (NVML)
-  double probe_ms = 0;               ///< how long each in-kernel clock probe spun
+  double nominal_mhz = 0;               ///< cudaDevAttrClockRate
+  double power_limit_watts = 0;         ///< the enforced power limit (NVML)
+  double probe_ms = 0;                  ///< how long each in-kernel clock probe spun
   std::vector<double> idle_kernel_mhz;  ///< in-kernel probes at idle, one after the other
   std::vector<double> idle_nvml_mhz;    ///< NVML's SM clock right after each probe
-  double idle_power_watts = 0;       ///< NVML's power before the load
-  double timer_step_ns = 0;          ///< the smallest step %globaltimer advanced by (measured in a kernel)
-  double timer_mean_step_ns = 0;     ///< its mean step over the measurement
-  double load_ms = 0;                ///< how long the load ran (events)
-  double load_tflops = 0;            ///< tensor-core throughput the load reached
-  double load_copy_gbps = 0;         ///< bytes read + written per second by the copy beside it
+  double idle_power_watts = 0;          ///< NVML's power before the load
+  double timer_step_ns = 0;             ///< the smallest step %globaltimer advanced by (measured in a kernel)
+  double timer_mean_step_ns = 0;        ///< its mean step over the measurement
+  double load_ms = 0;                   ///< how long the load ran (events)
+  double load_tflops = 0;               ///< tensor-core throughput the load reached
+  double load_copy_gbps = 0;            ///< bytes read + written per second by the copy beside it
   std::vector<double> load_kernel_mhz;  ///< in-kernel clock of each launch of the load, in order
   std::vector<NvmlSample> load_nvml;    ///< NVML during the load
-  double after_kernel_mhz = 0;       ///< a probe right after the load
-  double after_nvml_mhz = 0;         ///< NVML right after that
-  bool load_correct = false;         ///< the load's results matched the CPU
-  std::string load_detail;           ///< what the check found
+  double after_kernel_mhz = 0;          ///< a probe right after the load
+  double after_nvml_mhz = 0;            ///< NVML right after that
+  bool load_correct = false;            ///< the load's results matched the CPU
+  std::string load_detail;              ///< what the check found
 };
 
-/// In-kernel clock and NVML at idle, under load and after, with power.
+/// In-kernel clock and NVML at idle, under load and after, with power (id "clock").
 lab::ResultTable clock_table(const ClockRun& run);
-/// The in-kernel method's error terms: spread, %globaltimer's step, the gap to NVML.
+/// The in-kernel method's error terms: spread, %globaltimer's step, the gap to NVML (id "clock_error").
 lab::ResultTable clock_error_table(const ClockRun& run);
-/// The load computed right; whether the load moved the clock (with power);
-/// whether the in-kernel method agrees with NVML within its own error; nvbench's 75 % flag.
+/// The load computed right; whether it moved the clock; in-kernel against NVML; nvbench's 75 % rule.
 std::vector<lab::Finding> clock_findings(const ClockRun& run);
-/// Clock locking (explained, never done), NVML's power reading, nvbench's rule.
-std::vector<lab::Background> clock_background();
-/// Readings of an in-kernel clock that differ by more than this (relative) count as a change.
-constexpr double kClockChange = 0.01;
+std::vector<lab::Background> clock_background();  ///< clock locking (never done), NVML's power, nvbench's rule
 
 // --- 3. Many samples ------------------------------------------------------------
 
 /// Section 3: lone launches of one kernel, each with its in-kernel clock.
 struct SamplesRun {
-  long long steps = 0;              ///< FMAs per thread of the kernel
-  double nominal_mhz = 0;           ///< cudaDevAttrClockRate
-  std::vector<double> ms;           ///< event time of each launch, in order
-  std::vector<double> clock_mhz;    ///< in-kernel clock of each launch
-  bool correct = false;             ///< every thread's result matched the CPU
+  long long steps = 0;            ///< FMAs per thread of the kernel
+  double nominal_mhz = 0;         ///< cudaDevAttrClockRate
+  std::vector<double> ms;         ///< event time of each launch, in order
+  std::vector<double> clock_mhz;  ///< in-kernel clock of each launch
+  bool correct = false;           ///< every thread's result matched the CPU
 };
 
-/// The samples' statistics and Tukey's outliers.
+/// The samples' statistics and Tukey's outliers (id "samples").
 lab::ResultTable samples_table(const SamplesRun& run);
-/// The samples sorted into 12 bins, each with a bar.
+/// The samples sorted into 12 bins, each with a bar (id "histogram").
 lab::ResultTable histogram_table(const SamplesRun& run);
-/// A 95 % bootstrap interval of the median of the first n samples, for growing n.
+/// A 95 % bootstrap interval of the median of the first n samples, for growing n (id "precision").
 lab::ResultTable precision_table(const SamplesRun& run);
-/// Correct results; mean against median; how the interval shrank with n; the clock per sample.
+/// Correct results; how the interval shrank with n; the clock per sample.
 std::vector<lab::Finding> samples_findings(const SamplesRun& run);
-/// The event timer's resolution, the percentile bootstrap, the recipe.
-std::vector<lab::Background> samples_background();
-/// The sample counts precision_table() uses: 5, 10, 20, 50, 100, 200, ... up to
-/// and including all of @p total (only those with at least 5 samples).
-std::vector<std::size_t> precision_counts(std::size_t total);
+std::vector<lab::Background> samples_background();  ///< the event timer's resolution, the bootstrap, the recipe
 
 }  // namespace ch07

@@ -19,42 +19,33 @@
 //   cmake --preset release && cmake --build build/release --target ch07_cache_and_clock
 //   build/release/chapters/07_cache_and_clock/ch07_cache_and_clock [--samples 50] [--load-ms 3000] [--json out.json]
 #include "cache_clock.cuh"
-#include "cache_options.hpp"
 #include "chapter.cuh"
-#include "memory_fit.hpp"
+#include "options.hpp"
 #include "program.hpp"
 #include "stream.cuh"
 
+constexpr char kProgram[] = "ch07_cache_and_clock";
+
 int main(int argc, char** argv) {
-  return lab::run_program("ch07_cache_and_clock", [&] {
-    ch07::CacheOptions o;
-    lab::Chapter chapter("ch07_cache_and_clock", "Chapter 07: cache and clock effects",
+  return lab::run_program(kProgram, [&] {
+    ch07::Options o;
+    lab::Chapter chapter(kProgram, "Chapter 07: cache and clock effects",
                          "Warm vs cold L2 and what an L2 flush really changes, the SM clock measured in\n"
                          "kernels at idle, under load and after, and the statistics of many samples.");
-    ch07::add_cache_options(chapter.options(), o);
+    ch07::add_options(chapter.options(), o);
     if (!chapter.start(argc, argv)) return lab::exit_code::success;
     const lab::DeviceInfo& device = chapter.device();
-    const std::string too_big =
-        ch07::check_memory(o, device.l2_bytes, device.free_memory_bytes, lab::available_host_memory_bytes());
-    if (!too_big.empty()) throw lab::UsageError(too_big);
+    chapter.require_memory(ch07::memory_need(o, device.l2_bytes));
     chapter.measure_sm_clock();
     lab::Report& report = chapter.report();
     lab::Stream stream;
-    const auto seed = static_cast<std::uint64_t>(o.seed);
 
     report.section("1. Warm and cold L2, and the flush's two effects");
-    ch07::CacheRun cache;
-    {
-      ch07::PrecedingWork preceding(o.spin_ms);
-      cache.spin_ms = preceding.spin_ms();
-      cache.flush_bytes = preceding.flush_bytes();
-      for (std::size_t bytes : {ch07::small_working_set_bytes(o, device.l2_bytes),
-                                ch07::large_working_set_bytes(o, device.l2_bytes)}) {
-        cache.sets.push_back(ch07::compare_cache_states(bytes, seed, preceding, static_cast<int>(o.samples), stream));
-        report.add(ch07::working_set_table(cache.sets.back()));
-        report.add(ch07::effects_table(cache.sets.back()));
-      }
-    }
+    const ch07::CacheRun cache = ch07::compare_cache(o, device, stream);
+    report.add(ch07::working_set_table(cache.small));
+    report.add(ch07::effects_table(cache.small));
+    report.add(ch07::working_set_table(cache.large));
+    report.add(ch07::effects_table(cache.large));
     report.add(ch07::cache_findings(cache));
     report.add(ch07::cache_background());
 

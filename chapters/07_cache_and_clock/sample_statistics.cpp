@@ -61,6 +61,23 @@ MedianInterval bootstrap_median_interval(const std::vector<double>& samples, dou
   return interval;
 }
 
+std::vector<std::size_t> precision_counts(std::size_t total) {
+  std::vector<std::size_t> counts;
+  for (std::size_t decade = 1; decade < total; decade *= 10) {
+    for (std::size_t step : {1, 2, 5}) {
+      const std::size_t n = step * decade;
+      if (n >= 5 && n < total) counts.push_back(n);
+    }
+  }
+  if (total >= 5) counts.push_back(total);
+  return counts;
+}
+
+MedianInterval first_n_interval(const std::vector<double>& samples, std::size_t n) {
+  return bootstrap_median_interval(
+      std::vector<double>(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(n)));
+}
+
 ClockVerdict judge_clock(const std::vector<double>& mhz, double nominal_mhz, double fraction) {
   const lab::Summary s = lab::summarize(mhz);
   ClockVerdict v;

@@ -51,6 +51,12 @@ struct MedianInterval {
 MedianInterval bootstrap_median_interval(const std::vector<double>& samples, double confidence = 0.95,
                                          int resamples = 2000, std::uint64_t seed = 7);
 
+/// The sample counts at which precision_table() shows the interval: 5, 10, 20,
+/// 50, 100, 200, ... below @p total, then @p total (none when it is under 5).
+std::vector<std::size_t> precision_counts(std::size_t total);
+/// bootstrap_median_interval() of the first @p n of @p samples.
+MedianInterval first_n_interval(const std::vector<double>& samples, std::size_t n);
+
 /// The in-kernel SM clock over a set of readings, against the nominal clock.
 struct ClockVerdict {
   double min_mhz = 0;     ///< lowest reading

@@ -2,37 +2,21 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <map>
-#include <sstream>
-#include <stdexcept>
 
-#include "statistics.hpp"
+#include "vocabulary.hpp"
 
 namespace ch08 {
 
 namespace {
 
-using lab::fixed;
-
-constexpr auto& mid = lab::median_or_nan;  // NaN when there are no samples
-
 double longest(const std::vector<double>& samples) {
   return samples.empty() ? 0.0 : *std::max_element(samples.begin(), samples.end());
 }
 
-lab::Finding (&note)(const std::string&, const std::string&) = lab::named_observation;  // "name: text"
-
-// "+12 %" / "-3 %": how far @p value lies from @p reference, with its sign.
-std::string apart(double value, double reference) {
-  const double percent = 100.0 * (value - reference) / reference;
-  return (percent >= 0 ? "+" : "") + fixed(percent, 0) + " %";
-}
-
 // A table of samples in microseconds: median, min, max and how many.
-lab::ResultTable us_table(const std::string& title, const std::string& first_header) {
+lab::ResultTable us_table(const std::string& id, const std::string& title, const std::string& first_header) {
   return lab::ResultTable(
-      title, first_header,
+      id, title, first_header,
       {{"median", "median", "us", 2}, {"min", "min", "us", 2}, {"max", "max", "us", 2}, {"count", "samples", "", 0}});
 }
 
@@ -41,98 +25,109 @@ lab::ResultTable::Row& with_samples(lab::ResultTable::Row& row, const std::vecto
   return samples.empty() ? row : row.samples(samples, "us");
 }
 
+std::string not_recorded(const std::vector<double>& cupti_us, const std::string& why) {
+  return cupti_us.empty() ? "; CUPTI: not recorded (" + why + ")" : "";
+}
+
 }  // namespace
 
 // --- 1. What a launch costs ----------------------------------------------------
 
 lab::ResultTable launch_cost_table(const LaunchCostRun& run) {
-  lab::ResultTable table = us_table("An empty kernel: its launch three ways, and the kernel itself", "what");
+  lab::ResultTable table =
+      us_table("launch_cost", "An empty kernel: its launch three ways, and the kernel itself", "what");
   with_samples(table.add_row("launch call (host)"), run.launch_call_us);
   with_samples(
-      table.add_row("back to back on the GPU, per kernel (events / " + std::to_string(run.back_to_back_kernels) + ")"),
+      table.add_row(lab::format("back to back on the GPU, per kernel (events / %d)", run.back_to_back_kernels)),
       run.back_to_back_us);
   with_samples(table.add_row("launch + cudaStreamSynchronize (host)"), run.round_trip_us);
   with_samples(table.add_row("the kernel itself (CUPTI)"), run.cupti_kernel_us);
   table.note("back to back: the kernels are queued behind a held stream, then run without the host in between" +
-             (run.cupti_kernel_us.empty() ? "; CUPTI: not recorded (" + run.cupti_missing + ")" : std::string()));
+             not_recorded(run.cupti_kernel_us, run.cupti_missing));
   return table;
 }
 
-std::vector<lab::Finding> launch_cost_findings(const LaunchCostRun& run) {
-  const double call = mid(run.launch_call_us);
-  const double pace = mid(run.back_to_back_us);
-  const double round_trip = mid(run.round_trip_us);
-  std::vector<lab::Finding> findings;
-  findings.push_back(lab::timing_check("a launch call returns before its kernel's round trip would", call < round_trip,
-                                       "median launch call " + fixed(call, 2) + " us, launch + cudaStreamSynchronize " +
-                                           fixed(round_trip, 2) + " us (" + fixed(round_trip / call, 1) + "x)"));
-  if (call > pace) {
-    findings.push_back(
-        note("who sets the pace",
-             "the host took " + fixed(call, 2) + " us per launch call, the GPU " + fixed(pace, 2) +
-                 " us per kernel back to back: a host launching one small kernel after another keeps "
-                 "the GPU waiting " +
-                 fixed(call - pace, 2) + " us per kernel (a launch call takes " + fixed(call / pace, 1) +
-                 "x the GPU's time per kernel). Section 3 measures what a graph, launched with one call, "
-                 "changes."));
-  } else {
-    findings.push_back(note("who sets the pace", "the GPU took " + fixed(pace, 2) +
-                                                     " us per kernel back to back, the host " + fixed(call, 2) +
-                                                     " us per launch call: here the host kept up"));
-  }
-  if (run.cupti_kernel_us.empty()) {
-    findings.push_back(note("the kernel itself", "CUPTI did not record (" + run.cupti_missing + "): no figure"));
-  } else {
-    const double own = mid(run.cupti_kernel_us);
-    findings.push_back(
-        note("the kernel itself", "CUPTI timed the empty kernel at " + fixed(own, 2) + " us; of the " + fixed(pace, 2) +
-                                      " us per kernel back to back, " + fixed(std::max(0.0, pace - own), 2) +
-                                      " us lie between one kernel's end and the next one's (with CUPTI recording)"));
-  }
-  return findings;
+static lab::Finding who_sets_the_pace(const LaunchCostRun& run) {
+  const double call = lab::median_or_nan(run.launch_call_us);
+  const double pace = lab::median_or_nan(run.back_to_back_us);
+  return (call > pace
+              ? lab::named_observation("pace.host", "who sets the pace",
+                                       lab::format("the host took %.2f us per launch call, the GPU %.2f us per "
+                                                   "kernel back to back: one small launch after another keeps the "
+                                                   "GPU waiting %.2f us per kernel (a call takes %.1fx its time)",
+                                                   call, pace, call - pace, call / pace))
+              : lab::named_observation(
+                    "pace.gpu", "who sets the pace",
+                    lab::format("the host kept up: %.2f us per call, the GPU %.2f us per kernel", call, pace)))
+      .with("call_us", call)
+      .with("pace_us", pace);
 }
 
-std::vector<Background> launch_cost_background() {
+static lab::Finding kernel_itself(const LaunchCostRun& run) {
+  if (run.cupti_kernel_us.empty())
+    return lab::named_observation("kernel_itself.not_recorded", "the kernel itself", "CUPTI: " + run.cupti_missing);
+  const double own = lab::median_or_nan(run.cupti_kernel_us);
+  const double between = std::max(0.0, lab::median_or_nan(run.back_to_back_us) - own);
+  return lab::named_observation("kernel_itself", "the kernel itself",
+                                lab::format("CUPTI timed it at %.2f us; %.2f us per kernel back to back lie between "
+                                            "kernels (with CUPTI recording)",
+                                            own, between))
+      .with("kernel_us", own)
+      .with("between_us", between);
+}
+
+std::vector<lab::Finding> launch_cost_findings(const LaunchCostRun& run) {
+  return {who_sets_the_pace(run), kernel_itself(run)};
+}
+
+std::vector<lab::Background> launch_cost_background() {
   return {{"kernel launches are asynchronous with respect to the host",
            "CUDA Runtime API, API synchronization behavior (Kernel Launches)"}};
 }
 
 // --- 2. The launch queue -------------------------------------------------------
 
-std::int64_t queue_depth(const QueueFillRun& run) { return run.stalled_call; }
+static double per_launch_us(const PaceCase& c) {
+  return c.launch_loop_ms * 1e3 / static_cast<double>(std::max<std::int64_t>(1, c.launches));
+}
+
+// Did a call block (the releaser saw one stall) while the holding kernel still held the stream?
+static bool blocked(const QueueFillRun& fill) {
+  return !fill.holding_kernel_timed_out && fill.stalled_call >= 0 &&
+         fill.stalled_call < static_cast<std::int64_t>(fill.call_us.size());
+}
 
 lab::ResultTable queue_fill_table(const QueueFillRun& run) {
-  lab::ResultTable table("Launch calls into a held stream, by how many were queued before them", "calls",
+  lab::ResultTable table("queue_fill", "Launch calls into a held stream, by how many were queued before them", "calls",
                          {{"count", "calls", "", 0}, {"median", "median", "us", 2}, {"max", "longest", "us", 2}});
   const auto calls = static_cast<std::int64_t>(run.call_us.size());
-  const std::int64_t depth = queue_depth(run);
+  const std::int64_t depth = run.stalled_call;
   const std::int64_t queued_end = depth >= 0 ? depth : calls;  // calls [0, queued_end) returned while held
-  std::int64_t first = 0;
-  for (std::int64_t last = 0; first < queued_end; last = last * 8 + 7) {
-    const std::int64_t end = std::min(last + 1, queued_end);
-    std::vector<double> group(run.call_us.begin() + first, run.call_us.begin() + end);
-    const std::string name = end - first == 1 ? "call " + std::to_string(first + 1)
-                                              : "calls " + std::to_string(first + 1) + " to " + std::to_string(end);
-    with_samples(table.add_row(name), group);
-    first = end;
+  const auto at = [&](std::int64_t i) { return run.call_us.begin() + i; };
+  const auto calls_text = [](std::int64_t first, std::int64_t last) {  // 1-based
+    return first == last ? "call " + std::to_string(first)
+                         : lab::format("calls %lld to %lld", (long long)first, (long long)last);
+  };
+  for (std::int64_t first = 0, last = 0; first < queued_end; first = last + 1, last = last * 8 + 7) {
+    last = std::min(last, queued_end - 1);
+    with_samples(table.add_row(calls_text(first + 1, last + 1)), std::vector<double>(at(first), at(last + 1)));
   }
   if (depth >= 0 && depth < calls) {
-    with_samples(table.add_row("call " + std::to_string(depth + 1) + ": blocked until the stream was released"),
+    with_samples(table.add_row(calls_text(depth + 1, depth + 1) + ": blocked until the stream was released"),
                  {run.call_us[static_cast<std::size_t>(depth)]});
-    if (depth + 1 < calls) {
-      with_samples(
-          table.add_row("calls " + std::to_string(depth + 2) + " to " + std::to_string(calls) + ", after the release"),
-          std::vector<double>(run.call_us.begin() + depth + 1, run.call_us.end()));
-    }
+    if (depth + 1 < calls)
+      with_samples(table.add_row(calls_text(depth + 2, calls) + ", after the release"),
+                   std::vector<double>(at(depth + 1), run.call_us.end()));
   }
-  table.note("the stream is held by a kernel that spins until released; a call still running after " +
-             fixed(run.stall_ms, 0) + " ms counts as blocked, and another thread releases the stream then");
+  table.note(lab::format(
+      "a call still running after %.0f ms counts as blocked; another thread then releases the stream", run.stall_ms));
   return table;
 }
 
 lab::ResultTable queue_pace_table(const QueuePaceRun& run) {
   lab::ResultTable table(
-      "Spin kernels of " + fixed(run.kernel_us, 0) + " us on a free stream, then CPU work as long as the GPU's",
+      "queue_pace",
+      lab::format("Spin kernels of %.0f us on a free stream, then CPU work as long as the GPU's", run.kernel_us),
       "launches",
       {{"launch_loop_ms", "launch loop (host timer)", "ms", 3},
        {"per_launch_us", "per launch", "us", 2},
@@ -144,89 +139,90 @@ lab::ResultTable queue_pace_table(const QueuePaceRun& run) {
     table.add_row(std::to_string(c->launches))
         .set("launches", static_cast<long long>(c->launches))
         .set("launch_loop_ms", c->launch_loop_ms)
-        .set("per_launch_us", c->launch_loop_ms * 1e3 / static_cast<double>(std::max<std::int64_t>(1, c->launches)))
+        .set("per_launch_us", per_launch_us(*c))
         .set("cpu_work_ms", c->cpu_work_ms)
         .set("wait_ms", c->wait_ms)
         .set("total_ms", c->total_ms)
         .set("gpu_ms", c->gpu_ms);
   }
-  table.note(
-      "launch loop: a host timer around the launches alone, no synchronisation (chapter 02); total: first "
-      "launch to the end of the wait");
+  table.note("launch loop: a host timer around the launches alone (chapter 02); total: first launch to end of wait");
   return table;
 }
 
-namespace {
-
-double per_launch_us(const PaceCase& c) {
-  return c.launch_loop_ms * 1e3 / static_cast<double>(std::max<std::int64_t>(1, c.launches));
-}
-
-// Of the time CPU work and GPU work could have shared, how much they did share (0..1).
-double overlap_share(const PaceCase& c) {
+// Of the time CPU work and GPU work could have shared, how much they did share (0..100 %).
+static double overlap_percent(const PaceCase& c) {
   const double possible = std::min(c.cpu_work_ms, c.gpu_ms);
   if (possible <= 0) return 0.0;
-  const double shared = c.cpu_work_ms + c.gpu_ms - c.total_ms;
-  return std::clamp(shared / possible, 0.0, 1.0);
+  return std::clamp(lab::percent_of(c.cpu_work_ms + c.gpu_ms - c.total_ms, possible), 0.0, 100.0);
 }
 
-}  // namespace
+static lab::Finding queue_depth(const QueueFillRun& fill) {
+  const char* name = "the launch queue's depth";
+  if (fill.holding_kernel_timed_out)
+    return lab::named_observation("queue_depth.not_measured", name,
+                                  "not measured: the holding kernel gave up (a profiler serialising kernels?)");
+  if (!blocked(fill))
+    return lab::named_observation(
+               "queue_depth.not_reached", name,
+               lab::format("no call blocked up to %zu launches (longest %.2f us): raise --queue-launches",
+                           fill.call_us.size(), longest(fill.call_us)))
+        .with("calls_count", fill.call_us.size())
+        .with("longest_us", longest(fill.call_us));
+  const std::vector<double> before(fill.call_us.begin(), fill.call_us.begin() + fill.stalled_call);
+  const double blocked_ms = fill.call_us[static_cast<std::size_t>(fill.stalled_call)] * 1e-3;
+  return lab::named_observation(
+             "queue_depth.blocked", name,
+             lab::format("calls blocked after %zu launches were queued: call %zu took %.1f ms, until "
+                         "the stream was released; the calls before it a median of %.2f us",
+                         before.size(), before.size() + 1, blocked_ms, lab::median_or_nan(before)))
+      .with("depth_count", before.size())
+      .with("blocked_ms", blocked_ms)
+      .with("before_median_us", lab::median_or_nan(before));
+}
 
-std::vector<lab::Finding> queue_findings(const QueueFillRun& fill, const QueuePaceRun& pace) {
-  std::vector<lab::Finding> findings;
-  const std::int64_t depth = queue_depth(fill);
-  const auto calls = static_cast<std::int64_t>(fill.call_us.size());
-  if (fill.holding_kernel_timed_out) {
-    findings.push_back(note("the launch queue's depth",
-                            "not measured: the holding kernel gave up before the stream was released (is a profiler "
-                            "serialising kernels?)"));
-  } else if (depth >= 0 && depth < calls) {
-    const std::vector<double> before(fill.call_us.begin(), fill.call_us.begin() + depth);
-    findings.push_back(note("the launch queue's depth",
-                            "launch calls started to block after " + std::to_string(depth) +
-                                " launches were queued behind the held stream: call " + std::to_string(depth + 1) +
-                                " took " + fixed(fill.call_us[static_cast<std::size_t>(depth)] * 1e-3, 1) +
-                                " ms, until the stream was released; the calls before it took a median of " +
-                                fixed(mid(before), 2) + " us (longest " + fixed(longest(before), 2) + " us)"));
-  } else {
-    findings.push_back(note("the launch queue's depth",
-                            "did not block up to " + std::to_string(calls) + " launches: the longest call took " +
-                                fixed(longest(fill.call_us), 2) + " us (raise --queue-launches to look further)"));
-  }
-
+static lab::Finding launch_pace(const QueueFillRun& fill, const QueuePaceRun& pace) {
   const double below = per_launch_us(pace.below);
   const double past = per_launch_us(pace.past);
-  const bool blocked_in_pace = depth >= 0 && depth < pace.past.launches && !fill.holding_kernel_timed_out;
-  const std::string loops = std::to_string(pace.below.launches) + " launches took " + fixed(below, 2) + " us each, " +
-                            std::to_string(pace.past.launches) + " took " + fixed(past, 2) + " us each (kernels of " +
-                            fixed(pace.kernel_us, 0) + " us)";
-  if (blocked_in_pace) {
-    findings.push_back(
-        lab::timing_check("past the queue's depth a launch call waits for the GPU", past > 2 * below, loops));
-  } else {
-    findings.push_back(note("launches below the depth", loops + ": every launch fitted in the queue"));
-  }
-  const double share = pace.past.gpu_ms > 0 ? pace.past.launch_loop_ms / pace.past.gpu_ms : 0.0;
-  const std::string timer = "a host timer around " + std::to_string(pace.past.launches) + " launches read " +
-                            fixed(pace.past.launch_loop_ms, 2) + " ms, " + fixed(100 * share, 0) + " % of the GPU's " +
-                            fixed(pace.past.gpu_ms, 2) + " ms";
-  findings.push_back(note("the host timer around the launches",
-                          share > 0.5 ? timer + ": past the depth each call waited for room in the queue, so the "
-                                                "timer followed the GPU's work, not the launch calls"
-                                      : timer + ": it timed the launch calls, not the GPU's work (chapter 02)"));
-  findings.push_back(
-      note("CPU work placed after the launches",
-           "after " + std::to_string(pace.past.launches) + " launches it shared " +
-               fixed(100 * overlap_share(pace.past), 0) + " % of the time it could have with the GPU's work (total " +
-               fixed(pace.past.total_ms, 2) +
-               " ms; one after "
-               "the other " +
-               fixed(pace.past.cpu_work_ms + pace.past.gpu_ms, 2) + " ms); after " +
-               std::to_string(pace.below.launches) + " launches, " + fixed(100 * overlap_share(pace.below), 0) + " %"));
-  return findings;
+  const std::string loops =
+      lab::format("%lld launches took %.2f us each, %lld took %.2f us each (kernels of %.0f us)",
+                  (long long)pace.below.launches, below, (long long)pace.past.launches, past, pace.kernel_us);
+  return (blocked(fill) && fill.stalled_call < pace.past.launches
+              ? lab::timing_check("launch_pace.past_depth", "past the queue's depth a launch call waits for the GPU",
+                                  past > 2 * below, loops)
+              : lab::named_observation("launch_pace.below_depth", "launches below the depth",
+                                       loops + ": every launch fitted in the queue"))
+      .with("below_us", below)
+      .with("past_us", past);
 }
 
-std::vector<Background> queue_background() {
+static lab::Finding host_timer(const PaceCase& c) {
+  const double percent = c.gpu_ms > 0 ? lab::percent_of(c.launch_loop_ms, c.gpu_ms) : 0.0;
+  const std::string timer = lab::format("around %lld launches it read %.2f ms, %.0f %% of the GPU's %.2f ms",
+                                        (long long)c.launches, c.launch_loop_ms, percent, c.gpu_ms);
+  const char* name = "the host timer around the launches";
+  return (percent > 50 ? lab::named_observation("host_timer.followed_gpu", name,
+                                                timer + ": the calls waited for room in the queue")
+                       : lab::named_observation("host_timer.timed_calls", name,
+                                                timer + ": it timed the launch calls, not the GPU's work (chapter 02)"))
+      .with("loop_percent", percent);
+}
+
+static lab::Finding cpu_work_overlap(const QueuePaceRun& pace) {
+  const PaceCase& past = pace.past;
+  return lab::named_observation("cpu_work_overlap", "CPU work placed after the launches",
+                                lab::format("after %lld launches it overlapped %.0f %% of what it could with the GPU's "
+                                            "work; after %lld, %.0f %%",
+                                            (long long)past.launches, overlap_percent(past),
+                                            (long long)pace.below.launches, overlap_percent(pace.below)))
+      .with("past_percent", overlap_percent(past))
+      .with("below_percent", overlap_percent(pace.below));
+}
+
+std::vector<lab::Finding> queue_findings(const QueueFillRun& fill, const QueuePaceRun& pace) {
+  return {queue_depth(fill), launch_pace(fill, pace), host_timer(pace.past), cpu_work_overlap(pace)};
+}
+
+std::vector<lab::Background> queue_background() {
   return {
       {"a kernel launch returns once the launch is queued; what the queue holds, and how much, is the driver's: "
        "this section measures it instead of quoting a figure",
@@ -235,23 +231,17 @@ std::vector<Background> queue_background() {
 
 // --- 3. CUDA graphs ------------------------------------------------------------
 
-namespace {
-
-double per_kernel(const std::vector<double>& totals, int kernels) { return mid(totals) / std::max(1, kernels); }
-
-const GraphSize* size_with(const GraphRun& run, int kernels) {
-  for (const GraphSize& s : run.sizes)
-    if (s.kernels == kernels) return &s;
-  return nullptr;
+static double per_kernel(const std::vector<double>& totals, int kernels) {
+  return lab::median_or_nan(totals) / std::max(1, kernels);
 }
 
-std::string kernels_text(int k) { return std::to_string(k) + (k == 1 ? " kernel" : " kernels"); }
-
-}  // namespace
+static bool graph_won(const GraphSize& s) { return lab::median_or_nan(s.graph_us) < lab::median_or_nan(s.stream_us); }
 
 lab::ResultTable graph_table(const GraphRun& run) {
   lab::ResultTable table(
-      "K dependent additions on " + std::to_string(run.n) + " floats: K stream launches against one graph of K kernels",
+      "graphs",
+      lab::format("K dependent additions on %lld floats: K stream launches against one graph of K kernels",
+                  (long long)run.n),
       "K",
       {{"capture_us", "capture", "us", 1},
        {"instantiate_us", "instantiate", "us", 1},
@@ -265,8 +255,8 @@ lab::ResultTable graph_table(const GraphRun& run) {
     const double graph = per_kernel(s.graph_us, s.kernels);
     table.add_row(std::to_string(s.kernels))
         .set("kernels", s.kernels)
-        .set("capture_us", mid(s.capture_us))
-        .set("instantiate_us", mid(s.instantiate_us))
+        .set("capture_us", lab::median_or_nan(s.capture_us))
+        .set("instantiate_us", lab::median_or_nan(s.instantiate_us))
         .set("stream_per_kernel_us", stream)
         .set("graph_per_kernel_us", graph)
         .set("stream_over_graph", stream / graph)
@@ -282,105 +272,92 @@ lab::ResultTable graph_table(const GraphRun& run) {
 }
 
 lab::ResultTable graph_update_table(const GraphRun& run) {
-  lab::ResultTable table = us_table("New arrays for an instantiated graph of " + kernels_text(run.update.kernels) +
-                                        ": update it, or instantiate again",
-                                    "what (host time)");
+  const std::string graph = lab::count_text(static_cast<std::size_t>(run.update.kernels), "kernel", "kernels");
+  lab::ResultTable table =
+      us_table("graph_update", "New arrays for an instantiated graph of " + graph + ": update it, or instantiate again",
+               "what (host time)");
   with_samples(table.add_row("capture the launches on the new arrays"), run.update.recapture_us);
   with_samples(table.add_row("cudaGraphExecUpdate"), run.update.update_us);
   with_samples(table.add_row("cudaGraphInstantiate, instead"), run.update.instantiate_us);
   return table;
 }
 
-std::vector<lab::Finding> graph_findings(const GraphRun& run) {
-  std::vector<lab::Finding> findings;
+static lab::Finding replays_correct(const GraphRun& run) {
   std::string wrong;
   int checked = run.update.results_checked;
   for (const GraphSize& s : run.sizes) {
     checked += s.results_checked;
-    if (wrong.empty() && !s.wrong.empty()) wrong = "K = " + std::to_string(s.kernels) + ": " + s.wrong;
+    if (wrong.empty() && !s.wrong.empty()) wrong = lab::format("K = %d: ", s.kernels) + s.wrong;
   }
   if (wrong.empty() && !run.update.wrong.empty()) wrong = "after cudaGraphExecUpdate: " + run.update.wrong;
-  findings.push_back(lab::correctness_check(
-      "every replay and every stream run correct", wrong.empty() && checked > 0,
-      wrong.empty() ? std::to_string(checked) + " results, c poisoned before each, exact comparison with the CPU's "
-                                                "a + K b"
-                    : wrong));
+  const std::string all = lab::format("%d results, c poisoned before each, exactly the CPU's a + K b", checked);
+  return lab::correctness_check("replays_correct", "every replay and every stream run correct",
+                                wrong.empty() && checked > 0, wrong.empty() ? all : wrong)
+      .with("results_count", checked);
+}
 
-  const GraphSize* largest = run.sizes.empty() ? nullptr : &run.sizes.back();
-  if (largest != nullptr && largest->kernels >= 10) {
-    const double stream = per_kernel(largest->stream_us, largest->kernels);
-    const double graph = per_kernel(largest->graph_us, largest->kernels);
-    findings.push_back(lab::timing_check(
-        "a graph of " + kernels_text(largest->kernels) + " costs less per kernel than as many stream launches",
-        graph < stream,
-        "per kernel, launch to completion: stream " + fixed(stream, 2) + " us, graph " + fixed(graph, 2) + " us (" +
-            fixed(stream / graph, 2) + "x)"));
-  } else {
-    findings.push_back(note("graph against stream", "no graph of 10 kernels or more in this run: no comparison"));
-  }
+static lab::Finding graph_cheaper(const GraphRun& run) {
+  if (run.sizes.empty() || run.sizes.back().kernels < 10)
+    return lab::named_observation("graph_cheaper.no_large_graph", "graph against stream",
+                                  "no graph of 10 kernels or more in this run: no comparison");
+  const GraphSize& largest = run.sizes.back();
+  const double stream = per_kernel(largest.stream_us, largest.kernels);
+  const double graph = per_kernel(largest.graph_us, largest.kernels);
+  return lab::timing_check(
+             "graph_cheaper",
+             lab::format("a graph of %d kernels costs less per kernel than as many stream launches", largest.kernels),
+             graph < stream,
+             lab::format("per kernel: stream %.2f us, graph %.2f us (%.2fx)", stream, graph, stream / graph))
+      .with("stream_us", stream)
+      .with("graph_us", graph);
+}
 
-  // "from K = X" only when the graph finished sooner at X and at every larger K of the run.
-  const auto graph_won = [](const GraphSize& s) { return mid(s.graph_us) < mid(s.stream_us); };
-  std::size_t from = run.sizes.size();
-  while (from > 0 && graph_won(run.sizes[from - 1])) --from;
+// "from K = X" only when the graph finished sooner at X and at every larger K of the run.
+static lab::Finding graph_pays_from(const GraphRun& run) {
+  const char* name = "where a graph starts to pay";
   std::string won_at, lost_at;
   for (const GraphSize& s : run.sizes) {
     std::string& list = graph_won(s) ? won_at : lost_at;
-    list += (list.empty() ? "K = " : ", ") + std::to_string(s.kernels);
+    list += (list.empty() ? "" : ", ") + std::to_string(s.kernels);
   }
-  if (won_at.empty()) {
-    findings.push_back(note("where a graph starts to pay", "at no K of this run did the graph finish sooner"));
-  } else if (std::none_of(run.sizes.begin(), run.sizes.begin() + static_cast<std::ptrdiff_t>(from), graph_won)) {
-    const GraphSize& first_win = run.sizes[from];
-    findings.push_back(note("where a graph starts to pay",
-                            "from K = " + std::to_string(first_win.kernels) +
-                                " the graph finished sooner: " + fixed(mid(first_win.graph_us), 1) + " us against " +
-                                fixed(mid(first_win.stream_us), 1) + " us for the stream launches"));
-  } else {
-    findings.push_back(
-        note("where a graph starts to pay", "the graph finished sooner at " + won_at + ", not at " + lost_at));
-  }
-  if (largest != nullptr) {
-    const double saved = mid(largest->stream_us) - mid(largest->graph_us);
-    const double setup = mid(largest->capture_us) + mid(largest->instantiate_us);
-    findings.push_back(
-        note("what a graph costs to make",
-             "capturing and instantiating the graph of " + kernels_text(largest->kernels) + " took " + fixed(setup, 1) +
-                 " us; " +
-                 (saved > 0 ? "each replay saves " + fixed(saved, 1) + " us, so it pays for itself after " +
-                                  fixed(std::ceil(setup / saved), 0) + " replays"
-                            : "no replay saved time in this run, so it never pays for itself here")));
-  }
+  const auto first_win = std::find_if(run.sizes.begin(), run.sizes.end(), graph_won);
+  if (first_win == run.sizes.end())
+    return lab::named_observation("graph_pays_from.never", name, "at no K of this run did the graph finish sooner");
+  if (!std::all_of(first_win, run.sizes.end(), graph_won))
+    return lab::named_observation("graph_pays_from.mixed", name,
+                                  "the graph finished sooner at K = " + won_at + ", not at K = " + lost_at);
+  return lab::named_observation(
+             "graph_pays_from.from_k", name,
+             lab::format("from K = %d the graph finished sooner: %.1f us against %.1f us", first_win->kernels,
+                         lab::median_or_nan(first_win->graph_us), lab::median_or_nan(first_win->stream_us)))
+      .with("from_kernels", first_win->kernels);
+}
 
-  const GraphUpdateRun& u = run.update;
-  if (!u.update_failure.empty()) {
-    findings.push_back(note("updating a graph", "cudaGraphExecUpdate refused: " + u.update_failure));
-  } else if (!u.update_us.empty()) {
-    const double update = mid(u.update_us);
-    const double again = mid(u.instantiate_us);
-    findings.push_back(note("updating a graph",
-                            update < again
-                                ? "cudaGraphExecUpdate took " + fixed(update, 1) + " us against " + fixed(again, 1) +
-                                      " us for a new cudaGraphInstantiate (" + fixed(again / update, 1) + "x less)"
-                                : "cudaGraphExecUpdate took " + fixed(update, 1) +
-                                      " us, not less than a new cudaGraphInstantiate (" + fixed(again, 1) + " us)"));
-  }
+static lab::Finding graph_setup(const GraphSize& largest) {
+  const double saved = lab::median_or_nan(largest.stream_us) - lab::median_or_nan(largest.graph_us);
+  const double setup = lab::median_or_nan(largest.capture_us) + lab::median_or_nan(largest.instantiate_us);
+  const std::string made =
+      lab::format("capturing and instantiating the graph of K = %d took %.1f us; ", largest.kernels, setup);
+  const char* name = "what a graph costs to make";
+  return (saved > 0
+              ? lab::named_observation("graph_setup.pays_back", name,
+                                       made + lab::format("each replay saves %.1f us: paid back after %.0f replays",
+                                                          saved, std::ceil(setup / saved)))
+              : lab::named_observation("graph_setup.never", name, made + "no replay saved time in this run"))
+      .with("setup_us", setup)
+      .with("saved_us", saved);
+}
 
-  const std::string name = "benchmark: per kernel, a graph of " + std::to_string(kBenchmarkKernels) +
-                           " kernels against " + std::to_string(kBenchmarkKernels) + " stream launches";
-  if (const GraphSize* b = size_with(run, kBenchmarkKernels)) {
-    const double stream = per_kernel(b->stream_us, b->kernels);
-    const double graph = per_kernel(b->graph_us, b->kernels);
-    findings.push_back(note(name, "stream " + fixed(stream, 2) + " us, graph " + fixed(graph, 2) +
-                                      " us per kernel: ratio " + fixed(stream / graph, 2)));
-  } else {
-    findings.push_back(note(
-        name, "not measured: no K = " + std::to_string(kBenchmarkKernels) + " in this run (--max-kernels below it)"));
-  }
+std::vector<lab::Finding> graph_findings(const GraphRun& run) {
+  std::vector<lab::Finding> findings = {replays_correct(run), graph_cheaper(run), graph_pays_from(run)};
+  if (!run.sizes.empty()) findings.push_back(graph_setup(run.sizes.back()));
+  if (!run.update.update_failure.empty())  // the times are the update table's
+    findings.push_back(lab::named_observation("graph_update.refused", "updating a graph",
+                                              "cudaGraphExecUpdate refused: " + run.update.update_failure));
   return findings;
 }
 
-std::vector<Background> graph_background() {
+std::vector<lab::Background> graph_background() {
   return {{"between cudaStreamBeginCapture and cudaStreamEndCapture, work queued on the stream is not run but "
            "recorded into a graph; cudaGraphInstantiate makes it an executable graph that cudaGraphLaunch runs as "
            "one unit, as often as wanted",
@@ -393,68 +370,75 @@ std::vector<Background> graph_background() {
 
 // --- 4. Timing microsecond kernels honestly -------------------------------------
 
-namespace {
-
 const char* const kMethodNames[] = {"event pair per launch", "blocked stream (chapter 03)",
                                     "graph of K launches, events / K"};
 
-}  // namespace
+// Each method's samples, in the order of kMethodNames.
+constexpr std::vector<double> HonestTimingRun::* kMethods[] = {
+    &HonestTimingRun::event_pair_us, &HonestTimingRun::blocked_us, &HonestTimingRun::graph_us};
 
 lab::ResultTable honest_timing_table(const HonestTimingRun& run) {
-  lab::ResultTable table("c = a + b on " + std::to_string(run.n) +
-                             " floats, timed four ways (K = " + std::to_string(run.graph_kernels) + ")",
-                         "method",
-                         {{"median", "median", "us", 2},
-                          {"min", "min", "us", 2},
-                          {"max", "max", "us", 2},
-                          {"count", "samples", "", 0},
-                          {"vs_cupti", "vs CUPTI", "", 0}});
-  const double cupti = mid(run.cupti_us);
-  const std::vector<double>* methods[] = {&run.event_pair_us, &run.blocked_us, &run.graph_us};
+  lab::ResultTable table(
+      "honest_timing",
+      lab::format("c = a + b on %lld floats, timed four ways (K = %d)", (long long)run.n, run.graph_kernels), "method",
+      {{"median", "median", "us", 2},
+       {"min", "min", "us", 2},
+       {"max", "max", "us", 2},
+       {"count", "samples", "", 0},
+       {"vs_cupti", "vs CUPTI", "", 0}});
+  const double cupti = lab::median_or_nan(run.cupti_us);
   for (int i = 0; i < 3; ++i) {
-    lab::ResultTable::Row& row = with_samples(table.add_row(kMethodNames[i]), *methods[i]);
-    if (!run.cupti_us.empty()) row.set("vs_cupti", apart(mid(*methods[i]), cupti));
+    lab::ResultTable::Row& row = with_samples(table.add_row(kMethodNames[i]), run.*kMethods[i]);
+    if (!run.cupti_us.empty())
+      row.set("vs_cupti", lab::signed_percent(lab::percent_above(lab::median_or_nan(run.*kMethods[i]), cupti), 0));
   }
   with_samples(table.add_row("CUPTI: the kernel itself, every timed launch"), run.cupti_us);
   table.note("graph: K launches captured into one graph, replayed between two events, the time divided by K" +
-             (run.cupti_us.empty() ? "; CUPTI: not recorded (" + run.cupti_missing + ")" : std::string()));
+             not_recorded(run.cupti_us, run.cupti_missing));
   return table;
 }
 
-std::vector<lab::Finding> honest_timing_findings(const HonestTimingRun& run) {
-  std::vector<lab::Finding> findings;
+static lab::Finding timing_loops_correct(const HonestTimingRun& run) {
   std::string wrong;
-  for (std::size_t i = 0; i < run.results.size() && wrong.empty(); ++i) {
-    if (!run.results[i].passed()) wrong = std::string(kMethodNames[i < 3 ? i : 2]) + ": " + run.results[i].detail();
-  }
-  findings.push_back(
-      lab::correctness_check("c = a + b correct after every timing loop", wrong.empty() && run.results.size() == 3,
-                             wrong.empty() ? "3 loops, c poisoned before each, exact comparison with the CPU" : wrong));
-  const double pair = mid(run.event_pair_us);
-  const double graph = mid(run.graph_us);
-  findings.push_back(lab::timing_check("a graph of K launches, divided by K, reads less than an event pair per launch",
-                                       graph < pair,
-                                       "graph / K " + fixed(graph, 2) + " us, event pair " + fixed(pair, 2) + " us"));
-  if (run.cupti_us.empty()) {
-    findings.push_back(note("the four against each other",
-                            "CUPTI did not record (" + run.cupti_missing + "): no kernel duration to compare with"));
-    return findings;
-  }
-  const double cupti = mid(run.cupti_us);
-  const std::vector<double>* methods[] = {&run.event_pair_us, &run.blocked_us, &run.graph_us};
-  int best = 0;
-  std::string each;
-  for (int i = 0; i < 3; ++i) {
-    if (std::fabs(mid(*methods[i]) - cupti) < std::fabs(mid(*methods[best]) - cupti)) best = i;
-    each += std::string(i ? ", " : "") + kMethodNames[i] + " " + apart(mid(*methods[i]), cupti);
-  }
-  findings.push_back(note("the four against each other",
-                          "CUPTI timed the kernel itself at " + fixed(cupti, 2) + " us (median); " + each +
-                              ". Closest: " + kMethodNames[best] + ", " + fixed(mid(*methods[best]), 2) + " us"));
-  return findings;
+  for (std::size_t i = 0; i < run.results.size() && i < 3 && wrong.empty(); ++i)
+    if (!run.results[i].passed()) wrong = std::string(kMethodNames[i]) + ": " + run.results[i].detail();
+  return lab::correctness_check(
+      "timing_loops_correct", "c = a + b correct after every timing loop", wrong.empty() && run.results.size() == 3,
+      wrong.empty() ? "3 loops, c poisoned before each, exact comparison with the CPU" : wrong);
 }
 
-std::vector<Background> honest_timing_background() {
+static lab::Finding graph_below_event_pair(const HonestTimingRun& run) {
+  const double pair = lab::median_or_nan(run.event_pair_us);
+  const double graph = lab::median_or_nan(run.graph_us);
+  return lab::timing_check("graph_below_event_pair",
+                           "a graph of K launches, divided by K, reads less than an event pair per launch",
+                           graph < pair, lab::format("graph / K %.2f us, event pair %.2f us", graph, pair))
+      .with("graph_us", graph)
+      .with("pair_us", pair);
+}
+
+// The vs CUPTI column gives each method's distance; this says which came closest.
+static lab::Finding closest_to_cupti(const HonestTimingRun& run) {
+  if (run.cupti_us.empty())
+    return lab::named_observation("closest_to_cupti.not_recorded", "closest to CUPTI", "CUPTI: " + run.cupti_missing);
+  const double cupti = lab::median_or_nan(run.cupti_us);
+  const auto distance = [&](int i) { return std::fabs(lab::median_or_nan(run.*kMethods[i]) - cupti); };
+  const int best = distance(0) <= std::min(distance(1), distance(2)) ? 0 : distance(1) <= distance(2) ? 1 : 2;
+  const double closest = lab::median_or_nan(run.*kMethods[best]);
+  return lab::named_observation(
+             "closest_to_cupti", "closest to CUPTI",
+             lab::format("CUPTI timed the kernel at %.2f us; closest: %s, %.2f us (%s)", cupti, kMethodNames[best],
+                         closest, lab::signed_percent(lab::percent_above(closest, cupti), 0).c_str()))
+      .with("cupti_us", cupti)
+      .with("closest_us", closest)
+      .with("closest", kMethodNames[best]);
+}
+
+std::vector<lab::Finding> honest_timing_findings(const HonestTimingRun& run) {
+  return {timing_loops_correct(run), graph_below_event_pair(run), closest_to_cupti(run)};
+}
+
+std::vector<lab::Background> honest_timing_background() {
   return {{"triton's do_bench_cudagraph captures the benchmarked function n_repeat times into one CUDA graph, "
            "replays it between two events and divides the time by n_repeat",
            "triton, python/triton/testing.py, do_bench_cudagraph"},
@@ -465,30 +449,11 @@ std::vector<Background> honest_timing_background() {
 
 // --- 5. Kernel errors arrive later ----------------------------------------------
 
-namespace {
-
-constexpr char kChild[] = "ch08_fault_child";
 constexpr char kSuccess[] = "cudaSuccess";
 
-void set_row(lab::ResultTable& table, const std::string& name, const FaultReport& r, const std::string& skipped) {
-  lab::ResultTable::Row& row = table.add_row(name);
-  if (!r.measured) {
-    row.set("launch", skipped.empty() ? "not measured" : "skipped")
-        .set("why_not", skipped.empty() ? r.why_not : skipped);
-    return;
-  }
-  row.set("launch", r.launch_error)
-      .set("sync", r.sync_error)
-      .set("last_error", r.later_last_error)
-      .set("malloc", r.later_malloc)
-      .set("kernel", r.later_kernel)
-      .set("launch_call_us", r.launch_call_us);
-}
-
-}  // namespace
-
 lab::ResultTable fault_table(const FaultRun& run) {
-  lab::ResultTable table("A kernel that stores outside every allocation, in a child process: what each call returned",
+  lab::ResultTable table("fault",
+                         "A kernel that stores outside every allocation, in a child process: what each call returned",
                          "CUDA_LAUNCH_BLOCKING",
                          {{"launch", "the launch", "", 0},
                           {"sync", "cudaDeviceSynchronize", "", 0},
@@ -496,110 +461,71 @@ lab::ResultTable fault_table(const FaultRun& run) {
                           {"malloc", "cudaMalloc after", "", 0},
                           {"kernel", "a correct kernel after", "", 0},
                           {"launch_call_us", "launch call, before", "us", 2}});
-  const std::string skipped = run.skipped ? run.skip_reason : "";
-  set_row(table, "0", run.normal, skipped);
-  set_row(table, "1", run.blocking, skipped);
-  table.note(
-      "the launch: cudaGetLastError right after it; launch call: median host time of a correct empty kernel's "
-      "launch, before the fault");
+  for (const FaultReport* r : {&run.normal, &run.blocking}) {
+    lab::ResultTable::Row& row = table.add_row(r == &run.normal ? "0" : "1");
+    if (!r->measured) {
+      row.set("launch", run.skipped ? "skipped" : "not measured")
+          .set("why_not", run.skipped ? run.skip_reason : r->why_not);
+      continue;
+    }
+    row.set("launch", r->launch_error)
+        .set("sync", r->sync_error)
+        .set("last_error", r->later_last_error)
+        .set("malloc", r->later_malloc)
+        .set("kernel", r->later_kernel)
+        .set("launch_call_us", r->launch_call_us);
+  }
+  table.note("the launch: cudaGetLastError right after it; launch call: a correct empty kernel's, before the fault");
   return table;
 }
 
+static lab::Finding fault_reported_late(const FaultReport& n) {
+  if (!n.measured)
+    return lab::named_observation("fault_reported_late.not_measured", "where a kernel's error is reported",
+                                  "not measured: " + n.why_not);
+  return lab::correctness_check("fault_reported_late",
+                                "a kernel's fault is reported by the next synchronising call, not by its launch",
+                                n.launch_error == kSuccess && n.sync_error != kSuccess,
+                                "the launch returned " + n.launch_error + ", cudaDeviceSynchronize " + n.sync_error);
+}
+
+static lab::Finding fault_sticks(const FaultReport& n) {
+  const std::string later = "afterwards cudaGetLastError returned " + n.later_last_error + ", cudaMalloc " +
+                            n.later_malloc + ", a correct kernel " + n.later_kernel;
+  if (n.sync_error != "cudaErrorIllegalAddress")
+    return lab::named_observation(
+        "fault_sticks.other_error", "what came after",
+        "the fault was reported as " + n.sync_error + ", not cudaErrorIllegalAddress; " + later);
+  return lab::correctness_check(
+      "fault_sticks", "cudaErrorIllegalAddress is sticky: every later call returns it",
+      n.later_last_error == n.sync_error && n.later_malloc == n.sync_error && n.later_kernel == n.sync_error, later);
+}
+
+static lab::Finding launch_blocking_cost(const FaultReport& n, const FaultReport& b) {
+  return lab::timing_check("launch_blocking_cost", "CUDA_LAUNCH_BLOCKING=1 makes a launch call take longer",
+                           b.launch_call_us > n.launch_call_us,
+                           lab::format("median launch call: %.2f us with it, %.2f us without (%.1fx)", b.launch_call_us,
+                                       n.launch_call_us, b.launch_call_us / n.launch_call_us))
+      .with("with_us", b.launch_call_us)
+      .with("without_us", n.launch_call_us);
+}
+
 std::vector<lab::Finding> fault_findings(const FaultRun& run) {
-  std::vector<lab::Finding> findings;
-  if (run.skipped) {
-    findings.push_back(note("kernel errors", "skipped: " + run.skip_reason));
-    return findings;
-  }
-  const FaultReport& n = run.normal;
-  if (!n.measured) {
-    findings.push_back(note("where a kernel's error is reported", "not measured: " + n.why_not));
-  } else {
-    findings.push_back(
-        lab::correctness_check("a kernel's fault is reported by the next synchronising call, not by its launch",
-                               n.launch_error == kSuccess && n.sync_error != kSuccess,
-                               "the launch returned " + n.launch_error + ", cudaDeviceSynchronize " + n.sync_error));
-    const std::string later = "afterwards cudaGetLastError returned " + n.later_last_error + ", cudaMalloc " +
-                              n.later_malloc + ", a correct kernel " + n.later_kernel;
-    if (n.sync_error == "cudaErrorIllegalAddress") {
-      findings.push_back(lab::correctness_check(
-          "cudaErrorIllegalAddress is sticky: every later call returns it",
-          n.later_last_error == n.sync_error && n.later_malloc == n.sync_error && n.later_kernel == n.sync_error,
-          later));
-    } else {
-      findings.push_back(note("what came after",
-                              "the fault was reported as " + n.sync_error + ", not cudaErrorIllegalAddress; " + later));
-    }
-  }
-  const FaultReport& b = run.blocking;
-  if (!b.measured) {
-    findings.push_back(note("CUDA_LAUNCH_BLOCKING=1", "not measured: " + b.why_not));
-    return findings;
-  }
-  findings.push_back(
-      note("CUDA_LAUNCH_BLOCKING=1",
-           b.launch_error != kSuccess
-               ? "the launch itself reported " + b.launch_error +
-                     ": with launches synchronous the error points at the kernel that caused it"
-               : "the launch still returned cudaSuccess; cudaDeviceSynchronize reported " + b.sync_error));
-  if (n.measured) {
-    findings.push_back(lab::timing_check(
-        "CUDA_LAUNCH_BLOCKING=1 makes a launch call take longer", b.launch_call_us > n.launch_call_us,
-        "median launch call of an empty kernel: " + fixed(b.launch_call_us, 2) + " us with it, " +
-            fixed(n.launch_call_us, 2) + " us without (" + fixed(b.launch_call_us / n.launch_call_us, 1) + "x)"));
-  }
+  if (run.skipped)
+    return {lab::named_observation("kernel_errors.skipped", "kernel errors", "skipped: " + run.skip_reason)};
+  std::vector<lab::Finding> findings = {fault_reported_late(run.normal)};
+  if (run.normal.measured) findings.push_back(fault_sticks(run.normal));
+  if (run.normal.measured && run.blocking.measured) findings.push_back(launch_blocking_cost(run.normal, run.blocking));
   return findings;
 }
 
-std::vector<Background> fault_background() {
+std::vector<lab::Background> fault_background() {
   return {{"cudaErrorIllegalAddress: the device encountered a load or store instruction on an invalid memory "
            "address; this leaves the process in an inconsistent state and any further CUDA work returns the same "
            "error: the process must be terminated and relaunched to use CUDA again",
            "CUDA Runtime API, cudaError (cudaErrorIllegalAddress)"},
           {"setting CUDA_LAUNCH_BLOCKING=1 disables the asynchronicity of kernel launches, for debugging only",
            "CUDA C++ Programming Guide, Concurrent Execution between Host and Device; CUDA Environment Variables"}};
-}
-
-std::string fault_line(const FaultReport& r) {
-  return std::string(kChild) + " blocking=" + (r.launch_blocking ? "1" : "0") + " launch=" + r.launch_error +
-         " sync=" + r.sync_error + " last_error=" + r.later_last_error + " malloc=" + r.later_malloc +
-         " kernel=" + r.later_kernel + " launch_call_us=" + fixed(r.launch_call_us, 3);
-}
-
-bool read_fault_line(const std::string& text, FaultReport& into) {
-  std::istringstream lines(text);
-  std::string line;
-  while (std::getline(lines, line)) {
-    std::istringstream words(line);
-    std::string word;
-    if (!(words >> word) || word != kChild) continue;
-    std::map<std::string, std::string> values;
-    while (words >> word) {
-      const std::size_t eq = word.find('=');
-      if (eq != std::string::npos && eq > 0 && eq + 1 < word.size()) values[word.substr(0, eq)] = word.substr(eq + 1);
-    }
-    bool complete = true;
-    for (const char* key : {"blocking", "launch", "sync", "last_error", "malloc", "kernel", "launch_call_us"})
-      complete = complete && values.count(key) == 1;
-    if (!complete) continue;
-    FaultReport r = into;
-    try {
-      r.launch_call_us = std::stod(values["launch_call_us"]);
-    } catch (const std::exception&) {
-      continue;
-    }
-    r.launch_blocking = values["blocking"] == "1";
-    r.launch_error = values["launch"];
-    r.sync_error = values["sync"];
-    r.later_last_error = values["last_error"];
-    r.later_malloc = values["malloc"];
-    r.later_kernel = values["kernel"];
-    r.measured = true;
-    r.why_not.clear();
-    into = r;
-    return true;
-  }
-  return false;
 }
 
 }  // namespace ch08

@@ -1,12 +1,7 @@
 /// @file findings.hpp
-/// @brief Chapter 08's data and what it concludes from it.
-///
-/// The structs are what the experiments of launch_graphs.cuh return, one per
-/// section of the chapter page. The functions turn them into tables (every
-/// number declared once, printed and written to the JSON by lab::Report) and
-/// into findings (verdicts and sentences computed from the numbers). Plain C++
-/// with no CUDA header: tests/ch08_findings_test.cpp checks every branch on
-/// hand-made data, on any machine.
+/// @brief Chapter 08's data (what launch_graphs.cuh returns, one struct per
+/// section) and the pure functions that turn it into tables and findings.
+/// Plain C++: tests/ch08_findings_test.cpp checks every branch on hand-made data.
 #pragma once
 
 #include <cstdint>
@@ -17,9 +12,6 @@
 #include "verify.hpp"
 
 namespace ch08 {
-
-/// What holds whatever the run, and where it is written.
-using Background = lab::Background;
 
 // --- 1. What a launch costs ----------------------------------------------------
 
@@ -35,19 +27,19 @@ struct LaunchCostRun {
 
 /// The three costs and the kernel's own duration, in microseconds.
 lab::ResultTable launch_cost_table(const LaunchCostRun& run);
-/// A timing check (the round trip costs more than the call) and what each figure says.
+/// Who sets the pace (the host's launch call or the GPU), and the gap between kernels.
 std::vector<lab::Finding> launch_cost_findings(const LaunchCostRun& run);
 /// What the documentation says about launches being asynchronous.
-std::vector<Background> launch_cost_background();
+std::vector<lab::Background> launch_cost_background();
 
 // --- 2. The launch queue -------------------------------------------------------
 
 /// Empty kernels launched one after the other into a held stream, each call timed.
 struct QueueFillRun {
-  std::int64_t max_launches = 0;  ///< how many launches were asked for
-  double stall_ms = 0;            ///< a call in progress this long counts as blocked: the stream is released then
-  std::vector<double> call_us;    ///< host time of each launch call, in order
-  std::int64_t stalled_call = -1;  ///< 0-based index of the call that was blocked when the stream was released; -1: none
+  std::int64_t max_launches = 0;   ///< how many launches were asked for
+  double stall_ms = 0;             ///< a call in progress this long counts as blocked: the stream is released then
+  std::vector<double> call_us;     ///< host time of each launch call, in order
+  std::int64_t stalled_call = -1;  ///< index of the call blocked when the stream was released; -1: none
   bool holding_kernel_timed_out = false;  ///< the holding kernel gave up before it was released (results not valid)
 };
 
@@ -73,39 +65,35 @@ struct QueuePaceRun {
 
 /// The two cases: launch loop, CPU work, wait, total and GPU time.
 lab::ResultTable queue_pace_table(const QueuePaceRun& run);
-/// The depth at which calls blocked (or that none did up to the cap), and what
-/// that did to a host timer and to CPU work placed after the launches.
+/// Where calls blocked (or that none did), and what that did to a host timer and to CPU work after the launches.
 std::vector<lab::Finding> queue_findings(const QueueFillRun& fill, const QueuePaceRun& pace);
 /// What a blocking launch means.
-std::vector<Background> queue_background();
-
-/// The launches queued before the first blocked call (its index), or -1 when none blocked.
-std::int64_t queue_depth(const QueueFillRun& run);
+std::vector<lab::Background> queue_background();
 
 // --- 3. CUDA graphs ------------------------------------------------------------
 
 /// K dependent additions (c = a + b, then c = c + b, ...) as stream launches and as one graph.
 struct GraphSize {
-  int kernels = 0;                      ///< K
-  std::vector<double> capture_us;       ///< cudaStreamBeginCapture ... cudaStreamEndCapture, host time
-  std::vector<double> instantiate_us;   ///< cudaGraphInstantiate, host time
-  std::vector<double> stream_us;        ///< K launches and a sync, host time
-  std::vector<double> graph_us;         ///< one cudaGraphLaunch and a sync, host time
-  std::vector<double> stream_gpu_us;    ///< events around the K launches
-  std::vector<double> graph_gpu_us;     ///< events around the graph launch
-  int results_checked = 0;              ///< results compared with the CPU (one after every sample of either kind)
-  std::string wrong;                    ///< the first wrong result ("" when all were right)
+  int kernels = 0;                     ///< K
+  std::vector<double> capture_us;      ///< cudaStreamBeginCapture ... cudaStreamEndCapture, host time
+  std::vector<double> instantiate_us;  ///< cudaGraphInstantiate, host time
+  std::vector<double> stream_us;       ///< K launches and a sync, host time
+  std::vector<double> graph_us;        ///< one cudaGraphLaunch and a sync, host time
+  std::vector<double> stream_gpu_us;   ///< events around the K launches
+  std::vector<double> graph_gpu_us;    ///< events around the graph launch
+  int results_checked = 0;             ///< results compared with the CPU (one after every sample of either kind)
+  std::string wrong;                   ///< the first wrong result ("" when all were right)
 };
 
 /// Updating an instantiated graph against instantiating the new one.
 struct GraphUpdateRun {
-  int kernels = 0;                      ///< K of the graph updated
-  std::vector<double> recapture_us;     ///< capturing the same K launches on other arrays
-  std::vector<double> update_us;        ///< cudaGraphExecUpdate of the executable graph with it
-  std::vector<double> instantiate_us;   ///< cudaGraphInstantiate of it instead
-  std::string update_failure;           ///< cudaGraphExecUpdate's result when it refused ("" when every update worked)
-  int results_checked = 0;              ///< replays of the updated graph checked against the CPU
-  std::string wrong;                    ///< the first wrong result
+  int kernels = 0;                     ///< K of the graph updated
+  std::vector<double> recapture_us;    ///< capturing the same K launches on other arrays
+  std::vector<double> update_us;       ///< cudaGraphExecUpdate of the executable graph with it
+  std::vector<double> instantiate_us;  ///< cudaGraphInstantiate of it instead
+  std::string update_failure;          ///< cudaGraphExecUpdate's result when it refused ("" when every update worked)
+  int results_checked = 0;             ///< replays of the updated graph checked against the CPU
+  std::string wrong;                   ///< the first wrong result
 };
 
 /// Every K, and the update.
@@ -115,53 +103,49 @@ struct GraphRun {
   GraphUpdateRun update;         ///< at the largest K
 };
 
-/// Per K: capture, instantiation, and per kernel the stream launches against the graph.
+/// Per K: capture, instantiation, per kernel stream launches against the graph (row "100": the page's benchmark).
 lab::ResultTable graph_table(const GraphRun& run);
 /// The update against a new instantiation.
 lab::ResultTable graph_update_table(const GraphRun& run);
-/// Correctness of every replay, a timing check at the largest K (>= 10), where
-/// the graph starts to pay, the update, and the page's benchmark (K = 100).
+/// Correctness, a timing check at the largest K (>= 10), where a graph starts to pay, what it costs, a refused update.
 std::vector<lab::Finding> graph_findings(const GraphRun& run);
 /// What capture, instantiation, launch and update are, with their sources.
-std::vector<Background> graph_background();
-
-/// The page's benchmark: the per-kernel cost of a graph of this many kernels against as many stream launches.
-constexpr int kBenchmarkKernels = 100;
+std::vector<lab::Background> graph_background();
 
 // --- 4. Timing microsecond kernels honestly -------------------------------------
 
 /// The same small kernel timed four ways.
 struct HonestTimingRun {
-  std::int64_t n = 0;                  ///< floats per vector of chapter 01's c = a + b
-  int graph_kernels = 0;               ///< K launches unrolled in the timed graph
-  std::vector<double> event_pair_us;   ///< an event pair around each launch, the host waiting after each
-  std::vector<double> blocked_us;      ///< an event pair queued behind a held stream (chapter 03)
-  std::vector<double> graph_us;        ///< events around a graph of K launches, divided by K (triton's do_bench_cudagraph)
-  std::vector<double> cupti_us;        ///< CUPTI's duration of every timed launch; empty when not recorded
-  std::string cupti_missing;           ///< why cupti_us is empty
+  std::int64_t n = 0;                 ///< floats per vector of chapter 01's c = a + b
+  int graph_kernels = 0;              ///< K launches unrolled in the timed graph
+  std::vector<double> event_pair_us;  ///< an event pair around each launch, the host waiting after each
+  std::vector<double> blocked_us;     ///< an event pair queued behind a held stream (chapter 03)
+  std::vector<double> graph_us;  ///< events around a graph of K launches, divided by K (triton's do_bench_cudagraph)
+  std::vector<double> cupti_us;  ///< CUPTI's duration of every timed launch; empty when not recorded
+  std::string cupti_missing;     ///< why cupti_us is empty
   std::vector<lab::Comparison> results;  ///< c after each method's loop, in the order above
 };
 
 /// The four figures side by side, each against CUPTI's.
 lab::ResultTable honest_timing_table(const HonestTimingRun& run);
-/// Correctness, a timing check (graph / K reads less than an event pair per launch), which method is closest to CUPTI.
+/// Correctness, a timing check (graph / K reads less than an event pair per launch), the method closest to CUPTI.
 std::vector<lab::Finding> honest_timing_findings(const HonestTimingRun& run);
 /// How triton's do_bench_cudagraph times, and what CUPTI records.
-std::vector<Background> honest_timing_background();
+std::vector<lab::Background> honest_timing_background();
 
 // --- 5. Kernel errors arrive later ----------------------------------------------
 
 /// What ch08_fault_child reported: one run of a kernel that stores outside every allocation.
 struct FaultReport {
-  bool measured = false;       ///< false: the child did not run, or did not report
-  std::string why_not;         ///< why not measured
+  bool measured = false;         ///< false: the child did not run, or did not report
+  std::string why_not;           ///< why not measured
   bool launch_blocking = false;  ///< CUDA_LAUNCH_BLOCKING=1 was set for the child
-  std::string launch_error;    ///< cudaGetLastError right after the faulting launch
-  std::string sync_error;      ///< cudaDeviceSynchronize after it
+  std::string launch_error;      ///< cudaGetLastError right after the faulting launch
+  std::string sync_error;        ///< cudaDeviceSynchronize after it
   std::string later_last_error;  ///< cudaGetLastError after the synchronisation
-  std::string later_malloc;    ///< cudaMalloc after it
-  std::string later_kernel;    ///< a correct kernel launched and synchronised after it
-  double launch_call_us = 0;   ///< median host time of a correct empty kernel's launch call, before the fault
+  std::string later_malloc;      ///< cudaMalloc after it
+  std::string later_kernel;      ///< a correct kernel launched and synchronised after it
+  double launch_call_us = 0;     ///< median host time of a correct empty kernel's launch call, before the fault
 };
 
 /// Both runs of the child, or why they were skipped.
@@ -174,16 +158,9 @@ struct FaultRun {
 
 /// What each call returned, in both runs, and the launch call's cost.
 lab::ResultTable fault_table(const FaultRun& run);
-/// Where the error was reported, whether it stuck, and what CUDA_LAUNCH_BLOCKING changed at what cost.
+/// Where the error was reported, whether it stuck, and what CUDA_LAUNCH_BLOCKING=1 cost a launch call.
 std::vector<lab::Finding> fault_findings(const FaultRun& run);
 /// cudaErrorIllegalAddress and CUDA_LAUNCH_BLOCKING as documented.
-std::vector<Background> fault_background();
-
-/// The line ch08_fault_child prints, e.g. "ch08_fault_child blocking=0 launch=cudaSuccess
-/// sync=cudaErrorIllegalAddress last_error=... malloc=... kernel=... launch_call_us=3.91".
-std::string fault_line(const FaultReport& report);
-/// Reads such a line from @p text into @p into (measured = true). Returns false,
-/// leaving @p into as it was, when @p text holds no complete line.
-bool read_fault_line(const std::string& text, FaultReport& into);
+std::vector<lab::Background> fault_background();
 
 }  // namespace ch08

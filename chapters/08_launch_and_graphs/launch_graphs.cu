@@ -16,6 +16,7 @@
 #include "clock.cuh"
 #include "cpu_work.hpp"
 #include "cupti_timeline.cuh"
+#include "fault_line.hpp"
 #include "launch_graphs.cuh"
 #include "statistics.hpp"
 #include "stream.cuh"
@@ -35,8 +36,8 @@ __global__ void store_outside_every_allocation(int* address) { *address = 1; }
 
 double microseconds(const lab::HostTimer& timer) { return timer.elapsed_ms() * 1e3; }
 
+// The time between two completed events, in microseconds.
 double event_us(const lab::Event& start, const lab::Event& stop) {
-  stop.synchronize();
   return static_cast<double>(lab::Event::elapsed_ms(start, stop)) * 1e3;
 }
 
@@ -73,7 +74,8 @@ void read_cupti(lab::TimelineRecorder& recorder, bool recording, const std::stri
   durations = std::move(found);
 }
 
-constexpr char kHeldTooLong[] = "the held stream timed out before its sample was queued (is a profiler serialising kernels?)";
+constexpr char kHeldTooLong[] =
+    "the held stream timed out before its sample was queued (is a profiler serialising kernels?)";
 
 }  // namespace
 
@@ -97,7 +99,8 @@ AddChain::AddChain(std::int64_t n, std::uint64_t seed, const lab::DeviceInfo& de
 }
 
 void AddChain::launch(int k, cudaStream_t stream) {
-  // Kernel 0 reads a; every later one reads the c its predecessor wrote (in place: each thread reads, then writes, its own element).
+  // Kernel 0 reads a; every later one reads the c its predecessor wrote
+  // (in place: each thread reads, then writes, its own element).
   ch01::launch_add(ch01::AddVariant::grid_stride, k == 0 ? a_.data() : c_.data(), b_.data(), c_.data(), n_, config_,
                    stream);
 }
@@ -156,11 +159,12 @@ LaunchCostRun measure_launch_cost(int samples, int back_to_back, cudaStream_t st
   lab::Event start, stop;
   for (int i = 0; i < samples; ++i) {
     blocker.block(stream);
-    start.record(stream);
+    LAB_CHECK(cudaEventRecord(start, stream));
     for (int k = 0; k < back_to_back; ++k) empty_kernel<<<1, 1, 0, stream>>>();
     LAB_CHECK_LAUNCH();
-    stop.record(stream);
+    LAB_CHECK(cudaEventRecord(stop, stream));
     blocker.release();
+    LAB_CHECK(cudaEventSynchronize(stop));
     run.back_to_back_us.push_back(event_us(start, stop) / back_to_back);
     if (blocker.timed_out()) throw std::runtime_error(kHeldTooLong);
   }
@@ -275,16 +279,16 @@ PaceCase pace_case(std::int64_t launches, double kernel_us, cudaStream_t stream)
   lab::Event start, stop;
   LAB_CHECK(cudaStreamSynchronize(stream));
   lab::HostTimer total;
-  start.record(stream);
+  LAB_CHECK(cudaEventRecord(start, stream));
   lab::HostTimer loop;  // chapter 02's host timer without a sync: it times the launch calls
   for (std::int64_t i = 0; i < launches; ++i) lab::launch_spin(stream, kernel_us * 1e-3);
   c.launch_loop_ms = loop.elapsed_ms();
-  stop.record(stream);
+  LAB_CHECK(cudaEventRecord(stop, stream));
   lab::HostTimer cpu;
   lab::do_cpu_work(static_cast<double>(launches) * kernel_us * 1e-3);  // as long as the GPU's work
   c.cpu_work_ms = cpu.elapsed_ms();
   lab::HostTimer wait;
-  stop.synchronize();
+  LAB_CHECK(cudaEventSynchronize(stop));
   c.wait_ms = wait.elapsed_ms();
   c.total_ms = total.elapsed_ms();
   c.gpu_ms = lab::Event::elapsed_ms(start, stop);
@@ -318,23 +322,23 @@ void stream_and_graph_sample(AddChain& chain, GraphSize& size, cudaGraphExec_t e
   chain.poison(stream);
   LAB_CHECK(cudaStreamSynchronize(stream));
   lab::HostTimer streamed;
-  start.record(stream);
+  LAB_CHECK(cudaEventRecord(start, stream));
   for (int k = 0; k < size.kernels; ++k) chain.launch(k, stream);  // K launches, K trips through the driver
-  stop.record(stream);
+  LAB_CHECK(cudaEventRecord(stop, stream));
   LAB_CHECK(cudaStreamSynchronize(stream));
   size.stream_us.push_back(microseconds(streamed));
-  size.stream_gpu_us.push_back(event_us(start, stop));
+  size.stream_gpu_us.push_back(event_us(start, stop));  // both events are done: the stream is idle
   note_result(chain.check(expected));
 
   chain.poison(stream);
   LAB_CHECK(cudaStreamSynchronize(stream));
   lab::HostTimer replayed;
-  start.record(stream);
+  LAB_CHECK(cudaEventRecord(start, stream));
   LAB_CHECK(cudaGraphLaunch(exec, stream));  // the same K kernels, one call
-  stop.record(stream);
+  LAB_CHECK(cudaEventRecord(stop, stream));
   LAB_CHECK(cudaStreamSynchronize(stream));
   size.graph_us.push_back(microseconds(replayed));
-  size.graph_gpu_us.push_back(event_us(start, stop));
+  size.graph_gpu_us.push_back(event_us(start, stop));  // both events are done: the stream is idle
   note_result(chain.check(expected));
 }
 
@@ -367,7 +371,8 @@ GraphUpdateRun update_graph(AddChain& first, AddChain& second, int kernels, int 
     if (updated != cudaSuccess) {
       (void)cudaGetLastError();  // the refusal is the result: report it, and go on with the new instantiation
       if (run.update_failure.empty())
-        run.update_failure = std::string(cudaGetErrorName(updated)) + ", result " + std::to_string(static_cast<int>(info.result));
+        run.update_failure =
+            std::string(cudaGetErrorName(updated)) + ", result " + std::to_string(static_cast<int>(info.result));
       exec = std::move(fresh);
     }
 
@@ -451,21 +456,23 @@ HonestTimingRun time_small_kernel(std::int64_t n, int graph_kernels, int samples
 
   // An event pair around each lone launch: the events include the launch gap.
   for (int i = 0; i < samples; ++i) {
-    start.record(stream);
+    LAB_CHECK(cudaEventRecord(start, stream));
     add.launch(stream);
-    stop.record(stream);
+    LAB_CHECK(cudaEventRecord(stop, stream));
+    LAB_CHECK(cudaEventSynchronize(stop));
     run.event_pair_us.push_back(event_us(start, stop));
   }
-  run.results.push_back(add.check());  // the stream is idle: event_us waited for the last stop event
+  run.results.push_back(add.check());  // the stream is idle: the last stop event was waited for
   add.poison(stream);
 
   // Behind a held stream (chapter 03): start, kernel and stop reach the GPU together.
   for (int i = 0; i < samples; ++i) {
     blocker.block(stream);
-    start.record(stream);
+    LAB_CHECK(cudaEventRecord(start, stream));
     add.launch(stream);
-    stop.record(stream);
+    LAB_CHECK(cudaEventRecord(stop, stream));
     blocker.release();
+    LAB_CHECK(cudaEventSynchronize(stop));
     run.blocked_us.push_back(event_us(start, stop));
     if (blocker.timed_out()) throw std::runtime_error(kHeldTooLong);
   }
@@ -474,9 +481,10 @@ HonestTimingRun time_small_kernel(std::int64_t n, int graph_kernels, int samples
 
   // The graph of K launches between two events, divided by K.
   for (int i = 0; i < samples; ++i) {
-    start.record(stream);
+    LAB_CHECK(cudaEventRecord(start, stream));
     LAB_CHECK(cudaGraphLaunch(exec.get(), stream));
-    stop.record(stream);
+    LAB_CHECK(cudaEventRecord(stop, stream));
+    LAB_CHECK(cudaEventSynchronize(stop));
     run.graph_us.push_back(event_us(start, stop) / graph_kernels);
   }
   run.results.push_back(add.check());

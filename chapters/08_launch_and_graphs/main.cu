@@ -14,28 +14,30 @@
 //      stream, a graph of K launches / K (triton's do_bench_cudagraph), CUPTI;
 //   5. kernel errors arrive later: a faulting kernel in a child process, with
 //      and without CUDA_LAUNCH_BLOCKING=1.
-// The lesson is launch_graphs.cuh (one function per section); findings.hpp
-// turns its data into the tables and findings printed here.
+// The lesson is launch_graphs.cuh (one function per section); options.hpp
+// declares the options, findings.hpp turns the data into the tables and
+// findings printed here.
 //
 // Build and run
 //   cmake --preset release && cmake --build build/release --target ch08_launch_and_graphs
 //   build/release/chapters/08_launch_and_graphs/ch08_launch_and_graphs [--max-kernels 1000] [--json out.json]
-#include <algorithm>
-
 #include "chapter.cuh"
-#include "graph_options.hpp"
 #include "launch_graphs.cuh"
+#include "options.hpp"
 #include "program.hpp"
 #include "stream.cuh"
 
+constexpr char kProgram[] = "ch08_launch_and_graphs";
+
 int main(int argc, char** argv) {
-  return lab::run_program("ch08_launch_and_graphs", [&] {
-    ch08::GraphOptions o;
-    lab::Chapter chapter("ch08_launch_and_graphs", "Chapter 08: launch costs and CUDA graphs",
+  return lab::run_program(kProgram, [&] {
+    ch08::Options o;
+    lab::Chapter chapter(kProgram, "Chapter 08: launch costs and CUDA graphs",
                          "Measures what a kernel launch costs, when launches stop being asynchronous, what CUDA\n"
                          "graphs save, how to time microsecond kernels, and when a kernel's error is reported.");
-    ch08::add_graph_options(chapter.options(), o);
+    ch08::add_options(chapter.options(), o);
     if (!chapter.start(argc, argv)) return lab::exit_code::success;
+    chapter.require_memory(ch08::memory_need(o));
     const lab::DeviceInfo& device = chapter.device();
     chapter.measure_sm_clock();
     lab::Report& report = chapter.report();
@@ -44,17 +46,15 @@ int main(int argc, char** argv) {
     const auto seed = static_cast<std::uint64_t>(o.seed);
 
     report.section("1. What a launch costs");
-    constexpr int kBackToBack = 100;  // well below the queue's depth (section 2), or the held stream would time out
-    const ch08::LaunchCostRun cost = ch08::measure_launch_cost(std::max(reps, 100), kBackToBack, stream);
+    const ch08::LaunchCostRun cost = ch08::measure_launch_cost(ch08::launch_cost_samples(o), ch08::kBackToBack, stream);
     report.add(ch08::launch_cost_table(cost));
     report.add(ch08::launch_cost_findings(cost));
     report.add(ch08::launch_cost_background());
 
     report.section("2. The launch queue");
-    constexpr double kStallMs = 100.0;  // a launch call this long is waiting for room in the queue
-    const ch08::QueueFillRun fill = ch08::fill_launch_queue(o.queue_launches, kStallMs, stream);
+    const ch08::QueueFillRun fill = ch08::fill_launch_queue(o.queue_launches, ch08::kStallMs, stream);
     report.add(ch08::queue_fill_table(fill));
-    const ch08::QueuePaceRun pace = ch08::pace_launches(16, o.queue_launches, o.kernel_us, stream);
+    const ch08::QueuePaceRun pace = ch08::pace_launches(ch08::kFewLaunches, o.queue_launches, o.kernel_us, stream);
     report.add(ch08::queue_pace_table(pace));
     report.add(ch08::queue_findings(fill, pace));
     report.add(ch08::queue_background());

@@ -23,9 +23,6 @@
 
 namespace ch09 {
 
-/// What holds whatever the run, and where it is written.
-using Background = lab::Background;
-
 /// The devices the chapter uses: the first `used` of the `visible` ones.
 struct DeviceSet {
   int visible = 0;                 ///< cudaGetDeviceCount
@@ -44,24 +41,24 @@ std::string two_gpu_reason(const DeviceSet& devices);
 
 /// One CUDA call made in a multi-device situation, and what it returned.
 struct CallProbe {
-  std::string call;        ///< e.g. "kernel launch into a stream of GPU 1"
-  std::string situation;   ///< e.g. "GPU 0 current"
+  std::string call;           ///< e.g. "kernel launch into a stream of GPU 1"
+  std::string situation;      ///< e.g. "GPU 0 current"
   bool documented_ok = true;  ///< does the Programming Guide say it succeeds?
-  std::string returned;    ///< cudaGetErrorName of what it returned, e.g. "cudaSuccess"
+  std::string returned;       ///< cudaGetErrorName of what it returned, e.g. "cudaSuccess"
 };
 
 /// Section 1: the current device, where memory, streams and events belong, and
 /// the calls that fail or succeed across devices.
 struct OwnershipRun {
-  std::string skipped;                 ///< "" when the two-GPU probes ran; else why not
-  int visible = 0;                     ///< cudaGetDeviceCount
-  std::string set_invalid_device;      ///< what cudaSetDevice(visible) returned (any machine)
-  int main_thread_device = -1;         ///< cudaGetDevice in the main thread after cudaSetDevice(1)
-  int new_thread_device = -1;          ///< cudaGetDevice in a thread started after that
-  int buffer_device = -1;              ///< cudaPointerGetAttributes(...).device of memory allocated on GPU 1
-  std::vector<CallProbe> calls;        ///< the cross-device calls, in order
-  bool devices_usable_after = false;   ///< every device synchronised with cudaSuccess after the probes
-  lab::Comparison cross_copy;          ///< the copy queued on GPU 1's stream from GPU 0, against what was sent
+  std::string skipped;                ///< "" when the two-GPU probes ran; else why not
+  int visible = 0;                    ///< cudaGetDeviceCount
+  std::string set_invalid_device;     ///< what cudaSetDevice(visible) returned (any machine)
+  int main_thread_device = -1;        ///< cudaGetDevice in the main thread after cudaSetDevice(1)
+  int new_thread_device = -1;         ///< cudaGetDevice in a thread started after that
+  int buffer_device = -1;             ///< cudaPointerGetAttributes(...).device of memory allocated on GPU 1
+  std::vector<CallProbe> calls;       ///< the cross-device calls, in order
+  bool devices_usable_after = false;  ///< every device synchronised with cudaSuccess after the probes
+  lab::Comparison cross_copy;         ///< the copy queued on GPU 1's stream from GPU 0, against what was sent
 };
 
 /// Each probe's call, situation, what the guide says and what it returned.
@@ -70,7 +67,7 @@ lab::ResultTable ownership_table(const OwnershipRun& run);
 /// guide, and correctness of the copy and of the devices afterwards.
 std::vector<lab::Finding> ownership_findings(const OwnershipRun& run);
 /// What the Programming Guide says about devices, streams and events.
-std::vector<Background> ownership_background();
+std::vector<lab::Background> ownership_background();
 
 // --- 2. Peer access ----------------------------------------------------------------
 
@@ -85,9 +82,9 @@ struct PairLink {
 
 /// What NVML says about one GPU's NVLinks.
 struct DeviceLinks {
-  int device = 0;            ///< CUDA ordinal
-  int nvlinks_active = -1;   ///< links nvmlDeviceGetNvLinkState reports active; -1 unknown
-  int nvlink_version = -1;   ///< nvmlDeviceGetNvLinkVersion of the first active link; -1 unknown
+  int device = 0;           ///< CUDA ordinal
+  int nvlinks_active = -1;  ///< links nvmlDeviceGetNvLinkState reports active; -1 unknown
+  int nvlink_version = -1;  ///< nvmlDeviceGetNvLinkVersion of the first active link; -1 unknown
 };
 
 /// cudaDeviceCanAccessPeer for every ordered pair, and the links as NVML reports them.
@@ -101,10 +98,9 @@ struct PeerMatrix {
 
 /// The NVLink version an nvmlNvlinkVersion_t value stands for ("4.0" for 6).
 std::string nvlink_version_text(int nvml_version);
-/// One row per device: can it access each other device; its NVLinks.
-lab::ResultTable peer_matrix_table(const PeerMatrix& matrix);
-/// One row per pair: the link as NVML reports it.
-lab::ResultTable link_table(const PeerMatrix& matrix);
+/// Per device: can it access each other device, its NVLinks; and, when NVML
+/// reported pairs, the link of each pair (table "links").
+std::vector<lab::ResultTable> peer_matrix_tables(const PeerMatrix& matrix);
 /// Which pairs can access each other, both ways or not; whether NVML answered.
 std::vector<lab::Finding> peer_matrix_findings(const PeerMatrix& matrix);
 
@@ -123,57 +119,57 @@ struct PeerCopyRun {
   lab::Comparison kernel_result;        ///< the kernel's output from GPU 0's memory, against the CPU
 };
 
-/// Each way of moving the bytes: time and GB/s.
-lab::ResultTable peer_copy_table(const PeerCopyRun& run);
+/// Each way of moving the bytes: time and GB/s; none when the section was skipped.
+std::vector<lab::ResultTable> peer_copy_tables(const PeerCopyRun& run);
 /// Correctness; a timing check (peer copy beats staging through the host); the ratios.
 std::vector<lab::Finding> peer_copy_findings(const PeerCopyRun& run);
 /// What cudaDeviceEnablePeerAccess and cudaMemcpyPeerAsync promise.
-std::vector<Background> peer_copy_background();
+std::vector<lab::Background> peer_copy_background();
 
 // --- 3. Ordering across devices -----------------------------------------------------
 
 /// A producer on GPU 0 and a consumer on GPU 1 that reads the producer's buffer.
 struct OrderingRun {
-  std::string skipped;                    ///< "" when it ran; else why not
-  std::int64_t n = 0;                     ///< floats the producer writes
-  double producer_ms = 0;                 ///< the producer spins this long before it writes
+  std::string skipped;                            ///< "" when it ran; else why not
+  std::int64_t n = 0;                             ///< floats the producer writes
+  double producer_ms = 0;                         ///< the producer spins this long before it writes
   std::vector<std::int64_t> stale_without_event;  ///< per run: elements the consumer read before the write
   std::vector<std::int64_t> stale_with_event;     ///< per run, cudaStreamWaitEvent on the producer's event
 };
 
-/// The two ways, with stale elements per run.
-lab::ResultTable ordering_table(const OrderingRun& run);
+/// The two ways, with stale elements per run; none when the section was skipped.
+std::vector<lab::ResultTable> ordering_tables(const OrderingRun& run);
 /// A correctness check (no stale element with the event) and what happened without it.
 std::vector<lab::Finding> ordering_findings(const OrderingRun& run);
 /// cudaStreamWaitEvent across devices.
-std::vector<Background> ordering_background();
+std::vector<lab::Background> ordering_background();
 
 // --- 4. Splitting work over GPUs ----------------------------------------------------
 
 /// Host-link rates measured in the same run: each GPU alone, then all at once.
 struct HostLinkRun {
-  double bytes = 0;                       ///< bytes per GPU per copy
-  std::vector<double> h2d_alone_gbps;     ///< per device, pinned host -> device, alone (median)
-  std::vector<double> d2h_alone_gbps;     ///< per device, device -> pinned host, alone (median)
-  double h2d_together_gbps = 0;           ///< all devices at once, bytes of all of them (median); 0: one GPU
-  double d2h_together_gbps = 0;           ///< the same, device -> host
+  double bytes = 0;                    ///< bytes per GPU per copy
+  std::vector<double> h2d_alone_gbps;  ///< per device, pinned host -> device, alone (median)
+  std::vector<double> d2h_alone_gbps;  ///< per device, device -> pinned host, alone (median)
+  double h2d_together_gbps = 0;        ///< all devices at once, bytes of all of them (median); 0: one GPU
+  double d2h_together_gbps = 0;        ///< the same, device -> host
 };
 
 /// One way of running the pipeline.
 struct PipelineVariant {
-  int devices = 1;            ///< GPUs the chunks are spread over
-  std::vector<double> ms;     ///< host wall time, all devices synchronised before and after
-  double bound_ms = 0;        ///< the bound from the same run (pipeline_bound_ms)
-  lab::Comparison result;     ///< the output, against the CPU
+  int devices = 1;         ///< GPUs the chunks are spread over
+  std::vector<double> ms;  ///< host wall time, all devices synchronised before and after
+  double bound_ms = 0;     ///< the bound from the same run (pipeline_bound_ms)
+  lab::Comparison result;  ///< the output, against the CPU
 };
 
 /// Copy in / kernel / copy out in chunks, the chunks dealt over the GPUs.
 struct PipelineRun {
-  std::string skipped;           ///< "" when several GPUs ran; else why only one did
-  std::int64_t n = 0;            ///< floats in and out
-  int chunks = 0;                ///< chunks the data is cut into
-  double kernel_ms = 0;          ///< the kernel over all n on GPU 0 alone (median of event pairs)
-  HostLinkRun link;              ///< the host link, same run
+  std::string skipped;                    ///< "" when several GPUs ran; else why only one did
+  std::int64_t n = 0;                     ///< floats in and out
+  int chunks = 0;                         ///< chunks the data is cut into
+  double kernel_ms = 0;                   ///< the kernel over all n on GPU 0 alone (median of event pairs)
+  HostLinkRun link;                       ///< the host link, same run
   std::vector<PipelineVariant> variants;  ///< one GPU first, then all of them
 };
 
@@ -191,7 +187,7 @@ lab::ResultTable pipeline_table(const PipelineRun& run);
 /// Correctness of each variant; the speed-up against what the bound allows.
 std::vector<lab::Finding> pipeline_findings(const PipelineRun& run);
 /// Each device has its own copy engines and work queues.
-std::vector<Background> pipeline_background();
+std::vector<lab::Background> pipeline_background();
 
 /// "Each GPU has its own link" when all at once reach at least this share of the sum of the rates alone.
 constexpr double kOwnLinkShare = 0.85;

@@ -1,5 +1,3 @@
-#include "multi_gpu.cuh"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -10,6 +8,7 @@
 #include "check.cuh"
 #include "clock.cuh"
 #include "memory.cuh"
+#include "multi_gpu.cuh"
 #include "nvml_link.cuh"
 #include "program.hpp"
 #include "statistics.hpp"
@@ -26,7 +25,7 @@ namespace {
 // 256 threads fill an H100 or H200 (132 SMs x 2048 threads) about twice over.
 constexpr int kBlocks = 2048;
 constexpr int kThreads = 256;
-constexpr float kStep = 0.999f;   // v = kStep * v + kShift; its fixed point is about 1
+constexpr float kStep = 0.999f;  // v = kStep * v + kShift; its fixed point is about 1
 constexpr float kShift = 0.001f;
 
 __global__ void scale_kernel(const float* x, float* y, std::int64_t n, float factor) {
@@ -59,19 +58,20 @@ std::string returned(cudaError_t error) {
   return cudaGetErrorName(error);
 }
 
-double median_ms(const std::vector<double>& samples) { return lab::median(samples); }
-
-}  // namespace
-
+// y[i] = factor * x[i] on @p stream (the current device's); x may be another
+// GPU's memory once peer access to it is enabled.
 void launch_scale(const float* x, float* y, std::int64_t n, float factor, cudaStream_t stream) {
   scale_kernel<<<kBlocks, kThreads, 0, stream>>>(x, y, n, factor);
   LAB_CHECK_LAUNCH();
 }
 
+// out[i] = value on @p stream.
 void launch_fill(float* out, std::int64_t n, float value, cudaStream_t stream) {
   fill_kernel<<<kBlocks, kThreads, 0, stream>>>(out, n, value);
   LAB_CHECK_LAUNCH();
 }
+
+}  // namespace
 
 void launch_iterate(const float* x, float* y, std::int64_t n, int iterations, cudaStream_t stream) {
   iterate_kernel<<<kBlocks, kThreads, 0, stream>>>(x, y, n, iterations);
@@ -135,7 +135,7 @@ OwnershipRun probe_ownership(const DeviceSet& devices, std::int64_t n, std::uint
   LAB_CHECK(cudaPointerGetAttributes(&attributes, on_1.data()));
   run.buffer_device = attributes.device;
   LAB_CHECK(cudaMemsetAsync(on_1.data(), 0, bytes, stream_1));
-  LAB_CHECK(cudaEventRecord(event_1.get(), stream_1));
+  LAB_CHECK(cudaEventRecord(event_1, stream_1));
 
   // Made while GPU 0 is current: they belong to GPU 0.
   LAB_CHECK(cudaSetDevice(0));
@@ -144,7 +144,7 @@ OwnershipRun probe_ownership(const DeviceSet& devices, std::int64_t n, std::uint
   on_0.upload(sent);
   lab::Stream stream_0(cudaStreamNonBlocking);
   lab::Event event_0;
-  LAB_CHECK(cudaEventRecord(event_0.get(), stream_0));
+  LAB_CHECK(cudaEventRecord(event_0, stream_0));
 
   // GPU 0 is current from here on; each call's return code is the data.
   const std::string now = "GPU 0 current";
@@ -153,17 +153,16 @@ OwnershipRun probe_ownership(const DeviceSet& devices, std::int64_t n, std::uint
   LAB_CHECK(cudaStreamSynchronize(stream_1));  // whatever that launch did, it is over
   run.calls.push_back({"cudaMemcpyAsync GPU 0 -> GPU 1 on a stream of GPU 1", now, true,
                        returned(cudaMemcpyAsync(on_1.data(), on_0.data(), bytes, cudaMemcpyDefault, stream_1))});
-  run.calls.push_back({"cudaEventRecord(event of GPU 1, stream of GPU 0)", now, false,
-                       returned(cudaEventRecord(event_1.get(), stream_0))});
-  run.calls.push_back({"cudaEventSynchronize(event of GPU 1)", now, true,
-                       returned(cudaEventSynchronize(event_1.get()))});
-  run.calls.push_back({"cudaEventQuery(event of GPU 1)", now, true, returned(cudaEventQuery(event_1.get()))});
-  LAB_CHECK(cudaEventSynchronize(event_0.get()));
+  run.calls.push_back(
+      {"cudaEventRecord(event of GPU 1, stream of GPU 0)", now, false, returned(cudaEventRecord(event_1, stream_0))});
+  run.calls.push_back({"cudaEventSynchronize(event of GPU 1)", now, true, returned(cudaEventSynchronize(event_1))});
+  run.calls.push_back({"cudaEventQuery(event of GPU 1)", now, true, returned(cudaEventQuery(event_1))});
+  LAB_CHECK(cudaEventSynchronize(event_0));
   float ms = 0.0f;
   run.calls.push_back({"cudaEventElapsedTime(event of GPU 0, event of GPU 1)", now, false,
-                       returned(cudaEventElapsedTime(&ms, event_0.get(), event_1.get()))});
+                       returned(cudaEventElapsedTime(&ms, event_0, event_1))});
   run.calls.push_back({"cudaStreamWaitEvent(stream of GPU 0, event of GPU 1)", now, true,
-                       returned(cudaStreamWaitEvent(stream_0, event_1.get(), 0))});
+                       returned(cudaStreamWaitEvent(stream_0, event_1, 0))});
 
   // The copy the guide says succeeds: did the bytes arrive?
   LAB_CHECK(cudaStreamSynchronize(stream_1));
@@ -236,10 +235,10 @@ PeerCopyRun measure_peer_copies(const DeviceSet& devices, std::size_t bytes, int
     LAB_CHECK(cudaStreamSynchronize(stream_1));
     LAB_CHECK(cudaSetDevice(0));
     for (int rep = 0; rep <= reps; ++rep) {  // rep 0 warms up
-      LAB_CHECK(cudaEventRecord(start_0.get(), stream_0));
+      LAB_CHECK(cudaEventRecord(start_0, stream_0));
       LAB_CHECK(cudaMemcpyPeerAsync(arrived_1.data(), 1, source_0.data(), 0, bytes, stream_0));
-      LAB_CHECK(cudaEventRecord(stop_0.get(), stream_0));
-      LAB_CHECK(cudaEventSynchronize(stop_0.get()));
+      LAB_CHECK(cudaEventRecord(stop_0, stream_0));
+      LAB_CHECK(cudaEventSynchronize(stop_0));
       if (rep > 0) samples.push_back(lab::Event::elapsed_ms(start_0, stop_0));
     }
     check_arrival();
@@ -263,16 +262,16 @@ PeerCopyRun measure_peer_copies(const DeviceSet& devices, std::size_t bytes, int
     // GPU 0's stream waits for GPU 1's last copy, so GPU 0's event pair spans both.
     for (int rep = 0; rep <= reps; ++rep) {
       LAB_CHECK(cudaSetDevice(0));
-      LAB_CHECK(cudaEventRecord(start_0.get(), stream_0));
+      LAB_CHECK(cudaEventRecord(start_0, stream_0));
       LAB_CHECK(cudaMemcpyPeerAsync(arrived_1.data(), 1, source_0.data(), 0, bytes, stream_0));
       LAB_CHECK(cudaSetDevice(1));
-      LAB_CHECK(cudaStreamWaitEvent(stream_1, start_0.get(), 0));
+      LAB_CHECK(cudaStreamWaitEvent(stream_1, start_0, 0));
       LAB_CHECK(cudaMemcpyPeerAsync(back_0.data(), 0, source_1.data(), 1, bytes, stream_1));
-      LAB_CHECK(cudaEventRecord(done_1.get(), stream_1));
+      LAB_CHECK(cudaEventRecord(done_1, stream_1));
       LAB_CHECK(cudaSetDevice(0));
-      LAB_CHECK(cudaStreamWaitEvent(stream_0, done_1.get(), 0));
-      LAB_CHECK(cudaEventRecord(stop_0.get(), stream_0));
-      LAB_CHECK(cudaEventSynchronize(stop_0.get()));
+      LAB_CHECK(cudaStreamWaitEvent(stream_0, done_1, 0));
+      LAB_CHECK(cudaEventRecord(stop_0, stream_0));
+      LAB_CHECK(cudaEventSynchronize(stop_0));
       if (rep > 0) run.both_ways_ms.push_back(lab::Event::elapsed_ms(start_0, stop_0));
     }
     check_arrival();
@@ -280,18 +279,18 @@ PeerCopyRun measure_peer_copies(const DeviceSet& devices, std::size_t bytes, int
     // A kernel on GPU 1 reads its own memory, then GPU 0's, through peer access.
     LAB_CHECK(cudaSetDevice(1));
     for (int rep = 0; rep <= reps; ++rep) {
-      LAB_CHECK(cudaEventRecord(start_1.get(), stream_1));
+      LAB_CHECK(cudaEventRecord(start_1, stream_1));
       launch_scale(arrived_1.data(), out_1.data(), static_cast<std::int64_t>(n), 2.0f, stream_1);
-      LAB_CHECK(cudaEventRecord(stop_1.get(), stream_1));
-      LAB_CHECK(cudaEventSynchronize(stop_1.get()));
+      LAB_CHECK(cudaEventRecord(stop_1, stream_1));
+      LAB_CHECK(cudaEventSynchronize(stop_1));
       if (rep > 0) run.kernel_local_ms.push_back(lab::Event::elapsed_ms(start_1, stop_1));
     }
     out_1.poison(stream_1);
     for (int rep = 0; rep <= reps; ++rep) {
-      LAB_CHECK(cudaEventRecord(start_1.get(), stream_1));
+      LAB_CHECK(cudaEventRecord(start_1, stream_1));
       launch_scale(source_0.data(), out_1.data(), static_cast<std::int64_t>(n), 2.0f, stream_1);
-      LAB_CHECK(cudaEventRecord(stop_1.get(), stream_1));
-      LAB_CHECK(cudaEventSynchronize(stop_1.get()));
+      LAB_CHECK(cudaEventRecord(stop_1, stream_1));
+      LAB_CHECK(cudaEventSynchronize(stop_1));
       if (rep > 0) run.kernel_peer_ms.push_back(lab::Event::elapsed_ms(start_1, stop_1));
     }
     run.kernel_result = lab::compare(out_1.download(), doubled);
@@ -311,17 +310,17 @@ PeerCopyRun measure_peer_copies(const DeviceSet& devices, std::size_t bytes, int
   LAB_CHECK(cudaStreamSynchronize(stream_1));
   for (int rep = 0; rep <= reps; ++rep) {
     LAB_CHECK(cudaSetDevice(0));
-    LAB_CHECK(cudaEventRecord(start_0.get(), stream_0));
+    LAB_CHECK(cudaEventRecord(start_0, stream_0));
     LAB_CHECK(cudaMemcpyAsync(staging.data(), source_0.data(), bytes, cudaMemcpyDeviceToHost, stream_0));
-    LAB_CHECK(cudaEventRecord(staged_0.get(), stream_0));
+    LAB_CHECK(cudaEventRecord(staged_0, stream_0));
     LAB_CHECK(cudaSetDevice(1));
-    LAB_CHECK(cudaStreamWaitEvent(stream_1, staged_0.get(), 0));
+    LAB_CHECK(cudaStreamWaitEvent(stream_1, staged_0, 0));
     LAB_CHECK(cudaMemcpyAsync(arrived_1.data(), staging.data(), bytes, cudaMemcpyHostToDevice, stream_1));
-    LAB_CHECK(cudaEventRecord(done_1.get(), stream_1));
+    LAB_CHECK(cudaEventRecord(done_1, stream_1));
     LAB_CHECK(cudaSetDevice(0));
-    LAB_CHECK(cudaStreamWaitEvent(stream_0, done_1.get(), 0));
-    LAB_CHECK(cudaEventRecord(stop_0.get(), stream_0));
-    LAB_CHECK(cudaEventSynchronize(stop_0.get()));
+    LAB_CHECK(cudaStreamWaitEvent(stream_0, done_1, 0));
+    LAB_CHECK(cudaEventRecord(stop_0, stream_0));
+    LAB_CHECK(cudaEventSynchronize(stop_0));
     if (rep > 0) run.staged_ms.push_back(lab::Event::elapsed_ms(start_0, stop_0));
   }
   check_arrival();
@@ -485,19 +484,19 @@ PipelineRun split_pipeline(const DeviceSet& devices, std::int64_t n, int chunks,
     LAB_CHECK(cudaSetDevice(d));
     std::vector<double> h2d, d2h;
     for (int rep = 0; rep <= reps; ++rep) {
-      LAB_CHECK(cudaEventRecord(starts[d].get(), streams[2 * d]));
+      LAB_CHECK(cudaEventRecord(starts[d], streams[2 * d]));
       LAB_CHECK(cudaMemcpyAsync(x_on[d].data(), x.data(), bytes, cudaMemcpyHostToDevice, streams[2 * d]));
-      LAB_CHECK(cudaEventRecord(stops[d].get(), streams[2 * d]));
-      LAB_CHECK(cudaEventSynchronize(stops[d].get()));
+      LAB_CHECK(cudaEventRecord(stops[d], streams[2 * d]));
+      LAB_CHECK(cudaEventSynchronize(stops[d]));
       if (rep > 0) h2d.push_back(lab::Event::elapsed_ms(starts[d], stops[d]));
-      LAB_CHECK(cudaEventRecord(starts[d].get(), streams[2 * d]));
+      LAB_CHECK(cudaEventRecord(starts[d], streams[2 * d]));
       LAB_CHECK(cudaMemcpyAsync(y.data(), y_on[d].data(), bytes, cudaMemcpyDeviceToHost, streams[2 * d]));
-      LAB_CHECK(cudaEventRecord(stops[d].get(), streams[2 * d]));
-      LAB_CHECK(cudaEventSynchronize(stops[d].get()));
+      LAB_CHECK(cudaEventRecord(stops[d], streams[2 * d]));
+      LAB_CHECK(cudaEventSynchronize(stops[d]));
       if (rep > 0) d2h.push_back(lab::Event::elapsed_ms(starts[d], stops[d]));
     }
-    run.link.h2d_alone_gbps.push_back(lab::gigabytes_per_second(static_cast<double>(bytes), median_ms(h2d)));
-    run.link.d2h_alone_gbps.push_back(lab::gigabytes_per_second(static_cast<double>(bytes), median_ms(d2h)));
+    run.link.h2d_alone_gbps.push_back(lab::gigabytes_per_second(static_cast<double>(bytes), lab::median_or_nan(h2d)));
+    run.link.d2h_alone_gbps.push_back(lab::gigabytes_per_second(static_cast<double>(bytes), lab::median_or_nan(d2h)));
   }
   // All GPUs at once (a host timer: no one device's events see the others' copies).
   // The device-to-host copies all land in y; its contents are rewritten below.
@@ -520,21 +519,21 @@ PipelineRun split_pipeline(const DeviceSet& devices, std::int64_t n, int chunks,
       synchronize_all(count);
       if (rep > 0) d2h.push_back(out.elapsed_ms());
     }
-    run.link.h2d_together_gbps = lab::gigabytes_per_second(static_cast<double>(bytes) * count, median_ms(h2d));
-    run.link.d2h_together_gbps = lab::gigabytes_per_second(static_cast<double>(bytes) * count, median_ms(d2h));
+    run.link.h2d_together_gbps = lab::gigabytes_per_second(static_cast<double>(bytes) * count, lab::median_or_nan(h2d));
+    run.link.d2h_together_gbps = lab::gigabytes_per_second(static_cast<double>(bytes) * count, lab::median_or_nan(d2h));
   }
 
   // The kernel over all n on GPU 0 alone (x_on[0] holds the input by now).
   LAB_CHECK(cudaSetDevice(0));
   std::vector<double> kernel;
   for (int rep = 0; rep <= reps; ++rep) {
-    LAB_CHECK(cudaEventRecord(starts[0].get(), streams[0]));
+    LAB_CHECK(cudaEventRecord(starts[0], streams[0]));
     launch_iterate(x_on[0].data(), y_on[0].data(), n, iterations, streams[0]);
-    LAB_CHECK(cudaEventRecord(stops[0].get(), streams[0]));
-    LAB_CHECK(cudaEventSynchronize(stops[0].get()));
+    LAB_CHECK(cudaEventRecord(stops[0], streams[0]));
+    LAB_CHECK(cudaEventSynchronize(stops[0]));
     if (rep > 0) kernel.push_back(lab::Event::elapsed_ms(starts[0], stops[0]));
   }
-  run.kernel_ms = median_ms(kernel);
+  run.kernel_ms = lab::median_or_nan(kernel);
 
   // The pipeline: chunk k goes to GPU k mod used, on one of its two streams.
   const std::int64_t chunk = (n + chunks - 1) / chunks;
@@ -555,11 +554,11 @@ PipelineRun split_pipeline(const DeviceSet& devices, std::int64_t n, int chunks,
         if (size <= 0) break;
         const std::size_t chunk_bytes = static_cast<std::size_t>(size) * sizeof(float);
         LAB_CHECK(cudaSetDevice(d));
-        LAB_CHECK(cudaMemcpyAsync(x_on[d].data() + offset, x.data() + offset, chunk_bytes, cudaMemcpyHostToDevice,
-                                  stream));
+        LAB_CHECK(
+            cudaMemcpyAsync(x_on[d].data() + offset, x.data() + offset, chunk_bytes, cudaMemcpyHostToDevice, stream));
         launch_iterate(x_on[d].data() + offset, y_on[d].data() + offset, size, iterations, stream);
-        LAB_CHECK(cudaMemcpyAsync(y.data() + offset, y_on[d].data() + offset, chunk_bytes, cudaMemcpyDeviceToHost,
-                                  stream));
+        LAB_CHECK(
+            cudaMemcpyAsync(y.data() + offset, y_on[d].data() + offset, chunk_bytes, cudaMemcpyDeviceToHost, stream));
       }
       synchronize_all(used);
       if (rep > 0) variant.ms.push_back(timer.elapsed_ms());

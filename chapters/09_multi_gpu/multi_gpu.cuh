@@ -21,11 +21,6 @@ namespace ch09 {
 
 // --- Kernels and their CPU references -------------------------------------------------
 
-/// y[i] = factor * x[i] on @p stream (the current device's); x may be another
-/// GPU's memory once peer access to it is enabled.
-void launch_scale(const float* x, float* y, std::int64_t n, float factor, cudaStream_t stream);
-/// out[i] = value on @p stream.
-void launch_fill(float* out, std::int64_t n, float value, cudaStream_t stream);
 /// y[i] = x[i] after @p iterations steps of v = 0.999 v + 0.001 (a dependent
 /// chain of fused multiply-adds: arithmetic the GPU cannot skip), on @p stream.
 void launch_iterate(const float* x, float* y, std::int64_t n, int iterations, cudaStream_t stream);
@@ -74,9 +69,9 @@ struct ProducerConsumer {
   ProducerConsumer(const ProducerConsumer&) = delete;
   ProducerConsumer& operator=(const ProducerConsumer&) = delete;
 
-  std::int64_t n = 0;                   ///< floats on each side
-  float* produced = nullptr;            ///< on GPU 0: what the producer writes
-  float* seen = nullptr;                ///< on GPU 1: what the consumer read
+  std::int64_t n = 0;                      ///< floats on each side
+  float* produced = nullptr;               ///< on GPU 0: what the producer writes
+  float* seen = nullptr;                   ///< on GPU 1: what the consumer read
   cudaStream_t producer_stream = nullptr;  ///< a stream of GPU 0
   cudaStream_t consumer_stream = nullptr;  ///< a stream of GPU 1
   cudaEvent_t produced_event = nullptr;    ///< an event of GPU 0 (cudaEventDisableTiming)

@@ -1,29 +1,29 @@
-#include "nvml_link.cuh"
-
 #include <cuda_runtime.h>
 #include <dlfcn.h>  // dlopen: NVML without linking it
+
+#include "nvml_link.cuh"
 
 namespace ch09 {
 
 namespace {
 
 // NVML's types and constants as nvml.h declares them (only those used here).
-using NvmlDevice = void*;                 // nvmlDevice_t
-constexpr int kNvmlSuccess = 0;           // NVML_SUCCESS
-constexpr unsigned kMaxNvLinks = 18;      // NVML_NVLINK_MAX_LINKS
-constexpr int kP2pCapsRead = 0;           // NVML_P2P_CAPS_INDEX_READ
-constexpr int kP2pCapsNvlink = 2;         // NVML_P2P_CAPS_INDEX_NVLINK
-constexpr int kFeatureEnabled = 1;        // NVML_FEATURE_ENABLED
+using NvmlDevice = void*;             // nvmlDevice_t
+constexpr int kNvmlSuccess = 0;       // NVML_SUCCESS
+constexpr unsigned kMaxNvLinks = 18;  // NVML_NVLINK_MAX_LINKS
+constexpr int kP2pCapsRead = 0;       // NVML_P2P_CAPS_INDEX_READ
+constexpr int kP2pCapsNvlink = 2;     // NVML_P2P_CAPS_INDEX_NVLINK
+constexpr int kFeatureEnabled = 1;    // NVML_FEATURE_ENABLED
 
 // nvmlGpuTopologyLevel_t in words.
 std::string topology_level(int level) {
   switch (level) {
-    case 0: return "same board";                         // NVML_TOPOLOGY_INTERNAL
-    case 10: return "one PCIe switch";                   // NVML_TOPOLOGY_SINGLE
-    case 20: return "several PCIe switches";             // NVML_TOPOLOGY_MULTIPLE
-    case 30: return "one PCIe host bridge";              // NVML_TOPOLOGY_HOSTBRIDGE
-    case 40: return "host bridges of one NUMA node";     // NVML_TOPOLOGY_NODE
-    case 50: return "across NUMA nodes (SMP link)";      // NVML_TOPOLOGY_SYSTEM
+    case 0: return "same board";                      // NVML_TOPOLOGY_INTERNAL
+    case 10: return "one PCIe switch";                // NVML_TOPOLOGY_SINGLE
+    case 20: return "several PCIe switches";          // NVML_TOPOLOGY_MULTIPLE
+    case 30: return "one PCIe host bridge";           // NVML_TOPOLOGY_HOSTBRIDGE
+    case 40: return "host bridges of one NUMA node";  // NVML_TOPOLOGY_NODE
+    case 50: return "across NUMA nodes (SMP link)";   // NVML_TOPOLOGY_SYSTEM
     default: return "level " + std::to_string(level);
   }
 }
@@ -31,13 +31,13 @@ std::string topology_level(int level) {
 // nvmlGpuP2PStatus_t in words.
 std::string p2p_status(int status) {
   switch (status) {
-    case 0: return "OK";                              // NVML_P2P_STATUS_OK
-    case 1: return "chipset not supported";           // NVML_P2P_STATUS_CHIPSET_NOT_SUPPORED
-    case 2: return "GPU not supported";               // NVML_P2P_STATUS_GPU_NOT_SUPPORTED
-    case 3: return "topology not supported";          // NVML_P2P_STATUS_IOH_TOPOLOGY_NOT_SUPPORTED
-    case 4: return "disabled by registry key";        // NVML_P2P_STATUS_DISABLED_BY_REGKEY
-    case 5: return "not supported";                   // NVML_P2P_STATUS_NOT_SUPPORTED
-    default: return "unknown";                        // NVML_P2P_STATUS_UNKNOWN
+    case 0: return "OK";                        // NVML_P2P_STATUS_OK
+    case 1: return "chipset not supported";     // NVML_P2P_STATUS_CHIPSET_NOT_SUPPORED
+    case 2: return "GPU not supported";         // NVML_P2P_STATUS_GPU_NOT_SUPPORTED
+    case 3: return "topology not supported";    // NVML_P2P_STATUS_IOH_TOPOLOGY_NOT_SUPPORTED
+    case 4: return "disabled by registry key";  // NVML_P2P_STATUS_DISABLED_BY_REGKEY
+    case 5: return "not supported";             // NVML_P2P_STATUS_NOT_SUPPORTED
+    default: return "unknown";                  // NVML_P2P_STATUS_UNKNOWN
   }
 }
 
@@ -56,9 +56,10 @@ void read_nvml_links(PeerMatrix& matrix) noexcept {
     dlclose(library);
     return;
   }
-  auto by_bus_id = reinterpret_cast<int (*)(const char*, NvmlDevice*)>(dlsym(library, "nvmlDeviceGetHandleByPciBusId_v2"));
-  auto ancestor = reinterpret_cast<int (*)(NvmlDevice, NvmlDevice, int*)>(
-      dlsym(library, "nvmlDeviceGetTopologyCommonAncestor"));
+  auto by_bus_id =
+      reinterpret_cast<int (*)(const char*, NvmlDevice*)>(dlsym(library, "nvmlDeviceGetHandleByPciBusId_v2"));
+  auto ancestor =
+      reinterpret_cast<int (*)(NvmlDevice, NvmlDevice, int*)>(dlsym(library, "nvmlDeviceGetTopologyCommonAncestor"));
   auto p2p = reinterpret_cast<int (*)(NvmlDevice, NvmlDevice, int, int*)>(dlsym(library, "nvmlDeviceGetP2PStatus"));
   auto link_state = reinterpret_cast<int (*)(NvmlDevice, unsigned, int*)>(dlsym(library, "nvmlDeviceGetNvLinkState"));
   auto link_version =

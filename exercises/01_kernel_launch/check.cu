@@ -12,9 +12,9 @@
 #include <sstream>
 #include <string>
 
+#include "add_kernels.cuh"
 #include "check.cuh"
 #include "grid_stride_add.cuh"
-#include "vector_add.cuh"
 
 namespace {
 

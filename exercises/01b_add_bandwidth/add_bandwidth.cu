@@ -19,10 +19,10 @@ double add_bandwidth_gbps(const std::function<void(cudaStream_t)>& add, std::int
   // TODO: this times one run, the first; warm up first, then keep the median of many samples
   //       (common/measure.cuh and common/statistics.hpp, included above, have what you need).
   lab::Event start, stop;
-  start.record(stream);
+  LAB_CHECK(cudaEventRecord(start, stream));
   add(stream);
-  stop.record(stream);
-  stop.synchronize();
+  LAB_CHECK(cudaEventRecord(stop, stream));
+  LAB_CHECK(cudaEventSynchronize(stop));
   const double ms = lab::Event::elapsed_ms(start, stop);
   // TODO: count every byte the kernel moves, not only c's.
   const double bytes = static_cast<double>(n) * sizeof(float);

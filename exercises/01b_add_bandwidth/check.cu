@@ -19,12 +19,12 @@
 #include <string>
 
 #include "add_bandwidth.cuh"
+#include "add_kernels.cuh"
 #include "clock.cuh"
 #include "device.cuh"
 #include "measure.cuh"
 #include "statistics.hpp"
 #include "stream.cuh"
-#include "vector_add.cuh"
 
 namespace {
 

@@ -22,8 +22,8 @@ auto kernel_of(double ms) {
 TEST_CASE("exercise 02: the timer measures a 20 ms kernel") {
   lab::Stream stream;
   kernel_of(0.01)(stream);  // load the module
-  const double reference = lab::median(ch02::time_with_host_timer(ch02::SyncCase::before_and_after,
-                                                                  ch02::TimedKernel::spinning(20.0), stream, 3));
+  const double reference = lab::median(
+      ch02::time_with_host_timer(ch02::SyncCase::before_and_after, ch02::TimedKernel::spinning(20.0), stream, 3));
   const double yours = exercise02::time_kernel_ms(kernel_of(20.0), stream);
   stream.synchronize();
   CAPTURE(reference);

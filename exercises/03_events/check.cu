@@ -30,7 +30,8 @@ TEST_CASE("exercise 03: the stopwatch times a 10 ms kernel on a non-blocking str
   stream.synchronize();
   CHECK_MESSAGE(std::fabs(yours - reference) < 0.05 * reference,
                 ("your stopwatch read " + std::to_string(yours) + " ms for a kernel the chapter's events timed at " +
-                 std::to_string(reference) + " ms (5 % allowed): near 0 ms means the events were not recorded on "
+                 std::to_string(reference) +
+                 " ms (5 % allowed): near 0 ms means the events were not recorded on "
                  "the stream the kernel ran on"));
 }
 

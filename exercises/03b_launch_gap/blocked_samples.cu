@@ -34,11 +34,11 @@ std::vector<double> time_without_launch_gap(const std::function<void(cudaStream_
   lab::Event start, stop;
   for (int i = 0; i < samples; ++i) {
     // TODO: hold the stream here, so the whole sample is queued before the GPU reaches any of it.
-    start.record(stream);
+    LAB_CHECK(cudaEventRecord(start, stream));
     work(stream);
-    stop.record(stream);
+    LAB_CHECK(cudaEventRecord(stop, stream));
     // TODO: let the stream go, now that the sample is queued.
-    stop.synchronize();
+    LAB_CHECK(cudaEventSynchronize(stop));
     if (blocker.timed_out()) {
       throw std::runtime_error(
           "the stream was held until the blocker gave up (5 s): is it released once the sample is queued?");

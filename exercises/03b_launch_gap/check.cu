@@ -10,12 +10,12 @@
 
 #include <vector>
 
+#include "add_kernels.cuh"
 #include "blocked_samples.cuh"
 #include "device.cuh"
 #include "measure.cuh"
 #include "statistics.hpp"
 #include "stream.cuh"
-#include "vector_add.cuh"
 
 namespace {
 

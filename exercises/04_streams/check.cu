@@ -12,6 +12,7 @@
 #include <string>
 
 #include "clock.cuh"
+#include "stream.cuh"
 #include "streams.cuh"
 #include "timers.cuh"
 #include "wait_for_producer.cuh"
@@ -55,12 +56,13 @@ TEST_CASE("exercise 04: the host does not wait for the producer") {
   LAB_CHECK(cudaDeviceSynchronize());
   lab::launch_spin(producer, 30.0);  // the producer is busy for 30 ms
   lab::HostTimer timer;
-  exercise04::order_consumer_after_producer(producer, consumer, produced.get());
+  exercise04::order_consumer_after_producer(producer, consumer, produced);
   const double host_ms = timer.elapsed_ms();
   LAB_CHECK(cudaDeviceSynchronize());
   CAPTURE(host_ms);
   // The GPU orders the streams; the host goes on.
-  CHECK_MESSAGE(host_ms < 10.0, "your function kept the host waiting " << host_ms
+  CHECK_MESSAGE(host_ms < 10.0, "your function kept the host waiting "
+                                    << host_ms
                                     << " ms while the producer was busy for 30 ms (expected under 10 ms): "
                                        "it waited for the GPU (a synchronize call?); let the consumer's "
                                        "stream wait instead, with cudaStreamWaitEvent");

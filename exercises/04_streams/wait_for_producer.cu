@@ -8,9 +8,8 @@
 //
 // Check your work:  ctest --preset exercises -R ch04
 // Stuck? Read HINTS.md beside this file.
-#include "wait_for_producer.cuh"
-
 #include "check.cuh"
+#include "wait_for_producer.cuh"
 
 namespace exercise04 {
 

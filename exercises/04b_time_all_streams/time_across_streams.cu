@@ -8,8 +8,8 @@
 // begin before streams[0] even reaches the start event (when it still has
 // earlier work queued). Put every stream's work between the two events, with
 // events the streams wait for (cudaStreamWaitEvent), never with the host waiting.
-// A lab::Event (common/stream.cuh) is recorded with record(stream); its get() is
-// the cudaEvent_t that cudaStreamWaitEvent takes.
+// A lab::Event (common/stream.cuh) is a cudaEvent_t wherever a CUDA call takes one:
+// cudaEventRecord(start, stream), cudaStreamWaitEvent(stream, start, 0).
 //
 // Check your work:  ctest --preset exercises -R ch04b
 // Stuck? Read HINTS.md beside this file.
@@ -24,12 +24,12 @@ double time_across_streams(const WorkOnStream& work, const std::vector<cudaStrea
   std::vector<lab::Event> done;  // one per stream, to mark the end of its work (ordering only, no timing)
   for (std::size_t i = 0; i < streams.size(); ++i) done.emplace_back(cudaEventDisableTiming);
 
-  start.record(streams[0]);
+  LAB_CHECK(cudaEventRecord(start, streams[0]));
   // TODO: make every other stream wait for `start` before its work is queued.
   for (std::size_t i = 0; i < streams.size(); ++i) work(i, streams[i]);
   // TODO: mark the end of every other stream's work with its `done` event, and make streams[0] wait for each.
-  end.record(streams[0]);
-  end.synchronize();
+  LAB_CHECK(cudaEventRecord(end, streams[0]));
+  LAB_CHECK(cudaEventSynchronize(end));
   return lab::Event::elapsed_ms(start, end);
 }
 

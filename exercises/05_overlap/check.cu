@@ -2,9 +2,11 @@
 // (test ch05_exercise_check, label "exercise"), against solutions/ (test
 // ch05_solution_check, label "solution", part of the default test run) and
 // against the exercise as handed out (test ch05_pristine_check, label
-// "pristine": it must fail). It runs your schedule on chapter 05's pipeline and
+// "pristine": it must fail). It runs your schedule on chapter 05's data and
 // checks the result against the chapter's CPU reference (the output is poisoned
-// with NaN first), the order of the operations, and that it overlaps.
+// with NaN first), the order of your calls as CUPTI records them (with every
+// chunk on one stream, the GPU runs the work in the order it was queued), and
+// that with a stream per chunk it overlaps.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -13,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "check.cuh"
+#include "cupti_timeline.cuh"
 #include "overlap.cuh"
 #include "schedule_v2.cuh"
 #include "stream.cuh"
@@ -30,11 +34,11 @@ std::string explain_result(const lab::Comparison& result, int chunks, std::size_
        << first.index / chunk << ")";
   if (std::isnan(first.actual)) {
     text << " is NaN (the poison value): it was never copied back; does every chunk get its kernel, "
-            "then its copy out?";
+            "then its copy out (cudaMemcpyDeviceToHost on stream[i])?";
   } else {
     text << " = " << first.actual << ", expected " << first.expected
          << " (input + 1 after one kernel step): did the kernel run on this chunk exactly once, "
-            "before its copy out?";
+            "after its copy in and before its copy out?";
   }
   return text.str();
 }
@@ -51,9 +55,9 @@ TEST_CASE("exercise 05: V2 gives the right result for chunk counts that do and d
   ch05::OverlapProblem problem((std::size_t{1} << 20) + 7, 11);
   for (int chunks : {1, 3, 4, 16}) {
     CAPTURE(chunks);
+    const std::vector<lab::Stream> owned(static_cast<std::size_t>(chunks));
     problem.poison_output();
-    ch05::Pipeline pipeline(problem, chunks, 1);
-    exercise05::schedule_v2(pipeline);
+    exercise05::schedule_v2(problem, ch05::handles(owned), 1);
     LAB_CHECK(cudaDeviceSynchronize());
     const lab::Comparison result = problem.check(1);
     CHECK_MESSAGE(result.passed(), explain_result(result, chunks, problem.size()));
@@ -62,42 +66,60 @@ TEST_CASE("exercise 05: V2 gives the right result for chunk counts that do and d
 
 TEST_CASE("exercise 05: V2 queues stage by stage: all copies in, all kernels, all copies out") {
   ch05::OverlapProblem problem(1 << 16, 12);
-  ch05::Pipeline pipeline(problem, 3, 1);
-  exercise05::schedule_v2(pipeline);
+  const lab::Stream one;
+  const std::vector<cudaStream_t> stream(3, one);  // three chunks on one stream: they run in the order queued
   LAB_CHECK(cudaDeviceSynchronize());
-  const std::vector<std::string> expected = {"in 0",     "in 1",  "in 2",  "kernel 0", "kernel 1",
-                                             "kernel 2", "out 0", "out 1", "out 2"};
-  CHECK_MESSAGE(pipeline.log() == expected, "with 3 chunks your schedule queued: " << joined(pipeline.log())
-                                                << "; V2 queues: " << joined(expected));
+  lab::TimelineRecorder recorder;
+  std::string why;
+  REQUIRE_MESSAGE(recorder.start(&why), "CUPTI could not record ("
+                                            << why
+                                            << "), and this test reads the order of "
+                                               "your calls from its records: run the check outside a profiler");
+  exercise05::schedule_v2(problem, stream, 1);
+  std::vector<lab::Interval> work = recorder.stop();
+  REQUIRE_MESSAGE(recorder.dropped() == 0, "CUPTI dropped " << recorder.dropped() << " records: run the check again");
+  std::sort(work.begin(), work.end(),
+            [](const lab::Interval& x, const lab::Interval& y) { return x.start_ns < y.start_ns; });
+  std::vector<std::string> ran;
+  for (const lab::Interval& w : work) {
+    const char symbol = lab::chart_symbol(w);
+    ran.push_back(symbol == 'H' ? "in" : symbol == 'D' ? "out" : symbol == 'K' ? "kernel" : std::string(1, symbol));
+  }
+  const std::vector<std::string> expected = {"in", "in", "in", "kernel", "kernel", "kernel", "out", "out", "out"};
+  CHECK_MESSAGE(ran == expected, "with 3 chunks all on one stream, CUPTI saw your function's work run as: "
+                                     << joined(ran) << "; V2 queues: " << joined(expected)
+                                     << " (one cudaMemcpyAsync in, one launch and one cudaMemcpyAsync out per chunk, "
+                                        "each stage a loop of its own)");
 }
 
 TEST_CASE("exercise 05: V2 with 8 chunks beats the sequential schedule by a wide margin") {
   ch05::OverlapProblem problem(std::size_t{32} << 20, 13);  // 128 MiB each way
-  auto time = [&](int chunks, bool yours) {
-    ch05::Pipeline pipeline(problem, chunks, 20);  // a kernel of about the copies' length
+  const int steps = 20;                                     // a kernel of about the copies' length
+  const std::vector<lab::Stream> owned(8), one(1);
+  auto time_yours = [&] {
     LAB_CHECK(cudaDeviceSynchronize());
     lab::Event start, stop;
-    start.record(0);
-    if (yours) {
-      exercise05::schedule_v2(pipeline);
-    } else {
-      ch05::enqueue_v1(pipeline);  // one chunk: the sequential schedule
-    }
-    stop.record(0);
-    stop.synchronize();
-    return lab::Event::elapsed_ms(start, stop);
+    LAB_CHECK(cudaEventRecord(start, 0));  // the legacy default stream brackets the blocking streams
+    exercise05::schedule_v2(problem, ch05::handles(owned), steps);
+    LAB_CHECK(cudaEventRecord(stop, 0));
+    LAB_CHECK(cudaEventSynchronize(stop));
+    return static_cast<double>(lab::Event::elapsed_ms(start, stop));
   };
-  time(8, true);  // warm-up
+  time_yours();  // warm-up
   // The best of three runs each: the link is shared and a single run can be slow.
   double sequential = 1e30, v2 = 1e30;
   for (int run = 0; run < 3; ++run) {
-    sequential = std::min(sequential, static_cast<double>(time(1, false)));
-    v2 = std::min(v2, static_cast<double>(time(8, true)));
+    const ch05::ScheduleRun reference =
+        ch05::time_schedule(problem, ch05::Schedule::sequential, ch05::handles(one), steps, 0, 1);
+    sequential = std::min(sequential, reference.samples_ms.at(0));
+    v2 = std::min(v2, time_yours());
   }
   CAPTURE(sequential);
   CAPTURE(v2);
-  CHECK_MESSAGE(v2 < 0.8 * sequential, "your V2 with 8 chunks took " << v2 << " ms, the sequential schedule "
-                                           << sequential << " ms; expected under 0.8 x that, "
-                                           << 0.8 * sequential << " ms: does your schedule wait "
-                                              "(synchronise) between its loops, so nothing overlaps?");
+  CHECK_MESSAGE(v2 < 0.8 * sequential, "your V2 with 8 chunks took "
+                                           << v2 << " ms, the sequential schedule " << sequential
+                                           << " ms; expected under 0.8 x that, " << 0.8 * sequential
+                                           << " ms: does your schedule wait (synchronise) between its loops, or "
+                                              "put every chunk on one stream instead of stream[i], so nothing "
+                                              "overlaps?");
 }

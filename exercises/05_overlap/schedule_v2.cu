@@ -1,20 +1,31 @@
-// Exercise 05: write the V2 schedule of NVIDIA's overlap example.
+// Exercise 05: write the V2 schedule of NVIDIA's overlap example (async.cu).
 //
-// A ch05::Pipeline splits the data into pipeline.chunks() chunks, chunk i on
-// stream i, and offers three operations per chunk: copy_in(i), run_kernel(i),
-// copy_out(i). V1 (ch05::enqueue_v1) does, for each chunk, copy in, kernel,
-// copy out. V2 queues the same operations stage by stage: every copy in, then
-// every kernel, then every copy out. Below, the stub only copies in.
+// The data is split into stream.size() chunks: chunk i covers the floats
+// [c.offset, c.offset + c.count) with c = ch05::chunk_of(n, chunks, i), and all
+// of its work goes to stream[i]. V1 (the V1 loop of ch05::time_schedule in
+// chapters/05_overlap/overlap.cu) does, for each chunk: copy in, kernel, copy
+// out. V2 queues the same three calls stage by stage: every chunk's copy in,
+// then every chunk's kernel, then every chunk's copy out. Below, the copies in
+// are written; write the other two loops.
 //
 // Check your work:  ctest --preset exercises -R ch05
 // Stuck? Read HINTS.md beside this file.
+#include "check.cuh"
 #include "schedule_v2.cuh"
 
 namespace exercise05 {
 
-void schedule_v2(ch05::Pipeline& pipeline) {
-  for (int i = 0; i < pipeline.chunks(); ++i) pipeline.copy_in(i);
-  // TODO: queue every chunk's kernel, then every chunk's copy out.
+void schedule_v2(ch05::OverlapProblem& problem, const std::vector<cudaStream_t>& stream, int iterations) {
+  const std::size_t n = problem.size();
+  const int chunks = static_cast<int>(stream.size());
+  const float* a = problem.host_input();
+  float* d_a = problem.device_data();
+  for (int i = 0; i < chunks; ++i) {
+    const ch05::Chunk c = ch05::chunk_of(n, chunks, i);
+    LAB_CHECK(cudaMemcpyAsync(&d_a[c.offset], &a[c.offset], c.bytes(), cudaMemcpyHostToDevice, stream[i]));
+  }
+  // TODO: a loop that launches ch05::transform over every chunk on stream[i] (then LAB_CHECK_LAUNCH()),
+  //       then a loop that copies every chunk back to problem.host_output() with cudaMemcpyAsync on stream[i].
 }
 
 }  // namespace exercise05

@@ -1,13 +1,20 @@
 /// @file schedule_v2.cuh
-/// @brief Exercise 05: write NVIDIA's V2 schedule with chapter 05's pipeline.
+/// @brief Exercise 05: write NVIDIA's V2 schedule (async.cu) with the real calls.
 #pragma once
+
+#include <cuda_runtime.h>
+
+#include <vector>
 
 #include "overlap.cuh"
 
 namespace exercise05 {
 
-/// Queues every chunk of @p pipeline in V2's order: all copies in, then all
-/// kernels, then all copies out (each chunk on its own stream).
-void schedule_v2(ch05::Pipeline& pipeline);
+/// Queues V2 over the data of @p problem split into stream.size() chunks
+/// (ch05::chunk_of), chunk i on @p stream[i]: every chunk's copy in
+/// (cudaMemcpyAsync), then every chunk's kernel (ch05::transform of
+/// @p iterations steps), then every chunk's copy out (cudaMemcpyAsync).
+/// Never waits for the GPU.
+void schedule_v2(ch05::OverlapProblem& problem, const std::vector<cudaStream_t>& stream, int iterations);
 
 }  // namespace exercise05

@@ -2,9 +2,9 @@
 // time_all_streams.cu (test ch05b_exercise_check, label "exercise"), against
 // solutions/ (test ch05b_solution_check, label "solution", part of the default
 // test run) and against the exercise as handed out (test ch05b_pristine_check,
-// label "pristine": it must fail). It runs chapter 05's pipeline (ch05::Pipeline,
-// blocking streams) under two schedules: V2 (ch05::enqueue_v2), where the last
-// chunk tends to finish last, and V1 with the chunks queued last to first, where
+// label "pristine": it must fail). It runs chapter 05's data on blocking
+// streams under two schedules written out below: V2, where the last chunk
+// tends to finish last, and V1 with the chunks queued last to first, where
 // chunk 0 finishes last. Each is timed by your function and, in the same run,
 // as the chapter times its schedules (ch05::time_schedule): between two events
 // on the legacy default stream, which waits for every blocking stream and they
@@ -13,37 +13,68 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
+#include "check.cuh"
 #include "overlap.cuh"
 #include "stream.cuh"
 #include "time_all_streams.cuh"
 
 namespace {
 
+// Chunk i's copy in, kernel of `steps` steps and copy out, on stream[i] (chapter 05's V1 loop body).
+void copy_in(ch05::OverlapProblem& p, const std::vector<cudaStream_t>& stream, int i) {
+  const ch05::Chunk c = ch05::chunk_of(p.size(), static_cast<int>(stream.size()), i);
+  LAB_CHECK(cudaMemcpyAsync(p.device_data() + c.offset, p.host_input() + c.offset, c.bytes(), cudaMemcpyHostToDevice,
+                            stream[i]));
+}
+void kernel(ch05::OverlapProblem& p, const std::vector<cudaStream_t>& stream, int i, int steps) {
+  const ch05::Chunk c = ch05::chunk_of(p.size(), static_cast<int>(stream.size()), i);
+  ch05::transform<<<ch05::grid_for(c.count), ch05::kBlock, 0, stream[i]>>>(p.device_data() + c.offset, c.count, steps);
+  LAB_CHECK_LAUNCH();
+}
+void copy_out(ch05::OverlapProblem& p, const std::vector<cudaStream_t>& stream, int i) {
+  const ch05::Chunk c = ch05::chunk_of(p.size(), static_cast<int>(stream.size()), i);
+  LAB_CHECK(cudaMemcpyAsync(p.host_output() + c.offset, p.device_data() + c.offset, c.bytes(), cudaMemcpyDeviceToHost,
+                            stream[i]));
+}
+
+// Chapter 05's V2: every copy in, every kernel, every copy out.
+exercise05b::Schedule v2(ch05::OverlapProblem& p, int steps) {
+  return [&p, steps](const std::vector<cudaStream_t>& stream) {
+    const int chunks = static_cast<int>(stream.size());
+    for (int i = 0; i < chunks; ++i) copy_in(p, stream, i);
+    for (int i = 0; i < chunks; ++i) kernel(p, stream, i, steps);
+    for (int i = 0; i < chunks; ++i) copy_out(p, stream, i);
+  };
+}
+
 // V1 with the chunks queued last to first: chunk 0's stream, queued last, ends last.
-void v1_last_to_first(ch05::Pipeline& pipeline) {
-  for (int i = pipeline.chunks() - 1; i >= 0; --i) {
-    pipeline.copy_in(i);
-    pipeline.run_kernel(i);
-    pipeline.copy_out(i);
-  }
+exercise05b::Schedule v1_last_to_first(ch05::OverlapProblem& p, int steps) {
+  return [&p, steps](const std::vector<cudaStream_t>& stream) {
+    for (int i = static_cast<int>(stream.size()) - 1; i >= 0; --i) {
+      copy_in(p, stream, i);
+      kernel(p, stream, i, steps);
+      copy_out(p, stream, i);
+    }
+  };
 }
 
 // The chapter's method: two events on the legacy default stream (stream 0 in this
 // build, which is not built with --default-stream per-thread) bracket every blocking stream.
-double legacy_stream_ms(ch05::Pipeline& pipeline, const exercise05b::Schedule& schedule) {
+double legacy_stream_ms(const std::vector<cudaStream_t>& stream, const exercise05b::Schedule& schedule) {
   lab::Event start, stop;
-  start.record(0);
-  schedule(pipeline);
-  stop.record(0);
-  stop.synchronize();
+  LAB_CHECK(cudaEventRecord(start, 0));
+  schedule(stream);
+  LAB_CHECK(cudaEventRecord(stop, 0));
+  LAB_CHECK(cudaEventSynchronize(stop));
   return lab::Event::elapsed_ms(start, stop);
 }
 
 // The first chunk whose stream still has work queued, or -1 when every stream is idle.
-int busy_chunk(const ch05::Pipeline& pipeline) {
-  for (int i = 0; i < pipeline.chunks(); ++i) {
-    const cudaError_t state = cudaStreamQuery(pipeline.stream(i));
+int busy_chunk(const std::vector<cudaStream_t>& stream) {
+  for (int i = 0; i < static_cast<int>(stream.size()); ++i) {
+    const cudaError_t state = cudaStreamQuery(stream[i]);
     if (state == cudaErrorNotReady) return i;
     LAB_CHECK(state);
   }
@@ -54,20 +85,23 @@ int busy_chunk(const ch05::Pipeline& pipeline) {
 
 TEST_CASE("exercise 05b: the function runs the schedule once, and every chunk's work is done when it returns") {
   ch05::OverlapProblem problem((std::size_t{1} << 20) + 7, 21);
-  ch05::Pipeline pipeline(problem, 3, 1);
+  const std::vector<lab::Stream> owned(3);
+  const std::vector<cudaStream_t> stream = ch05::handles(owned);
   problem.poison_output();
-  const double ms = exercise05b::time_all_streams_ms(pipeline, v1_last_to_first);
-  const int busy = busy_chunk(pipeline);
+  int calls = 0;
+  const exercise05b::Schedule once = v1_last_to_first(problem, 1);
+  const double ms = exercise05b::time_all_streams_ms(stream, [&](const std::vector<cudaStream_t>& s) {
+    calls += 1;
+    once(s);
+  });
+  const int busy = busy_chunk(stream);
   LAB_CHECK(cudaDeviceSynchronize());
   CHECK_MESSAGE(ms > 0.0, "time_all_streams_ms returned " << ms << " ms: expected the time between your two events");
-  CHECK_MESSAGE(pipeline.log().size() == 9u, "the schedule queued "
-                                                 << pipeline.log().size()
-                                                 << " operations for 3 chunks; expected 9: call the schedule once");
+  CHECK_MESSAGE(calls == 1, "your function called the schedule " << calls << " times; expected once");
   const lab::Comparison result = problem.check(1);
-  CHECK_MESSAGE(result.passed(), "the pipeline's output is wrong after your function ("
+  CHECK_MESSAGE(result.passed(), "the output is wrong after your function ("
                                      << result.detail()
-                                     << "): call the schedule once, "
-                                        "on the pipeline you were given");
+                                     << "): call the schedule once, with the streams you were given");
   CHECK_MESSAGE(busy < 0, "when time_all_streams_ms returned, chunk "
                               << busy << "'s stream was still working (cudaStreamQuery answered cudaErrorNotReady): "
                               << "the stop event completed before that chunk's work, so it did not wait for it; "
@@ -76,24 +110,27 @@ TEST_CASE("exercise 05b: the function runs the schedule once, and every chunk's 
 
 TEST_CASE("exercise 05b: the events bracket every chunk's stream, whichever chunk ends last") {
   ch05::OverlapProblem problem(std::size_t{16} << 20, 22);  // 64 MiB each way
-  ch05::Pipeline pipeline(problem, 4, 20);                  // a kernel of about the copies' length
+  const std::vector<lab::Stream> owned(4);
+  const std::vector<cudaStream_t> stream = ch05::handles(owned);
+  const int steps = 20;  // a kernel of about the copies' length
   struct Case {
     const char* name;
     exercise05b::Schedule schedule;
   };
-  const Case cases[] = {{"V2 (ch05::enqueue_v2)", ch05::enqueue_v2},
-                        {"V1 with the chunks queued last to first (chunk 3 first, chunk 0 last)", v1_last_to_first}};
+  const Case cases[] = {
+      {"V2", v2(problem, steps)},
+      {"V1 with the chunks queued last to first (chunk 3 first, chunk 0 last)", v1_last_to_first(problem, steps)}};
   for (const Case& c : cases) {
     CAPTURE(c.name);
-    (void)exercise05b::time_all_streams_ms(pipeline, c.schedule);  // warm-up
+    (void)exercise05b::time_all_streams_ms(stream, c.schedule);  // warm-up
     LAB_CHECK(cudaDeviceSynchronize());
     // The best of three each, interleaved: the link is shared and a single run can be slow.
     double yours = 1e30, reference = 1e30;
     int busy = -1;
     for (int run = 0; run < 3; ++run) {
-      reference = std::min(reference, legacy_stream_ms(pipeline, c.schedule));
-      yours = std::min(yours, exercise05b::time_all_streams_ms(pipeline, c.schedule));
-      if (busy < 0) busy = busy_chunk(pipeline);
+      reference = std::min(reference, legacy_stream_ms(stream, c.schedule));
+      yours = std::min(yours, exercise05b::time_all_streams_ms(stream, c.schedule));
+      if (busy < 0) busy = busy_chunk(stream);
       LAB_CHECK(cudaDeviceSynchronize());
     }
     CAPTURE(yours);

@@ -4,12 +4,12 @@
 // default stream: every blocking stream waits for it and it waits for them,
 // so the pair brackets all the chunks. Built with --default-stream per-thread,
 // or with non-blocking streams, the same two lines would not bracket the
-// chunks (chapter 04, section 3). Here the events go on the pipeline's own
+// chunks (chapter 04, section 3). Here the events go on the chunks' own
 // streams. The start event is done: it is recorded on chunk 0's stream,
-// pipeline.stream(0), and every other chunk's stream waits for it, so no
-// chunk's work begins before it. The stop event is not: it is
-// recorded on the last chunk's stream, so it waits only for that chunk. When
-// another chunk finishes later, the time read is too short.
+// stream[0], and every other chunk's stream waits for it, so no chunk's work
+// begins before it. The stop event is not: it is recorded on the last chunk's
+// stream, so it waits only for that chunk. When another chunk finishes later,
+// the time read is too short.
 //
 // Check your work:  ctest --preset exercises -R ch05b
 // Stuck? Read HINTS.md beside this file.
@@ -19,16 +19,17 @@
 
 namespace exercise05b {
 
-double time_all_streams_ms(ch05::Pipeline& pipeline, const Schedule& schedule) {
-  const int chunks = pipeline.chunks();
+double time_all_streams_ms(const std::vector<cudaStream_t>& stream, const Schedule& schedule) {
+  const int chunks = static_cast<int>(stream.size());
   lab::Event start, stop;
-  start.record(pipeline.stream(0));
-  for (int i = 1; i < chunks; ++i) LAB_CHECK(cudaStreamWaitEvent(pipeline.stream(i), start.get(), 0));
-  schedule(pipeline);
-  // TODO: make pipeline.stream(0) wait for every other chunk's stream: record an event on each
-  //       (lab::Event, cudaEventDisableTiming is enough) and let pipeline.stream(0) wait for it.
-  stop.record(pipeline.stream(chunks - 1));  // TODO: record the stop on pipeline.stream(0), once it waits for them all
-  stop.synchronize();
+  LAB_CHECK(cudaEventRecord(start, stream[0]));
+  for (int i = 1; i < chunks; ++i) LAB_CHECK(cudaStreamWaitEvent(stream[i], start, 0));
+  schedule(stream);
+  // TODO: make stream[0] wait for every other chunk's stream: record an event on each
+  //       (lab::Event, cudaEventDisableTiming is enough) and let stream[0] wait for it.
+  LAB_CHECK(
+      cudaEventRecord(stop, stream[chunks - 1]));  // TODO: record the stop on stream[0], once it waits for them all
+  LAB_CHECK(cudaEventSynchronize(stop));
   return lab::Event::elapsed_ms(start, stop);
 }
 

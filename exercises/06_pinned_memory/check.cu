@@ -28,8 +28,8 @@ std::string explain_copy(const lab::Comparison& result) {
   if (result.first.empty()) return result.detail();
   const lab::Mismatch& first = result.first.front();
   std::ostringstream text;
-  text << result.mismatches << " of " << result.count << " floats on the device are wrong; device["
-       << first.index << "]";
+  text << result.mismatches << " of " << result.count << " floats on the device are wrong; device[" << first.index
+       << "]";
   if (std::isnan(first.actual)) {
     text << " is NaN (the poison value): the copy never wrote it; does your function still queue the "
             "whole copy, host.size() * sizeof(float) bytes?";
@@ -50,8 +50,9 @@ TEST_CASE("exercise 06: the buffer is page-locked while the copy runs, unlocked 
     lab::DeviceBuffer<float> device(count);
     device.poison(stream);
     LAB_CHECK(cudaStreamSynchronize(stream));
-    REQUIRE_MESSAGE(!page_locked(host.data()), "the check's own vector was page-locked before your function ran "
-                                               "(a registration from an earlier call that was never released?)");
+    REQUIRE_MESSAGE(!page_locked(host.data()),
+                    "the check's own vector was page-locked before your function ran "
+                    "(a registration from an earlier call that was never released?)");
     {
       ch06::HostRegistration registration = exercise06::upload_pinned(host, device.data(), stream);
       CHECK_MESSAGE(page_locked(host.data()),
@@ -59,13 +60,14 @@ TEST_CASE("exercise 06: the buffer is page-locked while the copy runs, unlocked 
                     "return must keep it locked until the caller lets it go (did you register host.data() before "
                     "the copy, and return that registration, not a new, empty one?)");
       CHECK_MESSAGE(page_locked(host.data() + count - 1),
-                    "the vector's first page is locked but its last (element " << count - 1
-                        << ") is not: register the whole vector, host.size() * sizeof(float) bytes");
+                    "the vector's first page is locked but its last (element "
+                        << count - 1 << ") is not: register the whole vector, host.size() * sizeof(float) bytes");
       LAB_CHECK(cudaStreamSynchronize(stream));
     }
-    CHECK_MESSAGE(!page_locked(host.data()), "the pages are still locked after the registration you returned was "
-                                             "destroyed: nothing else may keep them locked (no cudaHostRegister "
-                                             "outside ch06::HostRegistration)");
+    CHECK_MESSAGE(!page_locked(host.data()),
+                  "the pages are still locked after the registration you returned was "
+                  "destroyed: nothing else may keep them locked (no cudaHostRegister "
+                  "outside ch06::HostRegistration)");
     CHECK_MESSAGE(host == original, "upload_pinned changed the vector's values: it should only read them");
     const lab::Comparison result = lab::compare(device.download(), original);
     CHECK_MESSAGE(result.passed(), explain_copy(result));

@@ -65,14 +65,17 @@ TEST_CASE("exercise 07: one flush before every sample, on the sample's stream, l
   std::string expected;
   for (int i = 0; i < 10; ++i) expected += "FW";
   CHECK_MESSAGE(log == expected, explain_calls(log, expected));
-  CHECK_MESSAGE(right_stream, "the flush or the work went on a stream other than the one you were given: "
-                              "give both of them that stream");
+  CHECK_MESSAGE(right_stream,
+                "the flush or the work went on a stream other than the one you were given: "
+                "give both of them that stream");
   const double median = samples.empty() ? 0.0 : lab::summarize(samples).median;
   CAPTURE(median);
-  CHECK_MESSAGE(median < 1.0, "the median sample was " << median
+  CHECK_MESSAGE(median < 1.0, "the median sample was "
+                                  << median
                                   << " ms (expected under 1 ms): the samples include the 2 ms flush; "
-                                     "queue it before start.record(stream), not between the events");
+                                     "queue it before cudaEventRecord(start, stream), not between the events");
   const lab::Comparison result = problem.check();
-  CHECK_MESSAGE(result.passed(), "y = 2 x is wrong after your samples (" << result.detail()
+  CHECK_MESSAGE(result.passed(), "y = 2 x is wrong after your samples ("
+                                     << result.detail()
                                      << "): did the work run on the stream you were given in every sample?");
 }

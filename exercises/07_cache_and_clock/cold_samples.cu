@@ -20,10 +20,10 @@ std::vector<double> time_cold(const std::function<void(cudaStream_t)>& work,
   for (int i = 0; i < samples; ++i) {
     // TODO: flush the L2 here, on `stream`, so this sample starts cold.
     (void)flush;
-    start.record(stream);
+    LAB_CHECK(cudaEventRecord(start, stream));
     work(stream);
-    stop.record(stream);
-    stop.synchronize();
+    LAB_CHECK(cudaEventRecord(stop, stream));
+    LAB_CHECK(cudaEventSynchronize(stop));
     result.push_back(lab::Event::elapsed_ms(start, stop));
   }
   return result;

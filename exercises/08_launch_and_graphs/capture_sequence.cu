@@ -8,7 +8,6 @@
 // Check your work:  ctest --preset exercises -R ch08
 // Stuck? Read HINTS.md beside this file.
 #include "capture_sequence.cuh"
-
 #include "check.cuh"
 
 namespace exercise08 {

@@ -40,8 +40,8 @@ TEST_CASE("exercise 08: the sequence is recorded into a graph of 5 kernel nodes,
   std::size_t nodes = 0;
   REQUIRE(cudaGraphGetNodes(captured.graph.get(), nullptr, &nodes) == cudaSuccess);
   CHECK_MESSAGE(nodes == static_cast<std::size_t>(kKernels),
-                ("the graph has " + std::to_string(nodes) + " nodes; the sequence queued " +
-                 std::to_string(kKernels) + " kernels: capture all of them, and only them"));
+                ("the graph has " + std::to_string(nodes) + " nodes; the sequence queued " + std::to_string(kKernels) +
+                 " kernels: capture all of them, and only them"));
   const lab::Comparison untouched = chain.check(chain.expected(kKernels));
   CHECK_MESSAGE(untouched.mismatches == untouched.count,
                 "c changed during capture(): while a stream is captured its work is recorded, not run; was the "

@@ -35,10 +35,10 @@ std::vector<double> time_in_graph_ms(const std::function<void(cudaStream_t)>& wo
   std::vector<double> result;
   lab::Event start, stop;
   for (int i = 0; i < samples; ++i) {
-    start.record(stream);
+    LAB_CHECK(cudaEventRecord(start, stream));
     work(stream);  // TODO: replay the graph instead (cudaGraphLaunch): `launches` runs of the work in one call
-    stop.record(stream);
-    stop.synchronize();
+    LAB_CHECK(cudaEventRecord(stop, stream));
+    LAB_CHECK(cudaEventSynchronize(stop));
     result.push_back(lab::Event::elapsed_ms(start, stop));  // TODO: the time of one run: divide by `launches`
   }
   return result;

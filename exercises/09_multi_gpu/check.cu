@@ -44,7 +44,8 @@ TEST_CASE("exercise 09: the host does not wait for the producer") {
   const double host_ms = timer.elapsed_ms();
   (void)ch09::count_stale(pc, 2.0f);
   CAPTURE(host_ms);
-  CHECK_MESSAGE(host_ms < 20.0, "your function kept the host waiting " << host_ms
+  CHECK_MESSAGE(host_ms < 20.0, "your function kept the host waiting "
+                                    << host_ms
                                     << " ms while GPU 0 was busy for 50 ms (expected under 20 ms): it waited for "
                                        "the GPU (a synchronize call?); let GPU 1's stream wait instead, with "
                                        "cudaStreamWaitEvent");

@@ -9,9 +9,8 @@
 //
 // Check your work:  ctest --preset exercises -R ch09   (needs two GPUs)
 // Stuck? Read HINTS.md beside this file.
-#include "consume_after_producer.cuh"
-
 #include "check.cuh"
+#include "consume_after_producer.cuh"
 
 namespace exercise09 {
 

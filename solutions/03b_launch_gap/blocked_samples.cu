@@ -23,11 +23,11 @@ std::vector<double> time_without_launch_gap(const std::function<void(cudaStream_
   lab::Event start, stop;
   for (int i = 0; i < samples; ++i) {
     blocker.block(stream);  // the GPU waits here until the sample below is queued
-    start.record(stream);
+    LAB_CHECK(cudaEventRecord(start, stream));
     work(stream);
-    stop.record(stream);
+    LAB_CHECK(cudaEventRecord(stop, stream));
     blocker.release();
-    stop.synchronize();
+    LAB_CHECK(cudaEventSynchronize(stop));
     if (blocker.timed_out()) {
       throw std::runtime_error(
           "the stream was held until the blocker gave up (5 s): is it released once the sample is queued?");

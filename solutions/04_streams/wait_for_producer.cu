@@ -1,8 +1,7 @@
 // Exercise 04, solved: an event recorded on the producer's stream, waited for
 // by the consumer's stream. The GPU orders the two; the host goes on at once.
-#include "wait_for_producer.cuh"
-
 #include "check.cuh"
+#include "wait_for_producer.cuh"
 
 namespace exercise04 {
 

@@ -12,15 +12,15 @@ double time_across_streams(const WorkOnStream& work, const std::vector<cudaStrea
   std::vector<lab::Event> done;  // one per stream, to mark the end of its work (ordering only, no timing)
   for (std::size_t i = 0; i < streams.size(); ++i) done.emplace_back(cudaEventDisableTiming);
 
-  start.record(streams[0]);
-  for (std::size_t i = 1; i < streams.size(); ++i) LAB_CHECK(cudaStreamWaitEvent(streams[i], start.get(), 0));
+  LAB_CHECK(cudaEventRecord(start, streams[0]));
+  for (std::size_t i = 1; i < streams.size(); ++i) LAB_CHECK(cudaStreamWaitEvent(streams[i], start, 0));
   for (std::size_t i = 0; i < streams.size(); ++i) work(i, streams[i]);
   for (std::size_t i = 1; i < streams.size(); ++i) {
-    done[i].record(streams[i]);
-    LAB_CHECK(cudaStreamWaitEvent(streams[0], done[i].get(), 0));
+    LAB_CHECK(cudaEventRecord(done[i], streams[i]));
+    LAB_CHECK(cudaStreamWaitEvent(streams[0], done[i], 0));
   }
-  end.record(streams[0]);
-  end.synchronize();
+  LAB_CHECK(cudaEventRecord(end, streams[0]));
+  LAB_CHECK(cudaEventSynchronize(end));
   return lab::Event::elapsed_ms(start, end);
 }
 

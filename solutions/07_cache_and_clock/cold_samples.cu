@@ -12,10 +12,10 @@ std::vector<double> time_cold(const std::function<void(cudaStream_t)>& work,
   lab::Event start, stop;
   for (int i = 0; i < samples; ++i) {
     flush(stream);
-    start.record(stream);
+    LAB_CHECK(cudaEventRecord(start, stream));
     work(stream);
-    stop.record(stream);
-    stop.synchronize();
+    LAB_CHECK(cudaEventRecord(stop, stream));
+    LAB_CHECK(cudaEventSynchronize(stop));
     result.push_back(lab::Event::elapsed_ms(start, stop));
   }
   return result;

@@ -2,7 +2,6 @@
 // and cudaStreamEndCapture, instantiate the graph, and replay it with
 // cudaGraphLaunch. It differs from exercises/08_launch_and_graphs/capture_sequence.cu in a few lines.
 #include "capture_sequence.cuh"
-
 #include "check.cuh"
 
 namespace exercise08 {

@@ -25,10 +25,10 @@ std::vector<double> time_in_graph_ms(const std::function<void(cudaStream_t)>& wo
   std::vector<double> result;
   lab::Event start, stop;
   for (int i = 0; i < samples; ++i) {
-    start.record(stream);
+    LAB_CHECK(cudaEventRecord(start, stream));
     LAB_CHECK(cudaGraphLaunch(exec.get(), stream));  // `launches` runs of the work, back to back
-    stop.record(stream);
-    stop.synchronize();
+    LAB_CHECK(cudaEventRecord(stop, stream));
+    LAB_CHECK(cudaEventSynchronize(stop));
     result.push_back(lab::Event::elapsed_ms(start, stop) / launches);
   }
   return result;

@@ -1,8 +1,7 @@
 // Exercise 09, solved: an event recorded on GPU 0's stream, waited for by GPU 1's
 // stream. cudaStreamWaitEvent works across devices; the host goes on at once.
-#include "consume_after_producer.cuh"
-
 #include "check.cuh"
+#include "consume_after_producer.cuh"
 
 namespace exercise09 {
 

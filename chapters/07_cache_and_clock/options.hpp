@@ -1,18 +1,18 @@
-/// @file cache_options.hpp
-/// @brief Chapter 07's command-line options, and the memory check they need
-/// once the GPU is known.
+/// @file options.hpp
+/// @brief Chapter 07's command-line options, the working sets they choose and
+/// the memory they need (plain C++, CPU-tested in tests/ch07_findings_test.cpp).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
-#include "options.hpp"
+#include "command_line.hpp"
+#include "memory_fit.hpp"
 
 namespace ch07 {
 
 /// Chapter 07's settings; the initial values are the defaults.
-struct CacheOptions {
+struct Options {
   std::int64_t small_mib = 0;        ///< working set that fits in L2; 0: half the L2
   std::int64_t large_factor = 8;     ///< the large working set, in L2 sizes
   std::int64_t samples = 50;         ///< samples per cache case
@@ -24,18 +24,17 @@ struct CacheOptions {
   std::int64_t seed = 1;             ///< random input seed
 };
 
-/// Adds chapter 07's options to @p table, bound to @p options (which must outlive the table).
-void add_cache_options(lab::Options& table, CacheOptions& options);
+/// Declares chapter 07's options in @p table, bound to @p o (which must outlive the table).
+void add_options(lab::Options& table, Options& o);
 
 /// The small working set in bytes: --small-mib, or half of @p l2_bytes when it is 0.
-std::size_t small_working_set_bytes(const CacheOptions& options, std::size_t l2_bytes);
+std::size_t small_working_set_bytes(const Options& o, std::size_t l2_bytes);
 /// The large working set in bytes: --large-factor x @p l2_bytes.
-std::size_t large_working_set_bytes(const CacheOptions& options, std::size_t l2_bytes);
+std::size_t large_working_set_bytes(const Options& o, std::size_t l2_bytes);
 
-/// Does everything fit? Device: both working sets, the two flush buffers (2 x
-/// L2 each) and the load's copy (2 x 2 x L2). Host: the inputs and the CPU's
-/// answers. Returns "" when they fit, else the message for lab::UsageError.
-std::string check_memory(const CacheOptions& options, std::size_t l2_bytes, std::size_t free_device_bytes,
-                         std::size_t available_host_bytes);
+/// What a run needs on a GPU whose L2 holds @p l2_bytes. Device: the larger
+/// working set, the two flush buffers (2 x L2 each) and the load's copy (2 x 2
+/// x L2). Host: the inputs and the CPU's answers, the copy's source.
+lab::MemoryNeed memory_need(const Options& o, std::size_t l2_bytes);
 
 }  // namespace ch07

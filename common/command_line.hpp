@@ -1,6 +1,6 @@
-/// @file options.hpp
-/// @brief A table-driven command-line parser: each option is declared once,
-/// bound to the variable that holds its default, and the same table parses,
+/// @file command_line.hpp
+/// @brief A chapter's command line, declared once: each option is bound to the
+/// variable that holds its default, and the same table parses (with CLI11),
 /// checks ranges, writes `--help` and lists the values for the report.
 ///
 /// @code
@@ -11,26 +11,36 @@
 /// @endcode
 ///
 /// `--name value` or `--name=value`; a switch is `--name` or `--name=false`.
-/// Every error throws lab::UsageError (exit code 2) naming the option: a value
-/// starting with `--` (in `--json --block 64`, `--json` has no value; `--x -1`
-/// is fine), an option given twice, `--name=` with nothing after it, an unknown
-/// option, a stray argument, an output file that cannot be written. `--help`
-/// wins over everything else on the line. CLI11 is used only inside options.cpp.
+/// An integer takes a suffix, k M G (powers of 1000) or Ki Mi Gi Ti (powers of
+/// 1024), or is a power of two written `2^k`, as format_count() writes it.
+/// Every error throws lab::UsageError (exit code 2) naming the option, most as
+/// `--name: what is wrong`: a value out of range or not a number, a missing
+/// value (a value starting with `--` is an option, not a value: `--x -1` is
+/// fine), an option given twice, an unknown option, a stray argument, an output
+/// file that cannot be written. `--help` prints the help whatever else is on
+/// the line (unless it stands where a value is due: `--json --help`). CLI11 is
+/// used only inside options.cpp.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fields.hpp"
+
+namespace CLI {
+class App;
+}
 
 namespace lab {
 
 /// Writes @p value exactly, as a learner would type it: with the largest of
 /// Ki..Ti, else of M, G, that leaves at most four digits ("64Mi", "1536Mi",
 /// "100M", but "1000"); else a power of two from 2^10 as "2^k"; else its digits.
-/// An integer option reads every form back (and k, M, G, Ki, ... suffixes).
+/// An integer option reads every form back.
 std::string format_count(std::int64_t value);
 
 /// The option table of one program.
@@ -44,6 +54,9 @@ class Options {
 
   /// @p program and @p description are shown by `--help`.
   Options(std::string program, std::string description);
+  Options(Options&&) noexcept;
+  Options& operator=(Options&&) noexcept;
+  ~Options();
 
   /// An integer option with an inclusive range; the default is `*value`.
   Options& add(const std::string& name, std::int64_t* value, std::int64_t min, std::int64_t max,
@@ -68,22 +81,8 @@ class Options {
   Fields fields() const;
 
  private:
-  // One option: how it reads a value given on the command line and how it shows its current one.
-  struct Entry {
-    std::string name;
-    std::string placeholder;                         // "int" in `--n <int>`; "" for a switch (no separate value)
-    std::string detail;                              // "default: 1Ki, range 1..1Gi"
-    std::string help;                                // what it sets
-    std::function<void(const std::string&)> assign;  // checks a value (throws lab::UsageError) and stores it
-    std::function<Value()> value;                    // the current value, for fields()
-  };
-
-  void declare(Entry entry);
-  const Entry* find(const std::string& name) const;
-
-  std::string program_;
-  std::string description_;
-  std::vector<Entry> entries_;
+  std::unique_ptr<CLI::App> app_;
+  std::vector<std::pair<std::string, std::function<Value()>>> values_;  // for fields()
   std::vector<std::function<std::string()>> rules_;
 };
 

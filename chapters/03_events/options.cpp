@@ -1,16 +1,13 @@
-#include "event_options.hpp"
+#include "options.hpp"
 
 #include <algorithm>
+#include <string>
 
-// check_memory_fits() moves from options.hpp to memory_fit.hpp; either way it
-// keeps its signature.
-#if __has_include("memory_fit.hpp")
-#include "memory_fit.hpp"
-#endif
+#include "command_line.hpp"
 
 namespace ch03 {
 
-void add_event_options(lab::Options& table, EventOptions& o) {
+void add_options(lab::Options& table, Options& o) {
   table.add("n", &o.n, 1, std::int64_t{1} << 36, "floats per vector of the small kernel (chapter 01's c = a + b)")
       .add("n-large", &o.n_large, 1, std::int64_t{1} << 36, "floats per vector of the large kernel (section 6)")
       .add("reps", &o.reps, 1, 10000, "samples per measurement")
@@ -20,8 +17,7 @@ void add_event_options(lab::Options& table, EventOptions& o) {
       .add("seed", &o.seed, 0, std::int64_t{1} << 62, "random input seed");
 }
 
-std::string check_memory(const EventOptions& o, std::size_t l2_bytes, std::size_t free_device_bytes,
-                         std::size_t available_host_bytes) {
+lab::MemoryNeed memory_need(const Options& o, std::size_t l2_bytes) {
   const double floats = static_cast<double>(sizeof(float));
   // Sections 5 and 6: a, b, c of each size (+ the copy's destination, n);
   // section 7: a, b, c per stream. All live at once in main.
@@ -33,10 +29,9 @@ std::string check_memory(const EventOptions& o, std::size_t l2_bytes, std::size_
   // a, b and the CPU's answer of every problem, a result downloaded to check, and the pinned copy source.
   need.host_bytes = floats * (vectors + static_cast<double>(std::max(o.n_large, o.stream_n)));
   need.host_parts = "inputs and answers of every c = a + b, one result, the pinned copy source";
-  return lab::check_memory_fits("--n " + lab::format_count(o.n) + ", --n-large " + lab::format_count(o.n_large) +
-                                    ", --streams " + std::to_string(o.streams) + " x --stream-n " +
-                                    lab::format_count(o.stream_n),
-                                need, free_device_bytes, available_host_bytes);
+  need.what = "--n " + lab::format_count(o.n) + ", --n-large " + lab::format_count(o.n_large) + ", --streams " +
+              std::to_string(o.streams) + " x --stream-n " + lab::format_count(o.stream_n);
+  return need;
 }
 
 }  // namespace ch03

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "options.hpp"
+#include "command_line.hpp"
 #include "program.hpp"
 
 namespace {
@@ -91,27 +91,35 @@ TEST_CASE("integer suffixes: k M G are powers of 1000, Ki Mi Gi of 1024") {
 }
 
 TEST_CASE("invalid values are usage errors that name the option") {
-  CHECK(usage_error({"--n", "0"}) == "--n must be in 1..1Gi (got 0)");
-  CHECK(usage_error({"--n", "2Gi"}).find("--n must be in") == 0);
-  CHECK(usage_error({"--n", "abc"}).find("invalid value 'abc' for --n") == 0);
-  CHECK(usage_error({"--n", "12x"}).find("invalid value '12x' for --n") == 0);
-  CHECK(usage_error({"--n", " 5"}).find("invalid value") == 0);
-  CHECK(usage_error({"--n", "+5"}).find("invalid value") == 0);
-  CHECK(usage_error({"--n", "Mi"}).find("invalid value") == 0);
-  CHECK(usage_error({"--n", "99999999999999999999"}).find("too large") != std::string::npos);
-  CHECK(usage_error({"--n", "9000000000000Gi"}).find("too large") != std::string::npos);
-  CHECK(usage_error({"--ratio", "1.5"}) == "--ratio must be in 0..1 (got 1.5)");
-  CHECK(usage_error({"--ratio", "nan"}).find("invalid value 'nan'") == 0);
-  CHECK(usage_error({"--ratio", ""}).find("invalid value") == 0);
-  CHECK(usage_error({"--verbose=maybe"}).find("invalid value 'maybe' for --verbose") == 0);
+  CHECK(usage_error({"--n", "0"}) == "--n: must be in 1..1Gi (got 0)");
+  CHECK(usage_error({"--n", "2Gi"}) == "--n: must be in 1..1Gi (got 2Gi)");
+  CHECK(usage_error({"--n", "abc"}) ==
+        "--n: expected an integer such as 1000, 64Mi or 2^40 (got 'abc'); the suffixes are k M G (x1000) and Ki Mi Gi "
+        "Ti (x1024)");
+  CHECK(usage_error({"--n", "12x"}).find("--n: expected an integer such as 1000, 64Mi or 2^40 (got '12x')") == 0);
+  CHECK(usage_error({"--n", "16MB"}).find("--n: expected an integer") == 0);  // suffixes are exact: M, not MB or m
+  CHECK(usage_error({"--n", "16m"}).find("--n: expected an integer") == 0);
+  CHECK(usage_error({"--n", " 5"}).find("--n: expected an integer") == 0);
+  CHECK(usage_error({"--n", "+5"}).find("--n: expected an integer") == 0);
+  CHECK(usage_error({"--n", "Mi"}).find("--n: expected an integer") == 0);
+  CHECK(usage_error({"--n", "010"}).find("--n: expected an integer") == 0);  // never octal
+  CHECK(usage_error({"--n", "0x10"}).find("--n: expected an integer") == 0);
+  CHECK(usage_error({"--n", "99999999999999999999"}) == "--n: must be in 1..1Gi (got 99999999999999999999)");
+  CHECK(usage_error({"--n", "9000000000000Gi"}) == "--n: must be in 1..1Gi (got 9000000000000Gi)");
+  CHECK(usage_error({"--ratio", "1.5"}) == "--ratio: must be in 0..1 (got 1.5)");
+  CHECK(usage_error({"--ratio", "nan"}) == "--ratio: must be in 0..1 (got nan)");
+  CHECK(usage_error({"--ratio", "lots"}) == "--ratio: expected a number such as 0.5 (got 'lots')");
+  CHECK(usage_error({"--ratio", ""}) == "--ratio: expected a number such as 0.5 (got '')");
+  CHECK(usage_error({"--verbose=maybe"}) == "--verbose: expected true or false (got 'maybe')");
 }
 
 TEST_CASE("unknown options, missing values and stray arguments") {
   CHECK(usage_error({"--bogus", "1"}) == "unknown option '--bogus'");
-  CHECK(usage_error({"--n"}) == "option '--n' needs a value");
+  CHECK(usage_error({"--n"}) == "--n: needs a value");
   CHECK(usage_error({"extra"}) == "unexpected argument 'extra'");
-  CHECK(usage_error({"-n", "3"}) == "unexpected argument '-n'");
-  CHECK(usage_error({"--"}) == "unexpected argument '--'");
+  CHECK(usage_error({"-n", "3"}) == "unknown option '-n'");
+  CHECK(usage_error({"--", "extra"}) == "unexpected argument '--'");
+  CHECK(usage_error({"--"}).empty());  // CLI11: the end of the options, and nothing after it
 }
 
 TEST_CASE("an output file must be writable where it is named") {
@@ -126,14 +134,15 @@ TEST_CASE("--help is generated from the table and stops parsing") {
   lab::Options table = make_table(s);
   CHECK(parse(table, {"--help", "--n", "0"}) == lab::Options::Parsed::help);
   const std::string help = table.help();
-  CHECK(help.find("usage: prog [options]") == 0);
-  CHECK(help.find("--n <int>") != std::string::npos);
-  CHECK(help.find("default: 1Ki, range 1..1Gi") != std::string::npos);
-  CHECK(help.find("--ratio <number>") != std::string::npos);
-  CHECK(help.find("--json <path>") != std::string::npos);
-  CHECK(help.find("default: none") != std::string::npos);
-  CHECK(help.find("--verbose ") != std::string::npos);
-  CHECK(help.find("77 no usable CUDA device") != std::string::npos);
+  CHECK(help.find("A test program.\n\nusage: prog [options]\n") == 0);
+  CHECK(help.find("  --help            show this help and exit\n") != std::string::npos);
+  CHECK(help.find("  --n <int>         elements (default: 1Ki, range 1..1Gi)\n") != std::string::npos);
+  CHECK(help.find("  --ratio <number>  a fraction (default: 0.5, range 0..1)\n") != std::string::npos);
+  CHECK(help.find("  --json <path>     results file (default: none)\n") != std::string::npos);
+  CHECK(help.find("  --verbose         say more (default: off)\n") != std::string::npos);
+  CHECK(help.find(
+            "\nexit codes: 0 success, 1 wrong result or CUDA error, 2 bad command line, 77 no usable CUDA device\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("option values as fields, in table order, with their types") {
@@ -173,17 +182,18 @@ TEST_CASE("rules see the parsed values and turn a message into a usage error") {
 // What a fuzz of bad command lines found, each now a usage error naming the option.
 
 TEST_CASE("a value never starts with --: an option followed by another option has no value") {
-  CHECK(usage_error({"--json", "--n", "64"}) == "option '--json' needs a value");
-  CHECK(usage_error({"--json", "--verbose"}) == "option '--json' needs a value");
-  CHECK(usage_error({"--n", "--ratio", "0.5"}) == "option '--n' needs a value");
-  // what CLI11 alone would still take as a value, refused here
-  CHECK(usage_error({"--json", "---n"}) == "option '--json' needs a value; '---n' looks like an option");
-  CHECK(usage_error({"--json=--n"}) == "option '--json' needs a value; '--n' looks like an option");
+  // CLI11 takes the next argument as the value, whatever it is; the value's check refuses an option
+  CHECK(usage_error({"--json", "--n", "64"}) == "--json: needs a value ('--n' looks like an option)");
+  CHECK(usage_error({"--json", "--verbose"}) == "--json: needs a value ('--verbose' looks like an option)");
+  CHECK(usage_error({"--n", "--ratio", "0.5"}) == "--n: needs a value ('--ratio' looks like an option)");
+  CHECK(usage_error({"--ratio", "--n", "5"}) == "--ratio: needs a value ('--n' looks like an option)");
+  CHECK(usage_error({"--json", "---n"}) == "--json: needs a value ('---n' looks like an option)");
+  CHECK(usage_error({"--json=--n"}) == "--json: needs a value ('--n' looks like an option)");
   // the missing value is reported before an unknown option that follows it
-  CHECK(usage_error({"--json", "--no-such"}) == "option '--json' needs a value");
+  CHECK(usage_error({"--json", "--no-such"}) == "--json: needs a value ('--no-such' looks like an option)");
   // a negative number is a value (here out of range, so the message shows it was read)
-  CHECK(usage_error({"--n", "-1"}) == "--n must be in 1..1Gi (got -1)");
-  CHECK(usage_error({"--ratio", "-0.5"}) == "--ratio must be in 0..1 (got -0.5)");
+  CHECK(usage_error({"--n", "-1"}) == "--n: must be in 1..1Gi (got -1)");
+  CHECK(usage_error({"--ratio", "-0.5"}) == "--ratio: must be in 0..1 (got -0.5)");
   // a value may hold '=' or start with a single '-' followed by a digit
   Settings s;
   lab::Options table = make_table(s);
@@ -192,35 +202,39 @@ TEST_CASE("a value never starts with --: an option followed by another option ha
 }
 
 TEST_CASE("an option given twice is an error, whatever the values") {
-  CHECK(usage_error({"--n", "5", "--n", "6"}) == "option '--n' is given twice ('5', then '6')");
-  CHECK(usage_error({"--n=5", "--n", "5"}) == "option '--n' is given twice ('5', then '5')");
-  CHECK(usage_error({"--json", "a.json", "--json", "b.json"}) ==
-        "option '--json' is given twice ('a.json', then 'b.json')");
-  CHECK(usage_error({"--verbose", "--verbose=false"}) == "option '--verbose' is given twice");
-  // the first occurrence is checked first
-  CHECK(usage_error({"--n", "0", "--n", "6"}) == "--n must be in 1..1Gi (got 0)");
+  CHECK(usage_error({"--n", "5", "--n", "6"}) == "--n: given twice");
+  CHECK(usage_error({"--n=5", "--n", "5"}) == "--n: given twice");
+  CHECK(usage_error({"--json", "a.json", "--json", "b.json"}) == "--json: given twice");
+  CHECK(usage_error({"--verbose", "--verbose=false"}) == "--verbose: given twice");
+  CHECK(usage_error({"--n", "1", "--n", "2", "--n", "3"}) == "--n: given 3 times");
+  // every value is checked first
+  CHECK(usage_error({"--n", "0", "--n", "6"}) == "--n: must be in 1..1Gi (got 0)");
 }
 
-TEST_CASE("--help takes no value; --help alone prints the help, whatever else is on the line") {
-  CHECK(usage_error({"--help=0"}) == "--help takes no value (got '--help=0')");
-  CHECK(usage_error({"--help=true"}) == "--help takes no value (got '--help=true')");
-  CHECK(usage_error({"--help="}) == "--help takes no value (got '--help=')");
-  CHECK(usage_error({"--n", "5", "--help=1"}) == "--help takes no value (got '--help=1')");
+TEST_CASE("--help prints the help, whatever else is on the line; --help=false is a switch turned off") {
   Settings s;
   lab::Options table = make_table(s);
   CHECK(parse(table, {"--help"}) == lab::Options::Parsed::help);
   CHECK(parse(table, {"--bogus", "--help"}) == lab::Options::Parsed::help);
-  CHECK(parse(table, {"--json", "--help"}) == lab::Options::Parsed::help);  // --help is not a value either
+  CHECK(parse(table, {"--n", "0", "--help"}) == lab::Options::Parsed::help);
+  CHECK(parse(table, {"--n", "5", "--help=1"}) == lab::Options::Parsed::help);
+  CHECK(parse(table, {"--help=false"}) == lab::Options::Parsed::run);
+  // after an option that takes a value, --help is that option's missing value
+  CHECK(usage_error({"--json", "--help"}) == "--json: needs a value ('--help' looks like an option)");
 }
 
-TEST_CASE("an empty value after '=' is an error, never a reason to read the next argument") {
-  CHECK(usage_error({"--json="}) == "--json needs a file name");
-  CHECK(usage_error({"--json=", "out.json"}) == "--json needs a file name");
-  CHECK(usage_error({"--n=", "5"}) == "invalid value '' for --n: expected an integer");
-  CHECK(usage_error({"--ratio="}) == "invalid value '' for --ratio: expected a number");
-  CHECK(usage_error({"--verbose="}) == "invalid value '' for --verbose: expected true or false");
-  CHECK(usage_error({"--json", ""}) == "--json needs a file name");
+TEST_CASE("an empty value: '--name=' reads the next argument, as CLI11 does; an empty argument is refused") {
+  CHECK(usage_error({"--json="}) == "--json: needs a value");
+  CHECK(usage_error({"--ratio="}) == "--ratio: needs a value");
+  CHECK(usage_error({"--json=", "--n", "5"}) == "--json: needs a value ('--n' looks like an option)");
+  CHECK(usage_error({"--json", ""}) == "--json: needs a file name");
+  CHECK(usage_error({"--n", ""}).find("--n: expected an integer such as 1000, 64Mi or 2^40 (got '')") == 0);
   CHECK(usage_error({"--bogus="}) == "unknown option '--bogus'");
+  Settings s;
+  lab::Options table = make_table(s);
+  CHECK(parse(table, {"--n=", "5", "--verbose="}) == lab::Options::Parsed::run);
+  CHECK(s.n == 5);
+  CHECK(s.verbose);  // an empty switch value is CLI11's "true"
 }
 
 TEST_CASE("output files are checked at parse time, for root too") {
@@ -263,7 +277,8 @@ TEST_CASE("ranges print readably: a suffix only when exact and short, else 2^k o
   }
   CHECK(parse_integer("2^0") == 1);
   CHECK(parse_integer("-2^10") == -1024);
-  CHECK_THROWS_WITH_AS(parse_integer("2^63"), "value '2^63' for --n is too large", lab::UsageError);
+  CHECK_THROWS_WITH_AS(parse_integer("2^63"), "--n: must be in -9223372036854775808..9223372036854775807 (got 2^63)",
+                       lab::UsageError);
   CHECK_THROWS_AS(parse_integer("3^2"), lab::UsageError);
   CHECK_THROWS_AS(parse_integer("2^"), lab::UsageError);
   CHECK_THROWS_AS(parse_integer("^"), lab::UsageError);
@@ -277,7 +292,7 @@ TEST_CASE("ranges in help and messages use the readable form") {
   table.add("seed", &seed, 0, std::int64_t{1} << 62, "random input seed");
   CHECK(table.help().find("(default: 1, range 0..2^62)") != std::string::npos);
   std::vector<const char*> args{"prog", "--seed", "-1"};
-  CHECK_THROWS_WITH_AS(table.parse(3, args.data()), "--seed must be in 0..2^62 (got -1)", lab::UsageError);
+  CHECK_THROWS_WITH_AS(table.parse(3, args.data()), "--seed: must be in 0..2^62 (got -1)", lab::UsageError);
   args[2] = "2^62";
   CHECK(table.parse(3, args.data()) == lab::Options::Parsed::run);
   CHECK(seed == std::int64_t{1} << 62);

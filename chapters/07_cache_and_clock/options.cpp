@@ -1,12 +1,13 @@
-#include "cache_options.hpp"
+#include "options.hpp"
 
 #include <algorithm>
+#include <string>
 
-#include "memory_fit.hpp"
+#include "command_line.hpp"
 
 namespace ch07 {
 
-void add_cache_options(lab::Options& table, CacheOptions& o) {
+void add_options(lab::Options& table, Options& o) {
   table.add("small-mib", &o.small_mib, 0, std::int64_t{1} << 20, "working set that fits in L2, in MiB (0: half the L2)")
       .add("large-factor", &o.large_factor, 2, 64, "the large working set, in multiples of the L2 size")
       .add("samples", &o.samples, 3, 100000, "samples per cache case (section 1)")
@@ -18,27 +19,25 @@ void add_cache_options(lab::Options& table, CacheOptions& o) {
       .add("seed", &o.seed, 0, std::int64_t{1} << 62, "random input seed");
 }
 
-std::size_t small_working_set_bytes(const CacheOptions& o, std::size_t l2_bytes) {
+std::size_t small_working_set_bytes(const Options& o, std::size_t l2_bytes) {
   return o.small_mib > 0 ? static_cast<std::size_t>(o.small_mib) << 20 : l2_bytes / 2;
 }
 
-std::size_t large_working_set_bytes(const CacheOptions& o, std::size_t l2_bytes) {
+std::size_t large_working_set_bytes(const Options& o, std::size_t l2_bytes) {
   return static_cast<std::size_t>(o.large_factor) * l2_bytes;
 }
 
-std::string check_memory(const CacheOptions& o, std::size_t l2_bytes, std::size_t free_device_bytes,
-                         std::size_t available_host_bytes) {
-  const double small = static_cast<double>(small_working_set_bytes(o, l2_bytes));
-  const double large = static_cast<double>(large_working_set_bytes(o, l2_bytes));
+lab::MemoryNeed memory_need(const Options& o, std::size_t l2_bytes) {
+  const double larger =
+      static_cast<double>(std::max(small_working_set_bytes(o, l2_bytes), large_working_set_bytes(o, l2_bytes)));
   const double l2 = static_cast<double>(l2_bytes);
   lab::MemoryNeed need;
-  need.device_bytes = std::max(small, large) + 8 * l2;
+  need.device_bytes = larger + 8 * l2;
   need.device_parts = "a working set, two flush buffers of 2 x L2, the load's copy of 2 x 2 x L2";
-  need.host_bytes = std::max(small, large) + 2 * l2;
+  need.host_bytes = larger + 2 * l2;
   need.host_parts = "x and the CPU's answer of a working set, the load's copy source";
-  return lab::check_memory_fits("--large-factor " + std::to_string(o.large_factor) + ", --small-mib " +
-                                    std::to_string(o.small_mib),
-                                need, free_device_bytes, available_host_bytes);
+  need.what = "--large-factor " + std::to_string(o.large_factor) + ", --small-mib " + std::to_string(o.small_mib);
+  return need;
 }
 
 }  // namespace ch07

@@ -9,19 +9,12 @@
 #include "../chapters/01_kernel_launch/options.hpp"
 #include "command_line.hpp"
 #include "program.hpp"
+#include "support/options_support.hpp"
 
 namespace {
+// The message ch01's options give @p args, or "" when they are valid.
 std::string usage_error(std::vector<const char*> args) {
-  ch01::Options options;
-  lab::Options table("ch01_kernel_launch", "test");
-  ch01::add_options(table, options);
-  args.insert(args.begin(), "ch01_kernel_launch");
-  try {
-    table.parse(static_cast<int>(args.size()), args.data());
-  } catch (const lab::UsageError& e) {
-    return e.what();
-  }
-  return "";
+  return lab_test::usage_error<ch01::Options>(ch01::add_options, std::move(args));
 }
 }  // namespace
 

@@ -12,6 +12,7 @@
 #include "findings.hpp"
 #include "program.hpp"
 #include "support/findings_support.hpp"
+#include "support/options_support.hpp"
 
 namespace {
 
@@ -114,17 +115,9 @@ ch02::Placement placement(double work_then_read_ms, double read_then_work_ms) {
   return p;
 }
 
+// The message ch02's options give @p args, or "" when they are valid.
 std::string usage_error(std::vector<const char*> args) {
-  ch02::Options options;
-  lab::Options table("ch02_sync_pitfalls", "test");
-  ch02::add_options(table, options);
-  args.insert(args.begin(), "ch02_sync_pitfalls");
-  try {
-    table.parse(static_cast<int>(args.size()), args.data());
-  } catch (const lab::UsageError& e) {
-    return e.what();
-  }
-  return "";
+  return lab_test::usage_error<ch02::Options>(ch02::add_options, std::move(args));
 }
 
 }  // namespace

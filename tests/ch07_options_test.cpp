@@ -8,23 +8,15 @@
 #include "../chapters/07_cache_and_clock/options.hpp"
 #include "command_line.hpp"
 #include "program.hpp"
+#include "support/options_support.hpp"
 
 namespace {
 
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 
-// The message parse() throws for @p args, or "" when they are valid.
+// The message ch07's options give @p args, or "" when they are valid.
 std::string usage_error(std::vector<const char*> args) {
-  ch07::Options options;
-  lab::Options table("ch07_cache_and_clock", "test");
-  ch07::add_options(table, options);
-  args.insert(args.begin(), "ch07_cache_and_clock");
-  try {
-    table.parse(static_cast<int>(args.size()), args.data());
-  } catch (const lab::UsageError& e) {
-    return e.what();
-  }
-  return "";
+  return lab_test::usage_error<ch07::Options>(ch07::add_options, std::move(args));
 }
 
 }  // namespace

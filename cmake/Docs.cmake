@@ -24,6 +24,12 @@ set(DOXYGEN_WARN_NO_PARAMDOC NO)
 set(DOXYGEN_QUIET YES)
 set(DOXYGEN_GENERATE_TREEVIEW YES)
 set(DOXYGEN_HAVE_DOT NO)
+# The figures the pages show (python/figures.py draws them from docs/results/).
+set(DOXYGEN_IMAGE_PATH "${PROJECT_SOURCE_DIR}/docs/figures")
+# The pages link any file of the repository, as GitHub shows them; this filter
+# points those links at the site's own copy of the files (html/repo/, copied
+# below) and the figures at IMAGE_PATH (scripts/doxygen_md_filter.py says how).
+set(DOXYGEN_FILTER_PATTERNS "*.md=${PROJECT_SOURCE_DIR}/scripts/doxygen_md_filter.py")
 if(LAB_DOCS_WARN_AS_ERROR)
   set(DOXYGEN_WARN_AS_ERROR FAIL_ON_WARNINGS)
 endif()
@@ -32,3 +38,13 @@ doxygen_add_docs(docs
   README.md docs common chapters exercises/README.md
   WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
   COMMENT "Building the HTML documentation into ${CMAKE_BINARY_DIR}/docs/html")
+
+# The site's own copy of the files the pages link (sources, exercises, runs).
+set(lab_site_copy "${CMAKE_BINARY_DIR}/docs/html/repo")
+foreach(folder IN ITEMS chapters common docs exercises solutions python scripts tests cmake)
+  add_custom_command(TARGET docs POST_BUILD
+    COMMAND "${CMAKE_COMMAND}" -E copy_directory "${PROJECT_SOURCE_DIR}/${folder}" "${lab_site_copy}/${folder}")
+endforeach()
+add_custom_command(TARGET docs POST_BUILD
+  COMMAND "${CMAKE_COMMAND}" -E copy README.md CMakeLists.txt CMakePresets.json "${lab_site_copy}/"
+  WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}")

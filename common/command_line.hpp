@@ -54,9 +54,9 @@ class Options {
 
   /// @p program and @p description are shown by `--help`.
   Options(std::string program, std::string description);
-  Options(Options&&) noexcept;
-  Options& operator=(Options&&) noexcept;
-  ~Options();
+  Options(Options&&) noexcept;             ///< moves the table (its CLI11 app is held by pointer)
+  Options& operator=(Options&&) noexcept;  ///< moves the table
+  ~Options();                              ///< defined where CLI11's app is a complete type
 
   /// An integer option with an inclusive range; the default is `*value`.
   Options& add(const std::string& name, std::int64_t* value, std::int64_t min, std::int64_t max,

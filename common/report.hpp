@@ -165,11 +165,13 @@ class Report {
  private:
   // Does @p finding count toward the verdict? Checks do, except timing checks of an instrumented run.
   bool judged(const Finding& finding) const;
+  /// @cond INTERNAL
   struct Result {
     std::string table_id;  // the id of the table it came from
     std::string table;     // its title
     ResultTable::Row row;
   };
+  /// @endcond
   std::string chapter_;
   std::string date_;
   Fields device_;

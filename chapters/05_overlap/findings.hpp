@@ -39,7 +39,7 @@ std::vector<lab::Finding> bound_findings(const LinkRun& link);  ///< bound_light
 /// Section 2: every row with the model's prediction and the bound ("schedules"); every
 /// row correct, overlap against sequential, rows that beat the bound, V1 against V2.
 lab::ResultTable sweep_table(const SweepRun& sweep, const LinkRun& link);
-std::vector<lab::Finding> sweep_findings(const SweepRun& sweep, const LinkRun& link);
+std::vector<lab::Finding> sweep_findings(const SweepRun& sweep, const LinkRun& link);  ///< section 2's findings
 
 // --- 3. The hardware's work queues (child processes) ----------------------------
 
@@ -55,8 +55,8 @@ struct QueueRun {
 /// child correct, the issue order with one connection against the default, whether
 /// streams that share a connection serialized.
 lab::ResultTable queue_schedule_table(const QueueRun& run);
-lab::ResultTable stream_order_table(const QueueRun& run);
-std::vector<lab::Finding> queue_findings(const QueueRun& run);
+lab::ResultTable stream_order_table(const QueueRun& run);       ///< "stream_orders"
+std::vector<lab::Finding> queue_findings(const QueueRun& run);  ///< section 3's findings
 
 // --- 4. The schedules as CUPTI recorded them ------------------------------------
 
@@ -73,6 +73,6 @@ struct RecordedSchedule {
 /// Section 4: per schedule, the span and how long copies and kernels ran, alone and at
 /// once ("recorded"); each run correct, and why a run was not recorded.
 lab::ResultTable recorded_table(const std::vector<RecordedSchedule>& runs);
-std::vector<lab::Finding> recorded_findings(const std::vector<RecordedSchedule>& runs);
+std::vector<lab::Finding> recorded_findings(const std::vector<RecordedSchedule>& runs);  ///< section 4's findings
 
 }  // namespace ch05

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Doxygen's input filter for the Markdown pages (cmake/Docs.cmake, FILTER_PATTERNS).
+
+The pages are written for GitHub, where a relative link reaches any file of the
+repository. Doxygen keeps only the pages it renders and writes them flat into
+html/, so it passes every other relative link through to a file that is not
+there. This filter, run on each page as Doxygen reads it, rewrites:
+  - an image under docs/figures/ to its file name, which Doxygen finds on its
+    IMAGE_PATH and copies next to the page;
+  - a link to a repository file or folder that is not a rendered page (a lesson
+    source, a run's results, an exercise folder) to the site's own copy of the
+    repository, html/repo/<path> (the docs target copies those files there);
+  - a link to a rendered page with a #heading, which Doxygen does not resolve, to
+    that page's copy in html/repo/ (the anchor is GitHub's; the page is there).
+A link to another rendered page without an anchor is left to Doxygen. Prints
+the page on stdout; never changes the file.
+"""
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LINK = re.compile(r"(!?)\[([^\]]*)\]\(([^)\s]+)\)")
+
+
+def rewrite(page, text):
+    folder = os.path.dirname(os.path.abspath(page))
+
+    def one(match):
+        bang, label, target = match.groups()
+        if re.match(r"^[a-z]+:", target) or target.startswith("#"):
+            return match.group(0)
+        path, _, anchor = target.partition("#")
+        resolved = os.path.normpath(os.path.join(folder, path))
+        if not resolved.startswith(ROOT) or not os.path.exists(resolved):
+            return match.group(0)  # the link checker reports it
+        relative = os.path.relpath(resolved, ROOT)
+        if bang:
+            if relative.startswith("docs/figures/"):
+                return f"![{label}]({os.path.basename(relative)})"
+            return match.group(0)
+        if relative.endswith(".md") and not anchor:
+            return match.group(0)
+        return f"[{label}](repo/{relative}{'/' if os.path.isdir(resolved) else ''}{'#' + anchor if anchor else ''})"
+
+    # Leave fenced code blocks alone.
+    parts = re.split(r"(^```.*?^```)", text, flags=re.S | re.M)
+    return "".join(p if p.startswith("```") else LINK.sub(one, p) for p in parts)
+
+
+if __name__ == "__main__":
+    with open(sys.argv[1], encoding="utf-8") as f:
+        sys.stdout.write(rewrite(sys.argv[1], f.read()))

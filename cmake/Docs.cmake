@@ -23,6 +23,8 @@ set(DOXYGEN_WARN_IF_UNDOCUMENTED YES)
 set(DOXYGEN_WARN_NO_PARAMDOC NO)
 set(DOXYGEN_QUIET YES)
 set(DOXYGEN_GENERATE_TREEVIEW YES)
+set(DOXYGEN_TREEVIEW_WIDTH 330)  # room for "Chapter 06: pinned memory and non-blocking copies"
+set(DOXYGEN_HTML_EXTRA_STYLESHEET "${PROJECT_SOURCE_DIR}/docs/site/lab.css")
 set(DOXYGEN_HAVE_DOT NO)
 # The figures the pages show (python/figures.py draws them from docs/results/).
 set(DOXYGEN_IMAGE_PATH "${PROJECT_SOURCE_DIR}/docs/figures")
@@ -34,8 +36,9 @@ if(LAB_DOCS_WARN_AS_ERROR)
   set(DOXYGEN_WARN_AS_ERROR FAIL_ON_WARNINGS)
 endif()
 
+# The chapters first and in order, then the exercises, the reference pages, common/.
 doxygen_add_docs(docs
-  README.md docs common chapters exercises/README.md
+  README.md chapters exercises/README.md docs common
   WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
   COMMENT "Building the HTML documentation into ${CMAKE_BINARY_DIR}/docs/html")
 

@@ -6,8 +6,10 @@ For two sizes, 1Mi floats (12 MiB for a, b and c: in the H100's 50 MiB L2) and 6
 floats (768 MiB: far beyond it):
   - lab::measure_ms, from the C++ chapter 01 (ch01_kernel_launch --n <n> --json):
     3 warm-up runs, then event pairs queued back to back, L2 left warm; the median;
-  - triton.testing.do_bench on the extension's add (the same kernel, from PyTorch):
-    what it returns by default (the mean), and its median (return_mode="median");
+  - triton.testing.do_bench on the extension's add (the same kernel, from PyTorch),
+    called once with return_mode="all": the mean (what it returns by default) and the
+    median of the same samples, so that the two differ by the statistic only, not by
+    two separate benchmark runs;
   - torch.add (PyTorch's own kernel) with do_bench, at both sizes: the chapter's best add
     against PyTorch's.
 How do_bench differs from lab::measure_ms (triton 3.x, python/triton/testing.py):
@@ -20,6 +22,7 @@ Exit codes: 0 ok, 77 no GPU, no triton or no extension (the reason is printed).
 """
 import argparse
 import inspect
+import statistics
 import sys
 
 import lab_chapters
@@ -58,26 +61,28 @@ def main(argv=None):
         def torch_add():
             torch.add(a, b, out=c)
 
-        mean = triton.testing.do_bench(chapter_add)
-        middle = triton.testing.do_bench(chapter_add, return_mode="median")
+        # One do_bench call, every sample back ("all"): mean and median of the same samples.
+        samples = triton.testing.do_bench(chapter_add, return_mode="all")
+        mean, middle = statistics.mean(samples), statistics.median(samples)
         ours = lab_chapters.event_times_ms(chapter_add, 20)
         if not torch.equal(c, a + b):
             print("FAILED: the extension's add is wrong after timing")
             return 1
-        torch_mean = triton.testing.do_bench(torch_add)
-        torch_middle = triton.testing.do_bench(torch_add, return_mode="median")
+        torch_samples = triton.testing.do_bench(torch_add, return_mode="all")
+        torch_mean, torch_middle = statistics.mean(torch_samples), statistics.median(torch_samples)
         report = lab_chapters.run_chapter("ch01_kernel_launch", ["--n", str(n), "--reps", "20"], build_dir)
         cpp = lab_chapters.find_row(report, "variants", "grid-stride float4")
         cpp_ms = cpp["median"] if cpp else None
         bytes_moved = 3 * 4 * n
         lab_chapters.side_by_side(
             f"c = a + b, grid-stride float4, {label} floats ({bytes_moved / 2**20:.0f} MiB moved)",
-            [("do_bench, default (mean, L2 flushed)", mean * 1e3, cpp_ms * 1e3 if cpp_ms else None),
-             ("do_bench, median (L2 flushed)", middle * 1e3, cpp_ms * 1e3 if cpp_ms else None),
+            [(f"do_bench mean ({len(samples)} samples, L2 flushed)", mean * 1e3, cpp_ms * 1e3 if cpp_ms else None),
+             ("do_bench median, same samples", middle * 1e3, cpp_ms * 1e3 if cpp_ms else None),
              ("torch.cuda.Event back to back, median (warm)", lab_chapters.median(ours) * 1e3,
               cpp_ms * 1e3 if cpp_ms else None),
-             ("torch.add: do_bench mean", torch_mean * 1e3, cpp_ms * 1e3 if cpp_ms else None),
-             ("torch.add: do_bench median", torch_middle * 1e3, cpp_ms * 1e3 if cpp_ms else None)],
+             (f"torch.add: do_bench mean ({len(torch_samples)} samples)", torch_mean * 1e3,
+              cpp_ms * 1e3 if cpp_ms else None),
+             ("torch.add: do_bench median, same samples", torch_middle * 1e3, cpp_ms * 1e3 if cpp_ms else None)],
             "us; the C++ column is lab::measure_ms's median for the same kernel (warm L2, back to back)")
         print(f"  bandwidth, medians: chapter add {bytes_moved / (middle * 1e-3) / 1e9:.0f} GB/s (do_bench), "
               f"torch.add {bytes_moved / (torch_middle * 1e-3) / 1e9:.0f} GB/s (do_bench)"

@@ -79,7 +79,9 @@ def main(argv=None):
         pairs.append((name, ours, cpp["median"] if cpp else None))  # the chapter's rows are in us
     lab_chapters.side_by_side(f"2. c = a + b on {n} floats, event pairs, median of {args.samples}", pairs, "us")
     print("  'blocked stream' (C++ only): a spin kernel holds the stream until the sample is queued, so no launch gap;"
-          "\n  this script does not hold the stream (python/gpu_sleep.py could), so its isolated pairs include the gap.")
+          "\n  this script does not hold the stream (python/gpu_sleep.py spins for a fixed time: it can keep"
+          "\n  the GPU busy before a sample, as chapter 07's spin does, not hold it until the host releases it),"
+          "\n  so its isolated pairs include the gap.")
     return 0
 
 

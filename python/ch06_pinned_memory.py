@@ -6,7 +6,13 @@
    (pageable or pinned source; non_blocking False or True): when the call returned
    to Python, and when the copy was done (torch.cuda.synchronize() returned), both
    on the host clock, beside the C++ chapter's cudaMemcpy / cudaMemcpyAsync rows
-   (ch06_pinned_memory --json) from the same run.
+   (ch06_pinned_memory --json) from the same run. non_blocking=False is not
+   cudaMemcpy: PyTorch calls cudaMemcpyAsync on its current stream, then
+   cudaStreamSynchronize of that stream (at::cuda::memcpy_and_sync, from
+   copy_kernel_cuda in aten/src/ATen/native/cuda/Copy.cu). The chapter's cudaMemcpy
+   row is the nearest C++ row; it runs on the legacy default stream, and from
+   pageable memory cudaMemcpy may return before its DMA is done (CUDA Runtime API,
+   API synchronization behavior), where PyTorch's call returns after the sync.
 2. The CPU time it frees: the copy, then CPU work as long as the copy, then a wait.
    From pinned memory with non_blocking=True the two overlap; from pageable memory
    the call holds the CPU for the whole copy first.
@@ -18,7 +24,13 @@ import time
 
 import lab_chapters
 
-# (source memory, non_blocking) -> the C++ chapter's row for the same copy.
+# What copy_(non_blocking=...) calls in PyTorch's CUDA build (Copy.cu, copy_kernel_cuda).
+CALLS = {False: "cudaMemcpyAsync + stream sync", True: "cudaMemcpyAsync"}
+
+# (source memory, non_blocking, the C++ chapter's nearest row: the key of table "calls").
+# non_blocking=False is cudaMemcpyAsync then cudaStreamSynchronize on PyTorch's current
+# stream; the chapter has no such row, and its cudaMemcpy row (legacy default stream) is
+# the nearest. The printed label names both.
 WAYS = [("pageable", False, "pageable cudaMemcpy"), ("pageable", True, "pageable cudaMemcpyAsync"),
         ("pinned", False, "pinned cudaMemcpy"), ("pinned", True, "pinned cudaMemcpyAsync")]
 
@@ -101,9 +113,11 @@ def main(argv=None):
         pairs = []
         for memory, non_blocking, cpp_name in WAYS:
             cpp = lab_chapters.find_row(report, "calls", cpp_name)
-            pairs.append((f"{memory}, non_blocking={non_blocking} ({cpp_name})",
+            pairs.append((f"{memory}, non_blocking={non_blocking} ({CALLS[non_blocking]}; C++: {cpp_name})",
                           lab_chapters.median(rows[(memory, non_blocking)][index]), cpp[key] if cpp else None))
         lab_chapters.side_by_side(f"1. {args.mib} MiB host to device, median of {args.reps}: {what}", pairs, "ms")
+    print("  non_blocking=False: PyTorch's cudaMemcpyAsync on its current stream, then cudaStreamSynchronize;"
+          "\n  the C++ column is the chapter's cudaMemcpy (legacy default stream), the nearest row it has")
     gbps = args.mib * (1 << 20) / (copy_ms * 1e-3) / 1e9
     print(f"  pinned copy: {gbps:.1f} GB/s (10^9 bytes/s) on the host clock")
 

@@ -10,16 +10,18 @@
 
 namespace lab {
 
-/// Evicts the L2 cache: resets lines marked persisting (a plain flush keeps
-/// them: nvbench issue #458), then writes a buffer twice the L2's size with
-/// cudaMemsetAsync (nvbench memsets once the L2's size). What it leaves behind
+/// Evicts the L2 cache: resets lines marked persisting, at the call and not in
+/// stream order (a plain flush keeps them: nvbench issue #458), then writes a
+/// buffer twice the L2's size with cudaMemsetAsync (nvbench memsets once the
+/// L2's size). What it leaves behind
 /// are written lines; whether their write-back costs the next kernel time is
 /// what chapter 07 measures (beside a flush that only reads), not assumes.
 class L2Flusher {
  public:
   /// Allocates the flush buffer for the current device.
   L2Flusher();
-  /// Queues the flush on @p stream.
+  /// Resets persisting lines at the call (not stream-ordered), then queues a
+  /// memset on @p stream.
   void flush(cudaStream_t stream);
   std::size_t bytes() const { return buffer_.bytes(); }  ///< size of the flush buffer
 

@@ -52,4 +52,14 @@ Summary summarize(const std::vector<double>& samples) {
   return s;
 }
 
+double smallest_step(std::vector<double> samples, double noise) {
+  std::sort(samples.begin(), samples.end());
+  double step = 0;
+  for (std::size_t i = 1; i < samples.size(); ++i) {
+    const double d = samples[i] - samples[i - 1];
+    if (d > noise && (step == 0 || d < step)) step = d;
+  }
+  return step;
+}
+
 }  // namespace lab

@@ -114,6 +114,8 @@ TEST_CASE("launch return: early return and waiting synchronisation pass; a block
   const lab::ResultTable table = ch01::launch_return_table({0.004, 20.0, 20.1});
   CHECK(table.id() == "launch_return");
   CHECK(table.rows().size() == 3);
+  // The events sit around the launch on an idle stream: they hold the launch gap too (chapter 03).
+  CHECK_NOTHROW(table.row("events around the launch (kernel + launch gap)"));
 }
 
 TEST_CASE("launch error: reported and carried on passes; unreported or a failed next launch fails") {

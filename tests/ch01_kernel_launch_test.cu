@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "check.cuh"
 #include "device.cuh"
 #include "stream.cuh"
 #include "vector_add.cuh"
@@ -56,8 +57,9 @@ TEST_CASE("a launch returns before a long kernel ends") {
 TEST_CASE("too many threads per block is reported, and the program carries on") {
   const lab::DeviceInfo device = lab::require_device();
   const ch01::LaunchErrorDemo demo = ch01::launch_with_bad_config(2 * device.max_threads_per_block);
-  // CUDA 12 and older say cudaErrorInvalidConfiguration; CUDA 13.0 on the H100
-  // we ran said cudaErrorInvalidValue. Either way the launch must be refused.
+  // The Runtime API's cudaErrorInvalidConfiguration says "requesting too many
+  // threads or blocks" gives that error; CUDA 13.0 on the H100 we ran said
+  // cudaErrorInvalidValue. Either way the launch must be refused.
   CHECK((demo.error_code == cudaErrorInvalidConfiguration || demo.error_code == cudaErrorInvalidValue));
   CHECK(demo.later_launch_ok);
   CHECK(cudaGetLastError() == cudaSuccess);  // the error was consumed, not left behind
@@ -79,4 +81,43 @@ TEST_CASE("the variants experiment checks every variant, and a NaN left in the o
   }
   // The findings turn these into passing correctness checks.
   for (const lab::Finding& f : ch01::variants_findings(run)) CHECK(f.passed);
+}
+
+TEST_CASE("still correct after timing: a timed launch that writes nothing fails it") {
+  lab::require_device();
+  lab::Stream stream;
+  constexpr std::int64_t n = 4099;
+  const std::vector<float> expected(n, 3.0f);
+  lab::DeviceBuffer<float> c(n), answer(n);
+  answer.upload(expected);
+  c.upload(expected);  // c already holds the right answer, as after the untimed first run
+  lab::MeasureConfig measure;
+  measure.samples = 3;
+  const ch01::TimedCheck nothing = ch01::time_then_check([](cudaStream_t) {}, c, expected, stream, measure);
+  CHECK(nothing.samples.size() == 3);
+  CHECK_FALSE(nothing.after.passed());
+  const ch01::TimedCheck writes = ch01::time_then_check(
+      [&](cudaStream_t s) {
+        LAB_CHECK(cudaMemcpyAsync(c.data(), answer.data(), c.bytes(), cudaMemcpyDeviceToDevice, s));
+      },
+      c, expected, stream, measure);
+  CHECK(writes.after.passed());
+  // The finding fails on it.
+  ch01::VariantsRun run;
+  run.n = n;
+  run.l2_bytes = 50e6;
+  run.copy_samples = {0.01};
+  ch01::VariantRun v;
+  v.name = "writes nothing";
+  v.samples = nothing.samples;
+  v.first = writes.after;
+  v.after = nothing.after;
+  run.variants.push_back(v);
+  bool found = false;
+  for (const lab::Finding& f : ch01::variants_findings(run)) {
+    if (f.id != "correct_after_timing.writes_nothing") continue;
+    found = true;
+    CHECK_FALSE(f.passed);
+  }
+  CHECK(found);
 }

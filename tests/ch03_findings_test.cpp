@@ -61,19 +61,29 @@ TEST_CASE("stopwatch: a 10 % gap fails the check; a host timer that read less ad
 
 // --- 2 ------------------------------------------------------------------------
 
-TEST_CASE("event costs: the empty pair above and within the documented resolution") {
-  ch03::EventCostRun run{{1.2, 1.3, 1.2}, {1.5, 1.4, 1.6}, {0.4, 0.3, 0.5}};
+TEST_CASE("event costs: the empty pair against the step its readings came in, not the documented 0.5 us") {
+  ch03::EventCostRun run{{1.248, 1.280, 1.408}, {1.5, 1.4, 1.6}, {0.4, 0.3, 0.5}};  // 39, 40, 44 steps of 32 ns
   auto findings = ch03::event_cost_findings(run);
-  CHECK(by_id(findings, "pair_floor").id == "pair_floor.above_resolution");
-  CHECK(value(findings, "pair_floor", "pair_median_us") == doctest::Approx(1.2));
+  CHECK(by_id(findings, "pair_floor").id == "pair_floor.above_step");
+  CHECK(value(findings, "pair_floor", "pair_median_us") == doctest::Approx(1.28));
+  CHECK(value(findings, "pair_floor", "step_us") == doctest::Approx(0.032));
   const lab::ResultTable table = ch03::event_cost_table(run);
   CHECK(table.id() == "event_costs");
-  CHECK(cell(table, "empty event pair (GPU time)", "median") == doctest::Approx(1.2));
+  CHECK(cell(table, "empty event pair (GPU time)", "median") == doctest::Approx(1.28));
   CHECK(table.row("cudaEventRecord, cudaEventDisableTiming (host time)").get("count").integer() == 3);
 
-  run.empty_pair_us = {0.4, 0.5};
+  // A 0.3 us floor in 32 ns steps is about 10 steps: a floor this run can tell, under the documented 0.5 us.
+  run.empty_pair_us = {0.288, 0.320, 0.320, 0.352};
   findings = ch03::event_cost_findings(run);
-  CHECK(by_id(findings, "pair_floor").id == "pair_floor.within_resolution");
+  CHECK(by_id(findings, "pair_floor").id == "pair_floor.above_step");
+  CHECK(value(findings, "pair_floor", "step_us") == doctest::Approx(0.032));
+
+  run.empty_pair_us = {0.0, 0.032, 0.032};  // a floor of one step: no larger than the step itself
+  CHECK(by_id(ch03::event_cost_findings(run), "pair_floor").id == "pair_floor.within_step");
+  run.empty_pair_us = {1.28, 1.28, 1.28};  // every reading the same: no step seen
+  findings = ch03::event_cost_findings(run);
+  CHECK(by_id(findings, "pair_floor").id == "pair_floor.no_step");
+  CHECK(value(findings, "pair_floor", "step_us") == 0);
 }
 
 // --- 3 ------------------------------------------------------------------------
@@ -327,11 +337,11 @@ TEST_CASE("the host stays free: polls while the kernel ran, or none") {
 
 // --- 5 ------------------------------------------------------------------------
 
-TEST_CASE("bracketing: the pair before the copy contains it; a wrong result and a pair that did not read more fail") {
+TEST_CASE("bracketing: the pair before the copy reads more than the one after; a wrong result and no excess fail") {
   ch03::BracketingRun run;
   run.copy_mib = 4;
   run.copy_and_kernel_us = {89, 90, 88};
-  run.kernel_only_us = {9, 9, 9};
+  run.after_copy_us = {9, 9, 9};
   run.copy_only_us = {80, 81, 82};
   run.result = correct();
   auto findings = ch03::bracketing_findings(run);
@@ -339,7 +349,7 @@ TEST_CASE("bracketing: the pair before the copy contains it; a wrong result and 
   CHECK(by_id(findings, "bracketing_result").passed);
   CHECK(by_id(findings, "pair_contains_copy").passed);
   CHECK(value(findings, "pair_contains_copy", "copy_and_kernel_us") == doctest::Approx(89));
-  CHECK(value(findings, "pair_contains_copy", "kernel_us") == doctest::Approx(9));
+  CHECK(value(findings, "pair_contains_copy", "after_copy_us") == doctest::Approx(9));
   const lab::ResultTable table = ch03::bracketing_table(run);
   CHECK(table.id() == "bracketing");
   CHECK(cell(table, "start; copy; stop", "median") == doctest::Approx(81));
@@ -463,7 +473,7 @@ TEST_CASE("many streams: pairs that waited, kernels one after another, then part
   ch03::ManyStreamsRun run;
   run.one_kernel_ms = 0.077;
   run.per_stream_ms = {0.096, 0.157, 0.221, 0.265};
-  run.first_begin_to_last_end_ms = 0.299;
+  run.earliest_begin_to_latest_end_ms = 0.299;
   run.host_ms = 0.308;
   run.results = {correct(), correct(), correct(), correct()};
   auto findings = ch03::many_streams_findings(run);
@@ -475,7 +485,7 @@ TEST_CASE("many streams: pairs that waited, kernels one after another, then part
   CHECK(value(findings, "whole", "whole_percent_of_sum") == doctest::Approx(100 * 0.299 / 0.308));
   CHECK(value(findings, "whole", "sum_ms") == doctest::Approx(0.308));
 
-  run.first_begin_to_last_end_ms = 0.250;  // 81 % of the sum
+  run.earliest_begin_to_latest_end_ms = 0.250;  // 81 % of the sum
   CHECK(by_id(ch03::many_streams_findings(run), "whole").id == "whole.part_saved");
   const lab::ResultTable table = ch03::many_streams_table(run);
   CHECK(table.id() == "many_streams");
@@ -487,7 +497,7 @@ TEST_CASE("many streams: small kernels that overlapped, a wrong stream, and no s
   ch03::ManyStreamsRun run;
   run.one_kernel_ms = 0.010;
   run.per_stream_ms = {0.011, 0.012};
-  run.first_begin_to_last_end_ms = 0.012;
+  run.earliest_begin_to_latest_end_ms = 0.012;
   run.host_ms = 0.030;
   run.results = {correct(), wrong()};
   const auto findings = ch03::many_streams_findings(run);
@@ -498,12 +508,80 @@ TEST_CASE("many streams: small kernels that overlapped, a wrong stream, and no s
   CHECK_FALSE(by_id(ch03::many_streams_findings(run), "many_streams_results").passed);
 }
 
+TEST_CASE("many streams: the whole runs from the earliest begin event, which need not be the first stream's") {
+  // Each event read from stream 0's begin event; stream 2's began 4 us before it.
+  CHECK(ch03::earliest_begin_to_latest_end_ms({0, 0.010, -0.004}, {0.080, 0.090, 0.070}) == doctest::Approx(0.094));
+  CHECK(ch03::earliest_begin_to_latest_end_ms({0, 0.010}, {0.050, 0.060}) == doctest::Approx(0.060));
+  CHECK(ch03::earliest_begin_to_latest_end_ms({}, {}) == 0);
+}
+
+// --- 8 ------------------------------------------------------------------------
+
+namespace {
+
+// Like an H100's 32Mi-float add: the pair on its stream 155 us, the host 175 us, the other stream's pair 4 us.
+ch03::WrongStreamRun wrong_stream(double own, double other, double host) {
+  ch03::WrongStreamRun run;
+  run.n = 32 << 20;
+  run.own_stream_us = around(own);
+  run.other_stream_us = around(other);
+  run.joined_us = around(own + 1);
+  run.host_us = around(host);
+  run.unfinished = 5;
+  run.result = correct();
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("wrong stream: the host timer confirms the pair on the work's stream; the other read short") {
+  const ch03::WrongStreamRun run = wrong_stream(155, 4, 175);
+  const auto findings = ch03::wrong_stream_findings(run);
+  CHECK(by_id(findings, "wrong_stream_result").kind == lab::Finding::Kind::correctness);
+  CHECK(by_id(findings, "wrong_stream_result").passed);
+  CHECK(by_id(findings, "own_pair_vs_host").kind == lab::Finding::Kind::timing);
+  CHECK(by_id(findings, "own_pair_vs_host").passed);
+  CHECK(by_id(findings, "trust").id == "trust.own_stream");
+  CHECK(value(findings, "trust", "own_stream_us") == doctest::Approx(155));
+  CHECK(value(findings, "trust", "other_stream_us") == doctest::Approx(4));
+  CHECK(value(findings, "trust", "host_us") == doctest::Approx(175));
+  CHECK(value(findings, "trust", "short_percent") == doctest::Approx(100.0 * 151 / 155));
+  CHECK(by_id(findings, "trust").value("unfinished").integer() == 5);
+
+  const lab::ResultTable table = ch03::wrong_stream_table(run);
+  CHECK(table.id() == "wrong_stream");
+  CHECK(cell(table, "events on another stream", "median") == doctest::Approx(4));
+  CHECK(cell(table, "events on the work's stream", "vs_host") == doctest::Approx(100.0 * (155 - 175) / 175));
+  CHECK(cell(table, "another stream, stop after cudaStreamWaitEvent", "median") == doctest::Approx(156));
+  CHECK(cell(table, "host timer, to cudaStreamSynchronize(work)", "median") == doctest::Approx(175));
+}
+
+TEST_CASE("wrong stream: both pairs agree, a kernel too short to tell, and a broken pair the host catches") {
+  // Both waited for the work (a blocking stream beside the legacy stream 0): nothing read short.
+  CHECK(by_id(ch03::wrong_stream_findings(wrong_stream(155, 154, 175)), "trust").id == "trust.both_agree");
+  // A 5 us kernel: 10 us against 4 us, both within the host's own 30 us of overhead.
+  auto findings = ch03::wrong_stream_findings(wrong_stream(10, 4, 30));
+  CHECK(by_id(findings, "trust").id == "trust.too_short");
+  CHECK(by_id(findings, "own_pair_vs_host").passed);
+  // The "right" pair read like the wrong one: the host timer disagrees, and the check fails.
+  findings = ch03::wrong_stream_findings(wrong_stream(4, 4, 175));
+  CHECK_FALSE(by_id(findings, "own_pair_vs_host").passed);
+  CHECK(by_id(findings, "trust").id == "trust.unconfirmed");
+  // Longer than the host timer around it: broken too. A long kernel's bound is 25 % of the host's reading.
+  CHECK_FALSE(by_id(ch03::wrong_stream_findings(wrong_stream(300, 4, 175)), "own_pair_vs_host").passed);
+  CHECK(by_id(ch03::wrong_stream_findings(wrong_stream(16000, 4, 20000)), "own_pair_vs_host").passed);
+  CHECK_FALSE(by_id(ch03::wrong_stream_findings(wrong_stream(14000, 4, 20000)), "own_pair_vs_host").passed);
+  ch03::WrongStreamRun run = wrong_stream(155, 4, 175);
+  run.result = wrong();
+  CHECK_FALSE(by_id(ch03::wrong_stream_findings(run), "wrong_stream_result").passed);
+}
+
 // --- background and options ----------------------------------------------------
 
 TEST_CASE("background names a source for every claim") {
-  for (const auto& list :
-       {ch03::stopwatch_background(), ch03::event_cost_background(), ch03::wait_background(),
-        ch03::free_host_background(), ch03::launch_gap_background(), ch03::many_streams_background()}) {
+  for (const auto& list : {ch03::stopwatch_background(), ch03::event_cost_background(), ch03::wait_background(),
+                           ch03::free_host_background(), ch03::launch_gap_background(), ch03::many_streams_background(),
+                           ch03::wrong_stream_background()}) {
     CHECK_FALSE(list.empty());
     for (const lab::Background& b : list) {
       CHECK_FALSE(b.text.empty());

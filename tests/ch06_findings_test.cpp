@@ -313,6 +313,7 @@ ch06::CpuFreedRun freed(double overlapped, double pageable, double early) {
   ch06::CpuFreedRun run;
   run.bytes = 256 * kMiB;
   run.copy_ms = around(4.9);
+  run.pageable_copy_ms = around(34.4);  // with the CPU work, 39.2 ms one after the other
   run.cpu_ms = around(4.8);
   run.overlapped = {"pinned, cudaMemcpyAsync, CPU work, sync", around(overlapped), intact(run.bytes)};
   run.pageable = {"pageable, cudaMemcpyAsync, CPU work, sync", around(pageable), intact(run.bytes)};
@@ -328,12 +329,25 @@ TEST_CASE("CPU time freed: the expected run") {
   CHECK(table.id() == "cpu_freed");
   CHECK(lab_test::cell(table, "pinned, cudaMemcpyAsync, sync, CPU work", "vs_sum_percent") ==
         doctest::Approx(100.0).epsilon(0.01));
+  CHECK(lab_test::cell(table, "pinned, cudaMemcpyAsync, sync, CPU work", "vs_own_serial_percent") ==
+        doctest::Approx(100.0).epsilon(0.01));
+  CHECK(lab_test::cell(table, "the pageable copy alone (events)", "median") == doctest::Approx(34.4));
   const std::vector<lab::Finding> f = ch06::cpu_freed_findings(run);
   CHECK(by_id(f, "cpu_freed_intact").passed);
   CHECK(by_id(f, "overlap").passed);
   CHECK(value(f, "overlap", "sum_ms") == doctest::Approx(9.7));
   CHECK(by_id(f, "cpu_time_back").id == "cpu_time_back.both_needed");
   CHECK(value(f, "cpu_time_back", "pageable_ms") == doctest::Approx(39.2));
+}
+
+// The pageable order against its own serial time (the pageable copy and the work), not against the pinned copy's.
+TEST_CASE("CPU time freed: the pageable row is measured against its own copy") {
+  const lab::ResultTable table = ch06::cpu_freed_table(freed(4.9, 39.2, 9.7));
+  const std::string pageable = "pageable, cudaMemcpyAsync, CPU work, sync";
+  CHECK(lab_test::cell(table, pageable, "vs_own_serial_percent") == doctest::Approx(100.0).epsilon(0.01));
+  CHECK(lab_test::cell(table, pageable, "vs_sum_percent") == doctest::Approx(404.1).epsilon(0.01));  // 39.2 / 9.7
+  CHECK(lab_test::cell(table, "pinned, cudaMemcpyAsync, CPU work, sync", "vs_own_serial_percent") ==
+        doctest::Approx(50.5).epsilon(0.01));  // 4.9 / 9.7: the pinned orders keep the pinned base
 }
 
 TEST_CASE("CPU time freed: no overlap, orders not apart, a wrong copy") {

@@ -382,6 +382,16 @@ TEST_CASE("samples_findings: the interval narrows as 1/sqrt(n), slower, faster, 
   for (std::size_t i = 0; i < settle.ms.size(); ++i) settle.ms[i] = 0.54 + (i % 2 == 0 ? 1e-6 : 0.0);
   for (std::size_t i = 0; i < 5; ++i) settle.ms[i] = 0.5 + 0.02 * static_cast<double>(i);
   CHECK(by_id(ch07::samples_findings(settle), "precision").id == "precision.faster");
+  // Two groups (a clock step half-way): the ends look like 1/sqrt(n), but the interval widened on the way.
+  ch07::SamplesRun step = samples_run();
+  const double first[] = {0.530, 0.550, 0.535, 0.548, 0.541};
+  for (std::size_t i = 0; i < 5; ++i) step.ms[i] = first[i];
+  for (std::size_t i = 100; i < step.ms.size(); ++i) step.ms[i] += 0.004;
+  const std::vector<lab::Finding> grouped = ch07::samples_findings(step);
+  CAPTURE(by_id(grouped, "precision").text);
+  CHECK(by_id(grouped, "precision").id == "precision.widened");
+  CHECK(value(grouped, "precision", "largest_widening") > 1.25);
+  CHECK(value(roughly, "precision", "largest_widening") <= 1.25);  // the independent-looking run never widened
   // Equal samples: zero width, no trend.
   ch07::SamplesRun equal = samples_run();
   for (double& x : equal.ms) x = 0.54;

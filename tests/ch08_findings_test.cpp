@@ -12,6 +12,7 @@
 #include "findings.hpp"
 #include "program.hpp"
 #include "support/findings_support.hpp"
+#include "timer_step.hpp"
 
 namespace {
 
@@ -36,7 +37,24 @@ lab::Comparison wrong(std::size_t count) {
   return c;
 }
 
+// CUPTI's durations as the H100 gave them: multiples of 0.256 us, here 0.768 (6 times) and 1.024 (4 times),
+// shuffled; median 0.768, mean 0.8704.
+std::vector<double> graded_cupti() { return {1.024, 0.768, 0.768, 1.024, 0.768, 0.768, 1.024, 0.768, 1.024, 0.768}; }
+
 }  // namespace
+
+// --- the step of the timer's readings ----------------------------------------------
+
+TEST_CASE("the step a timer's readings came in") {
+  CHECK(ch08::observed_step(graded_cupti()) == doctest::Approx(0.256));
+  CHECK(ch08::observed_step({7.744, 7.712, 7.808, 7.776}) == doctest::Approx(0.032));  // events: 32 ns steps
+  CHECK(ch08::observed_step(repeat(2.5, 10)) == 0.0);                                  // none differ
+  CHECK(ch08::observed_step({0.768, 0.76800001, 1.024}) == doctest::Approx(0.256));    // float noise is no step
+  CHECK(ch08::observed_step({}) == 0.0);
+  CHECK(ch08::observed_step({1.0}) == 0.0);
+  CHECK(lab_test::contains(ch08::cupti_spread(graded_cupti()), "0.256"));
+  CHECK(lab_test::contains(ch08::cupti_spread(graded_cupti()), "0.87"));  // the mean, beside a median of 0.77
+}
 
 // --- options ---------------------------------------------------------------------
 
@@ -107,6 +125,22 @@ TEST_CASE("section 1: the host is slower than the GPU's pace, CUPTI recorded") {
   CHECK(table.id() == "launch_cost");
   CHECK(table.rows().size() == 4);
   CHECK(table.row("the kernel itself (CUPTI)").get("median").number() == doctest::Approx(1.0));
+  CHECK(value(findings, "kernel_itself", "cupti_step_us") == 0.0);  // every duration equal: no step seen
+}
+
+TEST_CASE("section 1: CUPTI's durations in 0.256 us steps") {
+  ch08::LaunchCostRun run;
+  run.launch_call_us = repeat(4.0, 10);
+  run.back_to_back_kernels = 100;
+  run.back_to_back_us = repeat(2.06, 10);
+  run.round_trip_us = repeat(9.0, 10);
+  run.cupti_kernel_us = graded_cupti();
+  const auto findings = ch08::launch_cost_findings(run);
+  CHECK(value(findings, "kernel_itself", "kernel_us") == doctest::Approx(0.768));
+  CHECK(value(findings, "kernel_itself", "between_us") == doctest::Approx(1.292));
+  CHECK(value(findings, "kernel_itself", "cupti_step_us") == doctest::Approx(0.256));  // the split is +/- 0.256
+  const lab::ResultTable table = ch08::launch_cost_table(run);
+  CHECK(table.row("the kernel itself (CUPTI)").get("mean").number() == doctest::Approx(0.8704));
 }
 
 TEST_CASE("section 1: the GPU slower than the host, no CUPTI") {
@@ -338,6 +372,11 @@ TEST_CASE("section 4: the graph closest, all correct") {
   CHECK(table.id() == "honest_timing");
   CHECK(table.row("blocked stream (chapter 03)").get("vs_cupti").text() == "+28 %");
   CHECK(table.row("event pair per launch").get("vs_cupti").text() == "+140 %");
+  CHECK(value(findings, "closest_to_cupti", "cupti_step_us") == 0.0);
+
+  ch08::HonestTimingRun graded = honest();
+  graded.cupti_us = graded_cupti();
+  CHECK(value(ch08::honest_timing_findings(graded), "closest_to_cupti", "cupti_step_us") == doctest::Approx(0.256));
 }
 
 TEST_CASE("section 4: the blocked stream closest; a wrong result, the graph not below the pair, no CUPTI") {

@@ -68,3 +68,10 @@ TEST_CASE("bandwidth: bytes over milliseconds in GB/s") {
   CHECK(lab::gigabytes_per_second(2e9, 1000.0) == doctest::Approx(2.0));
   CHECK(lab::gigabytes_per_second(536870912.0, 0.181) == doctest::Approx(2966.1).epsilon(1e-4));
 }
+
+TEST_CASE("smallest_step: the step a timer's readings come in, float noise aside") {
+  CHECK(lab::smallest_step({7.744, 7.712, 7.808, 7.776}, 1e-4) == doctest::Approx(0.032));
+  CHECK(lab::smallest_step({0.768, 0.76800001, 1.024}, 1e-4) == doctest::Approx(0.256));
+  CHECK(lab::smallest_step({2.5, 2.5, 2.5}, 1e-4) == 0.0);
+  CHECK(lab::smallest_step({}, 1e-4) == 0.0);
+}

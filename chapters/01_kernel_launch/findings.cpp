@@ -129,7 +129,7 @@ lab::ResultTable launch_return_table(const LaunchReturnTiming& t) {
   lab::ResultTable table("launch_return", "One long kernel: the launch call, the kernel, the wait", "what",
                          {{"ms", "time", "ms", 3}});
   table.add_row("the launch call returned after").set("ms", t.launch_call_ms);
-  table.add_row("the kernel ran on the GPU for (events)").set("ms", t.kernel_ms);
+  table.add_row("events around the launch (kernel + launch gap)").set("ms", t.kernel_ms);
   table.add_row("cudaStreamSynchronize returned after").set("ms", t.until_sync_ms);
   return table;
 }
@@ -139,7 +139,8 @@ std::vector<lab::Finding> launch_return_findings(const LaunchReturnTiming& t) {
   return {
       lab::timing_check("launch_returns_early", "the launch returns before the kernel ends (in under 1/10 of its time)",
                         t.launch_call_ms < t.kernel_ms / 10.0,
-                        lab::format("the launch returned after %.1f us, the kernel ran %.3f ms (%.0f times longer)",
+                        lab::format("the launch returned after %.1f us, the events around the kernel read %.3f ms "
+                                    "(%.0f times longer)",
                                     1000.0 * t.launch_call_ms, t.kernel_ms, times_longer))
           .with("launch_call_us", 1000.0 * t.launch_call_ms)
           .with("kernel_ms", t.kernel_ms),

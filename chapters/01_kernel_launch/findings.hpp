@@ -64,7 +64,7 @@ double percent_of_copy(const VariantsRun& run, const VariantRun& v);
 /// How long a launch takes to return, next to how long its kernel runs.
 struct LaunchReturnTiming {
   double launch_call_ms = 0;  ///< host time spent inside the launch call
-  double kernel_ms = 0;       ///< GPU time of the kernel, from events
+  double kernel_ms = 0;       ///< events around the launch, ms: the kernel plus the launch gap
   double until_sync_ms = 0;   ///< host time from before the launch until cudaStreamSynchronize returned
 };
 

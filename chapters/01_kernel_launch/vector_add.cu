@@ -11,6 +11,17 @@
 
 namespace ch01 {
 
+TimedCheck time_then_check(const std::function<void(cudaStream_t)>& launch, lab::DeviceBuffer<float>& c,
+                           const std::vector<float>& expected, cudaStream_t stream, const lab::MeasureConfig& measure) {
+  // Poisoned again: c already holds the right answer from the first run, so
+  // without this a timed launch that wrote nothing would still pass.
+  c.poison(stream);
+  TimedCheck timed;
+  timed.samples = lab::measure_ms(launch, stream, measure);  // the warm-up and every sample call launch
+  timed.after = lab::compare(c.download(), expected);        // an element no timed launch wrote is NaN
+  return timed;
+}
+
 VariantsRun compare_variants(std::int64_t n, int block, int samples, std::uint64_t seed, const lab::DeviceInfo& device,
                              cudaStream_t stream) {
   // The CPU reference, on random inputs.
@@ -44,9 +55,11 @@ VariantsRun compare_variants(std::int64_t n, int block, int samples, std::uint64
     launch_add(variant, a.data(), b.data(), c.data(), n, config, stream);
     LAB_CHECK(cudaStreamSynchronize(stream));
     v.first = lab::compare(c.download(), expected);  // exact: one IEEE add per element
-    v.samples = lab::measure_ms(
-        [&](cudaStream_t s) { launch_add(variant, a.data(), b.data(), c.data(), n, config, s); }, stream, measure);
-    v.after = lab::compare(c.download(), expected);  // the timing loop must not have broken anything
+    TimedCheck timed =
+        time_then_check([&](cudaStream_t s) { launch_add(variant, a.data(), b.data(), c.data(), n, config, s); }, c,
+                        expected, stream, measure);
+    v.samples = std::move(timed.samples);
+    v.after = timed.after;
     run.variants.push_back(std::move(v));
   }
   return run;

@@ -8,16 +8,34 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 #include "add_kernels.cuh"
 #include "device.cuh"
 #include "findings.hpp"
+#include "measure.cuh"
+#include "memory.cuh"
 
 namespace ch01 {
 
+/// What time_then_check() returns: the event-timed samples and the output's
+/// check after them.
+struct TimedCheck {
+  std::vector<double> samples;  ///< ms, from lab::measure_ms
+  lab::Comparison after;        ///< @p c against the CPU after the timed runs
+};
+
+/// Poisons @p c on @p stream, times @p launch with lab::measure_ms, then checks
+/// c against @p expected: an element that no timed launch wrote stays NaN and
+/// fails, so a launch that writes nothing cannot pass "still correct after timing".
+TimedCheck time_then_check(const std::function<void(cudaStream_t)>& launch, lab::DeviceBuffer<float>& c,
+                           const std::vector<float>& expected, cudaStream_t stream, const lab::MeasureConfig& measure);
+
 /// Section 2: the device-to-device copy of n floats, then each variant on
 /// random inputs of @p n floats: a first run into a poisoned output checked
-/// against the CPU, @p samples event-timed runs, and a check after them.
+/// against the CPU, then time_then_check(): @p samples event-timed runs into a
+/// poisoned output, and a check after them.
 VariantsRun compare_variants(std::int64_t n, int block, int samples, std::uint64_t seed, const lab::DeviceInfo& device,
                              cudaStream_t stream);
 

@@ -22,7 +22,10 @@ constexpr CallDocs kCallDocs[] = {
     {"may wait for its copy", Order::stream_zero, Documented::may, Documented::no},
     // cudaMemcpy, device to host: "returns only once the copy has completed".
     {"after its copy", Order::stream_zero, Documented::yes, Documented::no},
-    {"not said", Order::none, Documented::unspecified, Documented::unspecified},  // cudaMalloc
+    // cudaMalloc: its API page does not say when the call returns (the Programming Guide's
+    // 3.1.3.3 Implicit Synchronization lists "a device memory allocation" among what keeps
+    // commands of different streams from running concurrently: chapter 04, section 5).
+    {"not said (API page)", Order::none, Documented::unspecified, Documented::unspecified},
     {"may synchronise", Order::none, Documented::may,
      Documented::may},  // cudaFree: "may perform implicit synchronization"
     {"after the stream's work", Order::own_stream, Documented::yes, Documented::yes}};  // cudaStreamSynchronize
@@ -36,7 +39,7 @@ bool stream_zero_waits_for_work(WorkSetup s) {
 }
 
 const char* documented_text(Documented d) {
-  constexpr const char* kText[] = {"yes", "no", "may", "not said", "-"};
+  constexpr const char* kText[] = {"yes", "no", "may", "not said (API page)", "-"};
   return kText[static_cast<int>(d)];
 }
 
@@ -54,6 +57,36 @@ Documented documented_order(HostCall call, WorkSetup setup) {
 Documented documented_wait(HostCall call, WorkSetup setup) {
   const bool ordered = documented_order(call, setup) == Documented::yes;
   return ordered ? docs(call).wait_when_ordered : docs(call).wait_otherwise;
+}
+
+// The background lines the program prints: the documentation's own words and where they are.
+
+std::vector<lab::Background> host_timer_background() {
+  return {
+      {"a kernel launch returns immediately, usually before the kernel has completed; cudaStreamSynchronize "
+       "blocks until the stream has completed all its work",
+       "CUDA Programming Guide, 2.3 Asynchronous Execution; CUDA Runtime API, cudaStreamSynchronize"}};
+}
+
+std::vector<lab::Background> implicit_sync_background() {
+  return {{"the legacy default stream waits for all blocking streams of its device, and they wait for it; streams made "
+           "with cudaStreamNonBlocking do not synchronise with it",
+           "CUDA Runtime API, 3. Stream synchronization behavior"},
+          {"with --default-stream per-thread (per file), stream 0 is the calling thread's own stream: it does not "
+           "synchronise with other streams, but still does with the legacy default stream",
+           "CUDA Runtime API, 3. Stream synchronization behavior"},
+          {"cudaMemcpy from device to host returns once the copy has completed; cudaMemcpyAsync between device and "
+           "pageable memory might be synchronous; to pinned memory it is asynchronous",
+           "CUDA Runtime API, 2. API synchronization behavior"},
+          {"cudaFree of memory from cudaMalloc may perform implicit synchronization; cudaMalloc's API page does not "
+           "say when the call returns, and any call may block when internal resources run out",
+           "CUDA Runtime API, cudaFree and cudaMalloc; 2. API synchronization behavior"},
+          {"\"Two commands from different streams cannot run concurrently if any one of the following operations is "
+           "issued in-between them by the host thread: ... a device memory allocation\"; \"Managing memory "
+           "allocations using cudaMalloc and cudaFree causes the GPU to synchronize across all executing CUDA "
+           "streams.\" This probe measures only when the host call returns",
+           "CUDA Programming Guide, 3.1.3.3 Implicit Synchronization; 4.3.1 Stream-Ordered Memory Allocator, "
+           "Introduction"}};
 }
 
 }  // namespace ch02

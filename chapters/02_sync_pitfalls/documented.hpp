@@ -4,6 +4,7 @@
 /// before it, and whether what it queues runs after that work. The expectations
 /// section 3's findings and tests judge a run against (CUDA Runtime API,
 /// "2. API synchronization behavior" and "3. Stream synchronization behavior").
+/// documented.cpp also holds the background lines findings.hpp declares.
 #pragma once
 
 #include "findings.hpp"
@@ -18,11 +19,11 @@ enum class Documented {
   yes,          ///< documented to
   no,           ///< documented not to
   may,          ///< the documentation says it may
-  unspecified,  ///< the documentation says nothing (any call may block when internal resources run out)
+  unspecified,  ///< the call's API page says nothing (any call may block when internal resources run out)
   not_applicable
 };
 
-const char* documented_text(Documented d);          ///< "yes", "no", "may", "not said" or "-"
+const char* documented_text(Documented d);          ///< "yes", "no", "may", "not said (API page)" or "-"
 const char* documented_return_text(HostCall call);  ///< when the call returns, e.g. "after its copy"
 /// Does what the call queues (a kernel, a copy) run after the queued work?
 Documented documented_order(HostCall call, WorkSetup setup);

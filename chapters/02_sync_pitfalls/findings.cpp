@@ -10,8 +10,9 @@ namespace ch02 {
 
 namespace {
 
-// A backlog shorter than this is not told apart from the event timer's own
-// resolution (about 0.5 us) and the launch calls around it.
+// A backlog shorter than this is not told apart from the event timer's
+// documented resolution (about 0.5 us; readings came in 32 ns steps on the H100
+// runs), the events' own cost and the launch calls around it.
 constexpr double kMeasurableBacklogMs = 0.01;
 constexpr const char* kCaseNames[] = {"sync before and after", "sync before only", "sync after only", "no sync"};
 
@@ -28,15 +29,18 @@ const CaseRun* find_case(const HostTimerRun& run, SyncCase sync_case) {
   return nullptr;
 }
 
-// What the timer of @p run contained, from its readings and the kernel's own GPU time @p kernel_ms.
-std::string timer_contents(const CaseRun& run, double kernel_ms) {
+// What the timer of @p run contained, from its readings and @p held_ms, the
+// median of events on a held stream around the kernel: no launch gap, but the
+// events' own cost (chapter 03, section 6), so not the kernel's own duration.
+std::string timer_contents(const CaseRun& run, double held_ms) {
   if (run.samples_ms.empty()) return "-";
-  const bool under_half_the_kernel = lab::median(run.samples_ms) < 0.5 * kernel_ms;
+  const bool under_half_the_kernel = lab::median(run.samples_ms) < 0.5 * held_ms;
   if (syncs_after(run.sync_case)) {
     if (under_half_the_kernel) return "less than the kernel: the sync did not wait for it";
     return first_run_held_backlog(run) ? "backlog (first run) + launch + kernel + sync" : "launch + kernel + sync";
   }
-  return under_half_the_kernel ? "the launch call only" : "the launch call; too close to the kernel's time to tell";
+  return under_half_the_kernel ? "the launch call only"
+                               : "the launch call; too close to the held-stream events' reading to tell";
 }
 
 }  // namespace
@@ -60,10 +64,10 @@ lab::ResultTable host_timer_table(const HostTimerRun& run) {
                           {"backlog_ms", "backlog in flight", "ms", 3},
                           {"contained", "the timer contained", "", 0}});
   if (!run.kernel_ms.empty()) {
-    table.add_row("the kernel alone (events)")
+    table.add_row("events on a held stream")
         .samples(run.kernel_ms, "ms")
         .set("first_ms", run.kernel_ms.front())
-        .set("contained", "the kernel, no launch gap");
+        .set("contained", "the kernel + the events' cost, no launch gap");
   }
   for (const CaseRun& c : run.cases) {
     lab::ResultTable::Row& row = table.add_row(case_name(c.sync_case));
@@ -72,10 +76,11 @@ lab::ResultTable host_timer_table(const HostTimerRun& run) {
         .set("contained", timer_contents(c, lab::median_or_nan(run.kernel_ms)))
         .set("first_run_held_backlog", first_run_held_backlog(c));
   }
-  table.note(
-      lab::format("%d readings per case, after %d launches of the kernel and a %.1f ms spin kernel left in "
-                  "flight (their GPU time: 'backlog in flight'). 'the kernel alone': events on a held stream.",
-                  run.runs, run.warmup, run.backlog_kernel_ms));
+  table.note(lab::format(
+      "%d readings per case, after %d launches of the kernel and a %.1f ms spin kernel left in "
+      "flight (their GPU time: 'backlog in flight'). 'events on a held stream': no launch gap, but more than the "
+      "kernel's own duration (chapter 03, section 6).",
+      run.runs, run.warmup, run.backlog_kernel_ms));
   return table;
 }
 
@@ -115,13 +120,6 @@ std::vector<lab::Finding> long_kernel_findings(const HostTimerRun& run) {
           .with("before_only_ms", before_only)
           .with("synced_ms", synced));
   return findings;
-}
-
-std::vector<lab::Background> host_timer_background() {
-  return {
-      {"a kernel launch returns immediately, usually before the kernel has completed; cudaStreamSynchronize "
-       "blocks until the stream has completed all its work",
-       "CUDA Programming Guide, 2.3 Asynchronous Execution; CUDA Runtime API, cudaStreamSynchronize"}};
 }
 
 // --- Section 3 -------------------------------------------------------------------
@@ -227,21 +225,6 @@ std::vector<lab::Finding> implicit_sync_findings(const ImplicitSyncRun& run, Wor
   return findings;
 }
 
-std::vector<lab::Background> implicit_sync_background() {
-  return {{"the legacy default stream waits for all blocking streams of its device, and they wait for it; streams made "
-           "with cudaStreamNonBlocking do not synchronise with it",
-           "CUDA Runtime API, 3. Stream synchronization behavior"},
-          {"with --default-stream per-thread (per file), stream 0 is the calling thread's own stream: it does not "
-           "synchronise with other streams, but still does with the legacy default stream",
-           "CUDA Runtime API, 3. Stream synchronization behavior"},
-          {"cudaMemcpy from device to host returns once the copy has completed; cudaMemcpyAsync between device and "
-           "pageable memory might be synchronous; to pinned memory it is asynchronous",
-           "CUDA Runtime API, 2. API synchronization behavior"},
-          {"cudaFree of memory from cudaMalloc may perform implicit synchronization; cudaMalloc's page says nothing "
-           "of it, and any call may block when internal resources run out",
-           "CUDA Runtime API, cudaFree and cudaMalloc; 2. API synchronization behavior"}};
-}
-
 // --- Section 4 -------------------------------------------------------------------
 
 lab::ResultTable placement_table(const Placement& p) {
@@ -268,14 +251,20 @@ lab::ResultTable placement_table(const Placement& p) {
 
 std::vector<lab::Finding> placement_findings(const Placement& p) {
   const double saved = p.read_then_work_ms - p.work_then_read_ms;
-  return {lab::correctness_check("correct_cpu_work_first", "result correct with the CPU work before the read",
-                                 p.work_then_read.passed(), p.work_then_read.detail()),
-          lab::correctness_check("correct_read_first", "result correct with the CPU work after the read",
-                                 p.read_then_work.passed(), p.read_then_work.detail()),
-          lab::timing_check("cpu_work_overlaps", "CPU work placed before the read overlaps the GPU's", saved > 0,
-                            lab::format("%.3f ms against %.3f ms: %.3f ms %s", p.work_then_read_ms, p.read_then_work_ms,
-                                        std::abs(saved), saved > 0 ? "saved" : "lost"))
-              .with("saved_ms", saved)};
+  // Overlap saves up to the shorter piece; half of it is more than noise between two runs.
+  const double needed = 0.5 * std::min(p.gpu_ms, p.cpu_ms);
+  return {
+      lab::correctness_check("correct_cpu_work_first", "result correct with the CPU work before the read",
+                             p.work_then_read.passed(), p.work_then_read.detail()),
+      lab::correctness_check("correct_read_first", "result correct with the CPU work after the read",
+                             p.read_then_work.passed(), p.read_then_work.detail()),
+      lab::timing_check(
+          "cpu_work_overlaps",
+          "CPU work placed before the read overlaps the GPU's (saves half the shorter piece or more)", saved >= needed,
+          lab::format("%.3f ms against %.3f ms: %.3f ms %s (half the shorter piece: %.3f ms)", p.work_then_read_ms,
+                      p.read_then_work_ms, std::abs(saved), saved > 0 ? "saved" : "lost", needed))
+          .with("saved_ms", saved)
+          .with("needed_ms", needed)};
 }
 
 }  // namespace ch02

@@ -44,20 +44,20 @@ struct HostTimerRun {
   int runs = 0;                   ///< host-timer readings per case
   int warmup = 0;                 ///< launches of the kernel left in flight before each case
   double backlog_kernel_ms = 0;   ///< the spin kernel queued before those launches
-  std::vector<double> kernel_ms;  ///< the kernel alone: event samples on a held stream (no launch gap)
+  std::vector<double> kernel_ms;  ///< event samples on a held stream (no launch gap, but the events' cost)
   std::vector<CaseRun> cases;     ///< one per SyncCase, in kAllCases order
 };
 
 /// Did the first reading exceed the median by half the backlog in flight or more (a backlog of 0.01 ms or more)?
 bool first_run_held_backlog(const CaseRun& run);
-/// The kernel alone (events), then one row per case: its readings, the backlog in
+/// Events on a held stream, then one row per case: its readings, the backlog in
 /// flight, and what the timer contained (the launch call, or launch + kernel + sync, with the backlog).
 lab::ResultTable host_timer_table(const HostTimerRun& run);
 /// The kernel's output was correct after every case (when checked).
 std::vector<lab::Finding> host_timer_findings(const HostTimerRun& run);
 /// host_timer_findings(), and: without a sync after the launch the timer reads under a tenth (timing).
 std::vector<lab::Finding> long_kernel_findings(const HostTimerRun& run);
-/// What section 1 relies on, as the documentation says it.
+/// What section 1 relies on, as the documentation says it (in documented.cpp).
 std::vector<lab::Background> host_timer_background();
 
 // --- Section 3: which calls wait for queued work, and on what condition ------
@@ -121,7 +121,7 @@ lab::ResultTable implicit_sync_table(const ImplicitSyncRun& run, WorkSetup setup
 /// One setup's checks, each left out with no call to judge: the calls documented to wait did (timing: only a
 /// promised wait is judged, as any call may block); what runs after the work read its result (correctness).
 std::vector<lab::Finding> implicit_sync_findings(const ImplicitSyncRun& run, WorkSetup setup);
-/// What section 3's setups rely on, as the documentation says it.
+/// What section 3's setups rely on, as the documentation says it (in documented.cpp).
 std::vector<lab::Background> implicit_sync_background();
 
 // --- Section 4: where the CPU work goes --------------------------------------
@@ -138,7 +138,8 @@ struct Placement {
 
 /// The two pieces of work alone, then the two placements beside the longer piece and the sum.
 lab::ResultTable placement_table(const Placement& placement);
-/// Both results correct; CPU work placed before the read finished sooner (timing).
+/// Both results correct; CPU work placed before the read finished sooner by half
+/// the shorter piece of work or more (timing).
 std::vector<lab::Finding> placement_findings(const Placement& placement);
 
 }  // namespace ch02

@@ -53,7 +53,6 @@ std::vector<double> time_with_host_timer(SyncCase sync_case, const TimedKernel& 
 CaseRun run_case(SyncCase sync_case, const TimedKernel& kernel, const Options& o, cudaStream_t stream) {
   CaseRun run;
   run.sync_case = sync_case;
-  if (kernel.add != nullptr) kernel.add->poison(stream);  // a case that never ran the kernel leaves NaN
   // Start idle, so that every case sees the same backlog and nothing else.
   LAB_CHECK(cudaStreamSynchronize(stream));
   lab::Event backlog_begin, backlog_end;
@@ -61,6 +60,9 @@ CaseRun run_case(SyncCase sync_case, const TimedKernel& kernel, const Options& o
   if (o.backlog_ms > 0) lab::launch_spin(stream, o.backlog_ms);
   for (std::int64_t i = 0; i < o.warmup; ++i) queue_timed_kernel(kernel, stream);
   LAB_CHECK(cudaEventRecord(backlog_end, stream));
+  // Poisoned after the warm-up launches (which write c), before the timed ones:
+  // a case whose timed loop never ran the kernel leaves NaN.
+  if (kernel.add != nullptr) kernel.add->poison(stream);
   // No synchronisation here: the warm-up is still running when the first timer starts.
   run.samples_ms = time_with_host_timer(sync_case, kernel, stream, static_cast<int>(o.runs));
   LAB_CHECK(cudaStreamSynchronize(stream));
@@ -138,7 +140,7 @@ HostTimerRun compare_host_timers(const TimedKernel& kernel, const Options& o, cu
   run.runs = static_cast<int>(o.runs);
   run.warmup = static_cast<int>(o.warmup);
   run.backlog_kernel_ms = o.backlog_ms;
-  // The kernel alone: events on a held stream, so no launch gap (chapter 03).
+  // Events on a held stream: no launch gap, but the events' own cost (chapter 03, section 6).
   lab::MeasureConfig gpu_only;
   gpu_only.mode = lab::SampleMode::blocked_stream;
   run.kernel_ms = lab::measure_ms([&](cudaStream_t s) { queue_timed_kernel(kernel, s); }, stream, gpu_only);

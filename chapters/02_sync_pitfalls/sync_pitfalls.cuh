@@ -47,14 +47,14 @@ void queue_timed_kernel(const TimedKernel& kernel, cudaStream_t stream);
 /// in flight in the "before only" and "never" cases: the caller synchronises.
 std::vector<double> time_with_host_timer(SyncCase sync_case, const TimedKernel& kernel, cudaStream_t stream, int runs);
 
-/// One case of the article's experiment: c is poisoned, a kernel of
-/// o.backlog_ms and o.warmup launches of @p kernel are queued and left in
-/// flight (their GPU time measured with events), then time_with_host_timer()
+/// One case of the article's experiment: a kernel of o.backlog_ms and o.warmup
+/// launches of @p kernel are queued and left in flight (their GPU time measured
+/// with events), then c is poisoned on the stream, then time_with_host_timer()
 /// with o.runs readings. Ends synchronised, with c checked when @p kernel is c = a + b.
 CaseRun run_case(SyncCase sync_case, const TimedKernel& kernel, const Options& o, cudaStream_t stream);
 
-/// Sections 1 and 2: the kernel alone (events on a held stream, no launch
-/// gap), then run_case() for each SyncCase.
+/// Sections 1 and 2: events on a held stream around the kernel (no launch gap,
+/// but the events' own cost: chapter 03, section 6), then run_case() for each SyncCase.
 HostTimerRun compare_host_timers(const TimedKernel& kernel, const Options& o, cudaStream_t stream);
 
 // --- Section 3: which calls wait for queued work, and on what condition -------

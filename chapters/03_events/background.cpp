@@ -10,8 +10,9 @@ std::vector<lab::Background> stopwatch_background() {
 }
 
 std::vector<lab::Background> event_cost_background() {
-  return {{"cudaEventElapsedTime gives the time between two events in milliseconds, with a resolution of around "
-           "0.5 microseconds",
+  return {{"cudaEventElapsedTime: \"Computes the elapsed time between two events (in milliseconds with a "
+           "resolution of around 0.5 microseconds).\" The page says no more of the resolution; the step between "
+           "readings is this run's own (section 2's finding)",
            "CUDA Runtime API, cudaEventElapsedTime"},
           {"an event made with cudaEventDisableTiming records no timing data (cudaEventElapsedTime refuses it); "
            "without cudaEventBlockingSync it gives the best performance with cudaStreamWaitEvent and cudaEventQuery",
@@ -63,17 +64,36 @@ std::vector<lab::Background> launch_gap_background() {
           {"triton's do_bench zeroes a 256 MiB buffer before every timed call, queued ahead of the start event "
            "(int(256e6) bytes in older releases, 256 * 1024 * 1024 in current ones)",
            "triton, python/triton/testing.py do_bench and the backends' get_empty_cache_for_benchmark"},
-          {"this chapter's flush is lab::L2Flusher's write method: it resets persisting L2 lines, then writes a "
-           "buffer of twice the L2 with cudaMemsetAsync; as in nvbench it is synchronised before the stream is held. "
-           "Chapter 07 measures it against a read flush",
+          {"this chapter's flush is lab::L2Flusher's flush: it resets persisting L2 lines at the call (not in "
+           "stream order), then queues a cudaMemsetAsync over a buffer of twice the L2; as in nvbench it is "
+           "synchronised before the stream is held. Chapter 07 measures it against a read flush",
            "this repository, common/l2_flush.cuh"}};
 }
 
 std::vector<lab::Background> many_streams_background() {
-  return {
-      {"if either event was last recorded in a non-NULL stream, cudaEventElapsedTime may read more than expected, "
-       "even if both used the same stream: any number of other operations can run between the two events",
-       "CUDA Runtime API, cudaEventElapsedTime"}};
+  return {{"if either event was last recorded in a non-NULL stream, cudaEventElapsedTime may read more than expected, "
+           "even if both used the same stream: any number of other operations can run between the two events",
+           "CUDA Runtime API, cudaEventElapsedTime"},
+          {"\"Different streams, on the other hand, may execute their commands out of order with respect to one "
+           "another or concurrently; this behavior is not guaranteed and should therefore not be relied upon for "
+           "correctness\": so the whole is read from the earliest begin event, which need not be the first recorded",
+           "CUDA C++ Programming Guide, Asynchronous Concurrent Execution: Streams"}};
+}
+
+std::vector<lab::Background> wrong_stream_background() {
+  return {{"cudaEventRecord: \"Captures in event the contents of stream at the time of this call.\" cudaEventQuery and "
+           "cudaEventSynchronize then examine or wait for that captured work only: an event on another stream "
+           "captures none of the timed work",
+           "CUDA Runtime API, cudaEventRecord"},
+          {"\"An event has completed when all tasks - or optionally, all commands in a given stream - preceding the "
+           "event have completed. Events in stream zero are completed after all preceding tasks and commands in all "
+           "streams are completed.\"",
+           "CUDA C++ Programming Guide, Asynchronous Concurrent Execution: Events"},
+          {"cudaStreamNonBlocking: \"work running in the created stream may run concurrently with work in stream 0 "
+           "(the NULL stream), and ... the created stream should perform no implicit synchronization with stream 0\"; "
+           "so two such streams never wait for each other, and an event on the legacy stream 0 would wait for "
+           "neither",
+           "CUDA Runtime API, cudaStreamCreateWithFlags"}};
 }
 
 }  // namespace ch03

@@ -15,6 +15,7 @@ std::vector<lab::Background> event_cost_background();    ///< 2. the resolution;
 std::vector<lab::Background> wait_background();          ///< 3. how each wait call waits, by its page
 std::vector<lab::Background> free_host_background();     ///< 4. what cudaEventQuery returns
 std::vector<lab::Background> launch_gap_background();    ///< 6. what CUPTI records; how others flush the L2
-std::vector<lab::Background> many_streams_background();  ///< 7. events in non-NULL streams
+std::vector<lab::Background> many_streams_background();  ///< 7. events in non-NULL streams; no order across streams
+std::vector<lab::Background> wrong_stream_background();  ///< 8. what an event captures; non-blocking streams
 
 }  // namespace ch03

@@ -313,12 +313,14 @@ BracketingRun time_copy_and_kernel(std::int64_t n, std::uint64_t seed, const lab
     LAB_CHECK(cudaEventRecord(stop, stream));
     run.copy_and_kernel_us.push_back(elapsed_us(start, stop));
 
-    // The fix: queue the copy first, then the start event.
+    // The fix: queue the copy first, then the start event. The pair still
+    // reads more than the kernel alone (section 6 times it behind a held
+    // stream and by CUPTI): it holds whatever passes before the kernel starts.
     LAB_CHECK(cudaMemcpyAsync(destination.data(), source.data(), bytes, cudaMemcpyHostToDevice, stream));
     LAB_CHECK(cudaEventRecord(start, stream));
     add.launch(stream);
     LAB_CHECK(cudaEventRecord(stop, stream));
-    run.kernel_only_us.push_back(elapsed_us(start, stop));
+    run.after_copy_us.push_back(elapsed_us(start, stop));
 
     // The copy alone.
     LAB_CHECK(cudaEventRecord(start, stream));
@@ -504,13 +506,81 @@ ManyStreamsRun time_many_streams(int streams, std::int64_t n, std::uint64_t seed
   LAB_CHECK(cudaDeviceSynchronize());
   run.host_ms = host.elapsed_ms();
 
-  // The first begin event is the one recorded first (stream 0); the whole
-  // ends at the latest end event, whichever stream it is on.
+  // The whole runs from the earliest begin event to the latest end event,
+  // whichever streams they are on. The order of issue promises no order on the
+  // GPU across streams, so begin[0] need not be the earliest: every event is
+  // read against begin[0], and one timestamped before it reads negative.
+  std::vector<double> begins_ms, ends_ms;
   for (int i = 0; i < streams; ++i) {
     run.per_stream_ms.push_back(elapsed_us(begin[i], end[i]) * 1e-3);
-    run.first_begin_to_last_end_ms = std::max(run.first_begin_to_last_end_ms, elapsed_us(begin[0], end[i]) * 1e-3);
+    begins_ms.push_back(elapsed_us(begin[0], begin[i]) * 1e-3);
+    ends_ms.push_back(elapsed_us(begin[0], end[i]) * 1e-3);
   }
+  run.earliest_begin_to_latest_end_ms = earliest_begin_to_latest_end_ms(begins_ms, ends_ms);
   for (const ch01::AddProblem& p : problems) run.results.push_back(p.check());
+  return run;
+}
+
+// --- 8. Pitfall 3: events on another stream -----------------------------------
+
+WrongStreamRun time_on_wrong_stream(std::int64_t n, std::uint64_t seed, const lab::DeviceInfo& device, int samples) {
+  ch01::AddProblem add(n, seed, device);
+  // Two streams that never wait for each other, nor for the legacy stream 0:
+  // a library's stream and a benchmark's timer stream are often two such.
+  cudaStream_t work = nullptr;
+  cudaStream_t other = nullptr;
+  LAB_CHECK(cudaStreamCreateWithFlags(&work, cudaStreamNonBlocking));
+  LAB_CHECK(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking));
+  lab::Event start, stop;              // to be recorded on the work's stream: the right pair
+  lab::Event other_start, other_stop;  // to be recorded on the other stream: the mistake
+  lab::Event joined_stop;              // on the other stream too, once it waits for the work: the fix
+  WrongStreamRun run;
+  run.n = n;
+  try {
+    add.launch(work);  // warm-up; then c poisoned, so an unwritten element shows
+    add.poison(work);
+    LAB_CHECK(cudaStreamSynchronize(work));
+    for (int i = 0; i < samples; ++i) {
+      lab::HostTimer host;  // the check: the host's clock around the same work, to its end
+      LAB_CHECK(cudaEventRecord(start, work));
+      LAB_CHECK(cudaEventRecord(other_start, other));  // captures what other holds: nothing
+      add.launch(work);                                // add<<<grid, block, 0, work>>>
+      LAB_CHECK(cudaEventRecord(stop, work));
+      LAB_CHECK(cudaEventRecord(other_stop, other));  // nothing ahead of it on other: it completes at once
+      // The fix when the work's stream is not yours: make the timer's stream
+      // wait for the work (cudaStreamWaitEvent on the work's stop event),
+      // then record; the pair other_start..joined_stop then holds the work.
+      LAB_CHECK(cudaStreamWaitEvent(other, stop, 0));
+      LAB_CHECK(cudaEventRecord(joined_stop, other));
+      // What a timer on the wrong stream does: wait for its own stop event
+      // (which does not wait for the work), then read its pair.
+      LAB_CHECK(cudaEventSynchronize(other_stop));
+      float ms = 0.0f;
+      LAB_CHECK(cudaEventElapsedTime(&ms, other_start, other_stop));
+      run.other_stream_us.push_back(ms * 1e3);
+      // Had the work ended by then? Its own stop event answers at once.
+      const cudaError_t ended = cudaEventQuery(stop);
+      if (ended == cudaErrorNotReady) {
+        ++run.unfinished;
+      } else {
+        LAB_CHECK(ended);
+      }
+      LAB_CHECK(cudaStreamSynchronize(work));  // the work's own stream: now the work has ended
+      run.host_us.push_back(host.elapsed_ms() * 1e3);
+      LAB_CHECK(cudaEventElapsedTime(&ms, start, stop));
+      run.own_stream_us.push_back(ms * 1e3);
+      LAB_CHECK(cudaEventSynchronize(joined_stop));  // other's last event: it may complete just after stop
+      LAB_CHECK(cudaEventElapsedTime(&ms, other_start, joined_stop));
+      run.joined_us.push_back(ms * 1e3);
+    }
+  } catch (...) {
+    cudaStreamDestroy(work);  // already failing: the first error is the one reported
+    cudaStreamDestroy(other);
+    throw;
+  }
+  LAB_CHECK(cudaStreamDestroy(work));
+  LAB_CHECK(cudaStreamDestroy(other));
+  run.result = add.check();  // c was poisoned before the loop
   return run;
 }
 

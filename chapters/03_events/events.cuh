@@ -97,7 +97,21 @@ LaunchGapRun time_launch_gap(std::int64_t n, std::int64_t n_large, std::uint64_t
 
 /// 7. c = a + b on @p n floats in each of @p streams streams at once (each its
 /// own arrays), with a begin and an end event on every stream; the whole is
-/// read from the first begin event to the latest end event.
+/// read from the earliest begin event to the latest end event, whichever stream each is on.
 ManyStreamsRun time_many_streams(int streams, std::int64_t n, std::uint64_t seed, const lab::DeviceInfo& device);
+
+/// 8. The timing mistake made most: c = a + b on @p n floats, queued on a
+/// stream made with cudaStreamNonBlocking, @p samples launches, each timed
+/// three ways at once: an event pair on that stream; an event pair on a second
+/// cudaStreamNonBlocking stream (the mistake: neither stream waits for the
+/// other, so that pair captures none of the work); and a host timer from before
+/// the first cudaEventRecord to cudaStreamSynchronize on the work's stream (the
+/// check: a second measure of the same work, which must agree). After the other
+/// stream's stop event, cudaEventQuery on the work's own stop event says
+/// whether the work had ended. A third pair shows the fix when the work's
+/// stream is not the timer's: other_start, then cudaStreamWaitEvent(other,
+/// stop) and a stop event recorded on other after it. c is poisoned before the
+/// loop and checked after.
+WrongStreamRun time_on_wrong_stream(std::int64_t n, std::uint64_t seed, const lab::DeviceInfo& device, int samples);
 
 }  // namespace ch03

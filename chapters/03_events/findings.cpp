@@ -71,20 +71,19 @@ lab::ResultTable event_cost_table(const EventCostRun& run) {
   return table;
 }
 
+// The timer's observed step: the smallest non-zero difference between two readings (0 when none differ).
+// The empty pair against the step its readings came in (the documented resolution is the background's).
 std::vector<lab::Finding> event_cost_findings(const EventCostRun& run) {
-  constexpr double kDocumentedResolutionUs = 0.5;  // cudaEventElapsedTime: "a resolution of around 0.5 microseconds"
-  const double pair = lab::median_or_nan(run.empty_pair_us);
-  const bool above = pair > kDocumentedResolutionUs;
-  return {lab::named_observation(above ? "pair_floor.above_resolution" : "pair_floor.within_resolution",
-                                 "the floor of an event pair",
-                                 above ? lab::format("an empty pair read %.1fx the documented resolution of about 0.5 "
-                                                     "us (how finely a reading is graded, not a cost); section 6 "
-                                                     "tests whether subtracting it brings a short kernel's events to "
-                                                     "CUPTI's duration",
-                                                     pair / kDocumentedResolutionUs)
-                                       : "an empty pair read within the documented resolution of about 0.5 us: this "
-                                         "run cannot tell a floor from the grading")
-              .with("pair_median_us", pair)};
+  const double pair = lab::median_or_nan(run.empty_pair_us), step = lab::smallest_step(run.empty_pair_us, 1e-4);
+  const std::string branch = step == 0 ? "no_step" : pair > step ? "above_step" : "within_step";
+  std::string text = lab::format("an empty pair read %.3f us, its readings in steps down to %.3f us", pair, step);
+  if (branch == "no_step") text = lab::format("every empty pair read %.3f us: no step to judge the floor by", pair);
+  if (branch == "above_step")
+    text += lab::format(" (%.0f steps): the pair's own cost; section 6 subtracts it", pair / step);
+  if (branch == "within_step") text += ": this run cannot tell the floor from the timer's step";
+  return {lab::named_observation("pair_floor." + branch, "the floor of an event pair", text)
+              .with("pair_median_us", pair)
+              .with("step_us", step)};
 }
 
 // --- 3. Waiting: spin or sleep -------------------------------------------------
@@ -279,23 +278,24 @@ lab::ResultTable bracketing_table(const BracketingRun& run) {
   lab::ResultTable table(
       "bracketing",
       lab::format("A %.1f MiB host-to-device copy (pinned) and c = a + b, %s per placement", run.copy_mib,
-                  lab::count_text(run.kernel_only_us.size(), "sample", "samples").c_str()),
+                  lab::count_text(run.after_copy_us.size(), "sample", "samples").c_str()),
       "where the events are", {{"median", "median", "us", 1}, {"min", "min", "us", 1}, {"max", "max", "us", 1}});
   table.add_row("start; copy; kernel; stop").samples(run.copy_and_kernel_us, "us");
-  table.add_row("copy; start; kernel; stop").samples(run.kernel_only_us, "us");
+  table.add_row("copy; start; kernel; stop").samples(run.after_copy_us, "us");
   table.add_row("start; copy; stop").samples(run.copy_only_us, "us");
   return table;
 }
 
 std::vector<lab::Finding> bracketing_findings(const BracketingRun& run) {
   const double both = lab::median_or_nan(run.copy_and_kernel_us);
-  const double kernel = lab::median_or_nan(run.kernel_only_us);
+  const double after = lab::median_or_nan(run.after_copy_us);
   return {lab::correctness_check("bracketing_result", "c = a + b correct after the bracketing loop",
                                  run.result.passed(), run.result.detail()),
-          lab::timing_check("pair_contains_copy", "a pair started before the copy reads more than the kernel",
-                            both > kernel, lab::format("%.1f us against %.1f us", both, kernel))
+          lab::timing_check("pair_contains_copy",
+                            "a pair started before the copy reads more than the pair started after the copy",
+                            both > after, lab::format("%.1f us against %.1f us", both, after))
               .with("copy_and_kernel_us", both)
-              .with("kernel_us", kernel)};
+              .with("after_copy_us", after)};
 }
 
 // --- 6. Pitfall 2: the launch gap, against CUPTI -------------------------------
@@ -425,6 +425,13 @@ std::vector<lab::Finding> launch_gap_findings(const LaunchGapRun& run) {
 
 // --- 7. Timing many streams ----------------------------------------------------
 
+double earliest_begin_to_latest_end_ms(const std::vector<double>& begins_ms, const std::vector<double>& ends_ms) {
+  double earliest = 0, latest = 0;  // the first stream's begin event is 0
+  for (double b : begins_ms) earliest = std::min(earliest, b);
+  for (double e : ends_ms) latest = std::max(latest, e);
+  return latest - earliest;
+}
+
 static lab::Finding many_streams_results(const ManyStreamsRun& run) {
   std::vector<std::pair<std::string, lab::Comparison>> results;
   for (std::size_t i = 0; i < run.results.size(); ++i)
@@ -440,14 +447,14 @@ static lab::Finding own_pairs(const ManyStreamsRun& run) {
              times > 1.5 ? "own_pairs.held_more" : "own_pairs.no_wait", "each stream's own pair",
              lab::format("the longest read %.1fx one kernel alone", times) +
                  (times > 1.5 ? ": likely its kernel waited for the GPU the other streams held (this section records "
-                                "no timeline); time such work from the first begin to the latest end event"
+                                "no timeline); time such work from the earliest begin to the latest end event"
                               : ": the kernels did not wait for each other here"))
       .with("longest_over_one_kernel", times);
 }
 
 static lab::Finding whole(const ManyStreamsRun& run) {
   const double sum = run.one_kernel_ms * static_cast<double>(run.per_stream_ms.size());
-  const double share = run.first_begin_to_last_end_ms / sum;
+  const double share = run.earliest_begin_to_latest_end_ms / sum;
   std::string branch = "overlapped", text = "the kernels overlapped";
   if (share >= 0.95) {
     branch = "little_saved";
@@ -458,7 +465,7 @@ static lab::Finding whole(const ManyStreamsRun& run) {
     branch = "part_saved", text = "part of the kernels' time overlapped, or they ran faster together than alone";
   }
   const std::string read =
-      lab::format("first begin to latest end read %.0f %% of the kernels run one after another: ", 100 * share);
+      lab::format("earliest begin to latest end read %.0f %% of the kernels run one after another: ", 100 * share);
   return lab::named_observation("whole." + branch, "the whole", read + text)
       .with("whole_percent_of_sum", 100 * share)
       .with("sum_ms", sum);
@@ -475,9 +482,9 @@ lab::ResultTable many_streams_table(const ManyStreamsRun& run) {
         .set("ms", run.per_stream_ms[i])
         .set("x_one_kernel", run.per_stream_ms[i] / one);
   }
-  table.add_row("whole: first begin to latest end")
-      .set("ms", run.first_begin_to_last_end_ms)
-      .set("x_one_kernel", run.first_begin_to_last_end_ms / one);
+  table.add_row("whole: earliest begin to latest end")
+      .set("ms", run.earliest_begin_to_latest_end_ms)
+      .set("x_one_kernel", run.earliest_begin_to_latest_end_ms / one);
   table.add_row("whole: host timer, synchronised").set("ms", run.host_ms).set("x_one_kernel", run.host_ms / one);
   table.add_row("one kernel alone (median, back to back)").set("ms", one).set("x_one_kernel", 1.0);
   return table;
@@ -485,6 +492,58 @@ lab::ResultTable many_streams_table(const ManyStreamsRun& run) {
 
 std::vector<lab::Finding> many_streams_findings(const ManyStreamsRun& run) {
   return {many_streams_results(run), own_pairs(run), whole(run)};
+}
+
+// --- 8. Pitfall 3: events on another stream -----------------------------------
+
+lab::ResultTable wrong_stream_table(const WrongStreamRun& run) {
+  lab::ResultTable table("wrong_stream",
+                         "c = a + b on " + lab::format_count(run.n) + " floats, each launch timed four ways", "timer",
+                         {{"median", "median", "us", 2},
+                          {"min", "min", "us", 2},
+                          {"max", "max", "us", 2},
+                          {"vs_host", "vs host", "%", 1}});
+  const double host = lab::median_or_nan(run.host_us);
+  const auto row = [&](const char* name, const std::vector<double>& us) {
+    table.add_row(name).samples(us, "us").set("vs_host", lab::percent_above(lab::median_or_nan(us), host));
+  };
+  row("events on the work's stream", run.own_stream_us);
+  row("events on another stream", run.other_stream_us);
+  row("another stream, stop after cudaStreamWaitEvent", run.joined_us);
+  row("host timer, to cudaStreamSynchronize(work)", run.host_us);
+  table.note("both streams made with cudaStreamNonBlocking; the host timer starts before the first cudaEventRecord");
+  return table;
+}
+
+// Trust the pair that agrees with a host timer of the same work: within 50 us or 25 %, whichever is larger
+// (the host also times the launch call and the wait's return: section 1).
+std::vector<lab::Finding> wrong_stream_findings(const WrongStreamRun& run) {
+  const double own = lab::median_or_nan(run.own_stream_us), other = lab::median_or_nan(run.other_stream_us);
+  const double host = lab::median_or_nan(run.host_us), short_percent = 100 * (own - other) / own;
+  const auto agrees = [host](double pair) { return std::fabs(host - pair) <= std::max(50.0, 0.25 * host); };
+  const std::string branch = !agrees(own)      ? "unconfirmed"
+                             : !agrees(other)  ? "own_stream"
+                             : other < own / 2 ? "too_short"
+                                               : "both_agree";
+  const std::string text =
+      branch == "own_stream"
+          ? lab::format(
+                "trust the pair on the work's stream (%.1f us; host %.1f us): the one on another stream read "
+                "%.1f us, %.0f %% short; its stop had completed before the work in %zu of %zu samples",
+                own, host, other, short_percent, run.unfinished, run.host_us.size())
+      : branch == "too_short"  ? "the pairs differ within the host timer's own overhead: too short a kernel to tell"
+      : branch == "both_agree" ? "both pairs agree with the host timer: the other stream's events waited for the work"
+                               : "the pair on the work's stream disagrees with the host timer: trust neither";
+  return {lab::correctness_check("wrong_stream_result", "c = a + b correct after the wrong-stream loop",
+                                 run.result.passed(), run.result.detail()),
+          lab::timing_check("own_pair_vs_host", "the pair on the work's stream agrees with the host timer", agrees(own),
+                            lab::format("%.1f us against %.1f us", own, host)),
+          lab::named_observation("trust." + branch, "which reading to trust", text)
+              .with("own_stream_us", own)
+              .with("other_stream_us", other)
+              .with("host_us", host)
+              .with("short_percent", short_percent)
+              .with("unfinished", run.unfinished)};
 }
 
 }  // namespace ch03

@@ -38,7 +38,7 @@ struct EventCostRun {
 
 /// Table "event_costs": the three costs in microseconds.
 lab::ResultTable event_cost_table(const EventCostRun& run);
-/// "pair_floor": the empty pair against the documented resolution.
+/// "pair_floor": the empty pair against the step its readings came in.
 std::vector<lab::Finding> event_cost_findings(const EventCostRun& run);
 
 // --- 3. Waiting: spin or sleep -------------------------------------------------
@@ -109,7 +109,7 @@ std::vector<lab::Finding> free_host_findings(const FreeHostRun& run);
 struct BracketingRun {
   double copy_mib = 0;                     ///< the host-to-device copy (pinned source)
   std::vector<double> copy_and_kernel_us;  ///< start; copy; kernel; stop
-  std::vector<double> kernel_only_us;      ///< copy; start; kernel; stop
+  std::vector<double> after_copy_us;       ///< copy; start; kernel; stop (more than the kernel alone: section 6)
   std::vector<double> copy_only_us;        ///< start; copy; stop
   lab::Comparison result;                  ///< c after the loop (poisoned before), against the CPU
 };
@@ -156,16 +156,36 @@ std::vector<lab::Finding> launch_gap_findings(const LaunchGapRun& run);
 
 /// Work spread over several streams, each with its own begin and end event.
 struct ManyStreamsRun {
-  double one_kernel_ms = 0;               ///< one stream's kernel alone (median, back to back)
-  std::vector<double> per_stream_ms;      ///< each stream's own begin/end pair
-  double first_begin_to_last_end_ms = 0;  ///< the whole: first begin event to the latest end event
-  double host_ms = 0;                     ///< the whole, by a synchronised host timer
-  std::vector<lab::Comparison> results;   ///< each stream's c, against the CPU
+  double one_kernel_ms = 0;                    ///< one stream's kernel alone (median, back to back)
+  std::vector<double> per_stream_ms;           ///< each stream's own begin/end pair
+  double earliest_begin_to_latest_end_ms = 0;  ///< the whole: the earliest begin event to the latest end event
+  double host_ms = 0;                          ///< the whole, by a synchronised host timer
+  std::vector<lab::Comparison> results;        ///< each stream's c, against the CPU
 };
 
+/// The whole: latest end minus earliest begin, each event read from begin[0] (negative when earlier).
+double earliest_begin_to_latest_end_ms(const std::vector<double>& begins_ms, const std::vector<double>& ends_ms);
 /// Table "many_streams": each stream's pair, the whole two ways, and one kernel alone.
 lab::ResultTable many_streams_table(const ManyStreamsRun& run);
 /// "many_streams_results", "own_pairs" (did a pair hold more than its kernel) and "whole".
 std::vector<lab::Finding> many_streams_findings(const ManyStreamsRun& run);
+
+// --- 8. Pitfall 3: events on another stream -----------------------------------
+
+/// The same launches timed at once by a pair on the work's stream, pairs on another stream, and the host.
+struct WrongStreamRun {
+  std::int64_t n = 0;                   ///< floats per vector
+  std::vector<double> own_stream_us;    ///< the pair recorded on the work's stream
+  std::vector<double> other_stream_us;  ///< the pair recorded on another non-blocking stream (the mistake)
+  std::vector<double> joined_us;        ///< the other stream's pair, its stop after cudaStreamWaitEvent (the fix)
+  std::vector<double> host_us;          ///< host timer: before the first record to cudaStreamSynchronize(work)
+  std::size_t unfinished = 0;           ///< samples whose work had not ended when the other pair's stop had
+  lab::Comparison result;               ///< c after the loop (poisoned before), against the CPU
+};
+
+/// Table "wrong_stream": every timer of the same launches, beside the host timer.
+lab::ResultTable wrong_stream_table(const WrongStreamRun& run);
+/// "wrong_stream_result", "own_pair_vs_host" (a timing check) and "trust" (which reading to trust).
+std::vector<lab::Finding> wrong_stream_findings(const WrongStreamRun& run);
 
 }  // namespace ch03

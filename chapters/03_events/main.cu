@@ -13,7 +13,9 @@
 //   6. pitfall 2: the launch gap: back to back, isolated, blocked stream (nvbench), minus
 //      the empty pair, L2 flushed, each beside CUPTI's kernel duration of the same launches,
 //      at two kernel sizes;
-//   7. timing many streams: from the first begin event to the latest end event.
+//   7. timing many streams: from the earliest begin event to the latest end event;
+//   8. pitfall 3: events recorded on another stream than the work's, beside the
+//      pair on the work's own stream and a host timer that catches the mistake.
 // The lesson is events.cuh (one function per section); findings.hpp turns its data
 // into the tables and findings printed here, background.hpp adds what the
 // documentation states; options.hpp declares the options and the memory they need.
@@ -88,6 +90,12 @@ int main(int argc, char** argv) {
     report.add(ch03::many_streams_table(many));
     report.add(ch03::many_streams_findings(many));
     report.add(ch03::many_streams_background());
+
+    report.section("8. Pitfall 3: events on another stream");
+    const ch03::WrongStreamRun wrong = ch03::time_on_wrong_stream(o.n_large, seed + 200, device, reps);
+    report.add(ch03::wrong_stream_table(wrong));
+    report.add(ch03::wrong_stream_findings(wrong));
+    report.add(ch03::wrong_stream_background());
 
     return chapter.finish();
   });

@@ -54,6 +54,13 @@ bool ArraysRun::all_correct() const {
          std::all_of(results.begin(), results.end(), [](const NormalizeCheck& c) { return c.passed(); });
 }
 
+double whole_span_ms(const std::vector<double>& begins, const std::vector<double>& ends) {
+  double first = 0.0, last = 0.0;  // begin[0] itself is at 0
+  for (double b : begins) first = std::min(first, b);
+  for (double e : ends) last = std::max(last, e);
+  return last - first;
+}
+
 namespace {
 
 std::string streams_name(int streams) {
@@ -262,8 +269,8 @@ lab::Finding streams_speedup(const StreamsComparison& run) {
   const std::string verdict = branch == "same" ? "no real difference (within 5 %)"
                                                : lab::format("%.2fx %s", std::max(ratio, 1.0 / ratio), branch.c_str());
   return lab::named_observation("streams_speedup." + branch, streams_name(run.many) + " against 1",
-                                lab::format("%s took %.3f ms, 1 stream %.3f ms (medians of %zu runs, first begin to "
-                                            "last end): %s",
+                                lab::format("%s took %.3f ms, 1 stream %.3f ms (medians of %zu runs, earliest begin "
+                                            "to latest end): %s",
                                             streams_name(run.many).c_str(), lots, one, run.one.size(), verdict.c_str()))
       .with("one_stream_ms", one)
       .with("many_streams_ms", lots)

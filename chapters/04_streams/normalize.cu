@@ -135,7 +135,8 @@ void launch_normalize_cuda_malloc(float* data, std::size_t n, cudaStream_t strea
   lab::DeviceBuffer<float> partials(static_cast<std::size_t>(partial_blocks(n)));
   lab::DeviceBuffer<float> total(1);
   launch_normalize(data, n, partials.data(), total.data(), stream);
-  // The buffers' destructors call cudaFree, which waits for the whole device.
+  // The buffers' destructors call cudaFree, which may synchronise (here it
+  // waited for all queued work).
 }
 
 NormalizeProblem::NormalizeProblem(std::size_t n, std::uint64_t seed)

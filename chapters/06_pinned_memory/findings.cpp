@@ -112,9 +112,9 @@ lab::ResultTable both_directions_table(const SweepRun& run) {
         .set("both_d2h_ms", s.both_d2h_ms);
   }
   table.note(
-      "H2D on the chapter's stream, D2H on a second stream forked from it; one start event before both, a stop "
-      "event after each copy; 'with': a direction's bytes over the time to its own stop; total: both "
-      "directions' bytes over the time to the later stop");
+      "H2D on the chapter's stream, D2H on a stream forked from it, one start event, a stop event after each "
+      "copy; 'with': a direction's bytes over the time to its own stop; total: both directions' bytes to the later "
+      "stop; a ratio above 2x is no bandwidth figure: the pairs' fixed costs (section 1) weigh in");
   return table;
 }
 
@@ -154,7 +154,7 @@ static lab::Finding launch_gap(const SweepRun& run) {
   std::string branch = "same", meaning = "within 10 % of each other: this run shows no launch gap in the isolated pair";
   if (isolated_us > 1.1 * blocked_us) {
     branch = "isolated_longer";
-    meaning = "the isolated pair also timed the GPU waiting for the copy to arrive (chapter 03's launch gap)";
+    meaning = "the isolated pair read more, as chapter 03's launch gap would; this run does not record where it went";
   } else if (blocked_us > 1.1 * isolated_us) {
     branch = "blocked_longer";
     meaning =
@@ -196,11 +196,11 @@ static lab::Finding benchmark(const SweepRun& run) {
   const bool known = run.link_gbps > 0;
   lab::Finding f = lab::named_observation(
       known ? "benchmark.link_known" : "benchmark.link_unknown", "benchmark",
-      known ? lab::format("pinned H2D at %s moved %.1f GB/s, %.1f %% of the theoretical rate of PCIe Gen%d x%d, %.1f "
-                          "GB/s per direction (in use now: Gen%d x%d)",
+      known ? lab::format("pinned H2D at %s moved %.1f GB/s, %.1f %% of the raw rate of PCIe Gen%d x%d after line "
+                          "coding (before packet overhead), %.1f GB/s per direction (in use now: Gen%d x%d)",
                           size_text(at.bytes).c_str(), here, lab::percent_of(here, run.link_gbps), run.pcie_generation,
                           run.pcie_width, run.link_gbps, run.pcie_generation_now, run.pcie_width_now)
-            : lab::format("pinned H2D at %s moved %.1f GB/s; the link's theoretical rate is unknown (NVML could not "
+            : lab::format("pinned H2D at %s moved %.1f GB/s; the link's raw rate is unknown (NVML could not "
                           "tell)",
                           size_text(at.bytes).c_str(), here));
   return f.with("gbps", here).with("link_gbps", run.link_gbps);
@@ -304,10 +304,13 @@ std::vector<lab::Finding> calls_findings(const CallsRun& run) {
 }
 
 std::vector<lab::Background> calls_background() {
-  return {{"for transfers from pinned host memory to device memory, cudaMemcpy is synchronous with respect to the "
-           "host; cudaMemcpyAsync between device memory and pageable host memory might be synchronous with respect "
-           "to the host; for all other transfers it should be fully asynchronous",
-           "CUDA Runtime API, API synchronization behavior"},
+  return {{"cudaMemcpy from pageable host memory to device memory: a stream sync is performed before the copy is "
+           "initiated; the function will return once the pageable buffer has been copied to the staging memory for "
+           "DMA transfer to device memory, but the DMA to final destination may not have completed. From pinned "
+           "memory it is synchronous with respect to the host. cudaMemcpyAsync between device memory and pageable "
+           "host memory might be synchronous with respect to the host; for all other transfers it should be fully "
+           "asynchronous",
+           "CUDA Runtime API, API synchronization behavior (Memcpy: Synchronous, Asynchronous)"},
           {"in code built without --default-stream per-thread, cudaMemcpy is issued to the legacy default stream, so "
            "it also waits for work queued earlier on blocking streams",
            "CUDA Runtime API, Stream synchronization behavior"}};
@@ -427,30 +430,40 @@ std::vector<lab::Finding> registration_findings(const std::vector<RegistrationRu
 }
 
 std::vector<lab::Background> registration_background() {
-  return {
-      {"cudaHostRegister page-locks a range of memory the program already allocated and makes it known to CUDA, "
-       "so copies from it are accelerated like copies from cudaHostAlloc memory; cudaHostUnregister unlocks it",
-       "CUDA Runtime API, cudaHostRegister and cudaHostUnregister"}};
+  return {{"cudaHostRegister page-locks a range of memory the program already allocated and makes it known to CUDA, "
+           "so copies from it are accelerated like copies from cudaHostAlloc memory; cudaHostUnregister unlocks it. "
+           "Page-locking excessive amounts of memory may degrade system performance, since it reduces the amount of "
+           "memory available to the system for paging; it is best used sparingly, for staging areas",
+           "CUDA Runtime API, cudaHostRegister, cudaHostUnregister; cudaHostAlloc says the same"},
+          {"page-locked host memory is a scarce resource, so allocations in page-locked memory will start failing long "
+           "before allocations in pageable memory; consuming too much of it reduces overall system performance",
+           "CUDA C++ Programming Guide, Page-Locked Host Memory"}};
 }
 
 // --- 4. The CPU time a non-blocking copy frees ---------------------------------
 
 lab::ResultTable cpu_freed_table(const CpuFreedRun& run) {
-  const double sum = lab::median_or_nan(run.copy_ms) + lab::median_or_nan(run.cpu_ms);
-  lab::ResultTable table(
-      "cpu_freed", "A " + size_text(run.bytes) + " H2D copy and CPU work calibrated to it, three orders", "order",
-      {{"median", "wall", "ms", 3}, {"vs_sum_percent", "vs the sum", "%", 0}, {"data", "data", "", 0}});
+  const double cpu = lab::median_or_nan(run.cpu_ms), sum = lab::median_or_nan(run.copy_ms) + cpu;
+  lab::ResultTable table("cpu_freed",
+                         "A " + size_text(run.bytes) + " H2D copy and CPU work calibrated to it, three orders", "order",
+                         {{"median", "wall", "ms", 3},
+                          {"vs_sum_percent", "vs the sum", "%", 0},
+                          {"vs_own_serial_percent", "vs its own serial time", "%", 0},
+                          {"data", "data", "", 0}});
   table.add_row("the pinned copy alone (events)").samples(run.copy_ms, "ms");
+  table.add_row("the pageable copy alone (events)").samples(run.pageable_copy_ms, "ms");
   table.add_row("the CPU work alone").samples(run.cpu_ms, "ms");
   for (const PlacementRun* p : {&run.overlapped, &run.pageable, &run.early_sync}) {
+    const double own = p == &run.pageable ? lab::median_or_nan(run.pageable_copy_ms) + cpu : sum;
     table.add_row(p->name)
         .samples(p->wall_ms, "ms")
         .set("vs_sum_percent", lab::percent_of(lab::median_or_nan(p->wall_ms), sum))
+        .set("vs_own_serial_percent", lab::percent_of(lab::median_or_nan(p->wall_ms), own))
         .set("data", p->check.intact ? "intact" : "WRONG");
   }
   table.note(
       lab::format("wall: from the copy call until both were done, median of %zu; 'vs the sum': against the "
-                  "pinned copy and the CPU work one after the other",
+                  "pinned copy and the CPU work one after the other; 'vs its own serial time': with the row's own copy",
                   run.overlapped.wall_ms.size()));
   return table;
 }

@@ -43,7 +43,7 @@ struct SizeSamples {
   std::size_t bytes = 0;                       ///< bytes per copy
   std::vector<double> pageable_h2d_ms;         ///< isolated: the call itself stages pageable data
   std::vector<double> pageable_d2h_ms;         ///< isolated
-  std::vector<double> pinned_h2d_ms;           ///< behind a blocked stream: the GPU's time only
+  std::vector<double> pinned_h2d_ms;           ///< behind a blocked stream: no launch gap in the pair
   std::vector<double> pinned_d2h_ms;           ///< behind a blocked stream
   std::vector<double> pinned_h2d_isolated_ms;  ///< isolated: one copy into an idle stream, the host waiting after each
   std::vector<double> pinned_d2h_isolated_ms;  ///< isolated
@@ -63,7 +63,7 @@ struct SweepRun {
   int pcie_width = 0;                ///< most lanes
   int pcie_generation_now = 0;       ///< in use now
   int pcie_width_now = 0;            ///< in use now
-  double link_gbps = 0;              ///< the link's theoretical rate per direction; 0 unknown
+  double link_gbps = 0;              ///< the link's raw rate per direction after line coding; 0 unknown
 };
 
 /// "sweep": GB/s (medians) per size, pageable and pinned each way, pinned both ways of sampling.
@@ -153,15 +153,16 @@ struct PlacementRun {
 
 /// Section 4's data.
 struct CpuFreedRun {
-  std::size_t bytes = 0;        ///< bytes per copy
-  std::vector<double> copy_ms;  ///< the pinned copy alone (events)
-  std::vector<double> cpu_ms;   ///< the CPU work alone (host timer)
-  PlacementRun overlapped;      ///< pinned, cudaMemcpyAsync, CPU work, sync
-  PlacementRun pageable;        ///< pageable, cudaMemcpyAsync, CPU work, sync
-  PlacementRun early_sync;      ///< pinned, cudaMemcpyAsync, sync, CPU work
+  std::size_t bytes = 0;                 ///< bytes per copy
+  std::vector<double> copy_ms;           ///< the pinned copy alone (events)
+  std::vector<double> pageable_copy_ms;  ///< the pageable copy alone (events, isolated)
+  std::vector<double> cpu_ms;            ///< the CPU work alone (host timer)
+  PlacementRun overlapped;               ///< pinned, cudaMemcpyAsync, CPU work, sync
+  PlacementRun pageable;                 ///< pageable, cudaMemcpyAsync, CPU work, sync
+  PlacementRun early_sync;               ///< pinned, cudaMemcpyAsync, sync, CPU work
 };
 
-/// "cpu_freed": the three orders against copy + CPU work one after the other.
+/// "cpu_freed": the three orders against the pinned copy + CPU work, and against their own copy + CPU work.
 lab::ResultTable cpu_freed_table(const CpuFreedRun& run);
 /// cpu_freed_intact, overlap (a timing check: under 80 % of the sum), cpu_time_back.
 std::vector<lab::Finding> cpu_freed_findings(const CpuFreedRun& run);
@@ -196,11 +197,10 @@ struct ZeroCopyPasses {
 
 /// Section 5b's data.
 struct MappedRun {
-  std::size_t bytes = 0;            ///< input size
-  bool unified_addressing = false;  ///< cudaDevAttrUnifiedAddressing of the device
-  bool plain_pinned_device_pointer_same =
-      false;                           ///< a cudaHostAlloc buffer, not mapped, has its host address on the device
-  std::vector<ZeroCopyPasses> passes;  ///< 1 and 4 passes
+  std::size_t bytes = 0;                          ///< input size
+  bool unified_addressing = false;                ///< cudaDevAttrUnifiedAddressing of the device
+  bool plain_pinned_device_pointer_same = false;  ///< a cudaHostAlloc buffer, not mapped: device address = host's
+  std::vector<ZeroCopyPasses> passes;             ///< 1 and 4 passes
 };
 
 /// "zero_copy": per pass count, copy then kernel, zero-copy, and which was faster.

@@ -3,11 +3,14 @@
 // What it shows, one numbered section of README.md each, in this order:
 //   1. copy bandwidth host -> device (H2D) and device -> host (D2H) from pageable
 //      memory (std::vector) and from pinned memory (cudaHostAlloc), 4 KiB to 1 GiB:
-//      pinned copies behind a blocked stream (the GPU's time only) beside isolated
+//      pinned copies behind a blocked stream (no launch gap in the pair) beside isolated
 //      ones, and both directions at once, each direction alone and together;
-//   2. the four combinations of the PyTorch articles (`.to(device, non_blocking=...)`
-//      from pageable and pinned tensors): pageable/pinned x cudaMemcpy/cudaMemcpyAsync,
-//      when each call returned and when its copy was done (--timeline: as CUPTI saw them);
+//   2. pageable/pinned x cudaMemcpy/cudaMemcpyAsync: when each call returned and when
+//      its copy was done (--timeline: as CUPTI saw them). The PyTorch articles'
+//      `.to(device, non_blocking=...)`: True is cudaMemcpyAsync on the current stream;
+//      False is cudaMemcpyAsync and then cudaStreamSynchronize of that stream, for which
+//      the cudaMemcpy rows stand in (cudaMemcpy uses the legacy default stream, and from
+//      pageable memory it may return before the last DMA is done);
 //   3. registering memory the program already has (cudaHostRegister, ch06::HostRegistration,
 //      Numba's `cuda.pinned`): what it costs, after how many copies it pays, and where an
 //      upload through registered memory spends its time, phase by phase;

@@ -464,6 +464,7 @@ CpuFreedRun measure_cpu_time_freed(std::size_t bytes, cudaStream_t stream, int r
   lab::DeviceBuffer<unsigned char> device(bytes);
   HostMemory pinned(HostKind::pinned, bytes), pageable(HostKind::pageable, bytes);
   run.copy_ms = time_copy_ms(Direction::host_to_device, pinned.data(), device.data(), bytes, stream, reps);
+  run.pageable_copy_ms = time_copy_ms(Direction::host_to_device, pageable.data(), device.data(), bytes, stream, reps);
   const std::int64_t steps = calibrate_cpu_work(lab::median(run.copy_ms));
   volatile std::uint64_t sink = 0;
   for (int rep = 0; rep < reps; ++rep) {

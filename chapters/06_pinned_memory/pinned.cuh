@@ -72,9 +72,10 @@ enum class Direction {
 /// @p direction, after one warm-up copy: each sample is one cudaMemcpyAsync on
 /// @p stream between two events, and the host waits for it. With a
 /// @p blocker, each sample is queued behind the held stream and then released,
-/// so the events see the GPU's time only (use pinned memory: a pageable copy
-/// may wait for the stream inside the call). Without one, each copy meets an
-/// idle GPU and its events also see it arrive (chapter 03, pitfall 2).
+/// so the events do not include the host's launch gap; they may hold other
+/// GPU-side costs (section 1). Use pinned memory: a pageable copy may wait for
+/// the stream inside the call. Without a blocker, each copy meets an idle GPU and
+/// its events also see it arrive (chapter 03, pitfall 2).
 /// Returns the samples in ms.
 std::vector<double> time_copy_ms(Direction direction, unsigned char* host, unsigned char* device, std::size_t bytes,
                                  cudaStream_t stream, int reps, lab::StreamBlocker* blocker = nullptr);
@@ -168,7 +169,8 @@ const char* placement_name(Placement placement);
 PlacementRun time_placement(Placement placement, HostMemory& pinned, HostMemory& pageable, unsigned char* device,
                             std::int64_t cpu_steps, cudaStream_t stream, int reps);
 
-/// 4. A pinned copy of @p bytes and CPU work calibrated to it, alone and in the three placements.
+/// 4. A pinned copy of @p bytes and CPU work calibrated to it, alone and in the three
+/// placements; the pageable copy alone too, the serial time the pageable placement is judged against.
 CpuFreedRun measure_cpu_time_freed(std::size_t bytes, cudaStream_t stream, int reps);
 
 // --- 5. write-combined and mapped memory ------------------------------------------------

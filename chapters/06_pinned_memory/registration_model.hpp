@@ -8,7 +8,7 @@
 ///   pageable:   n x pageable_copy_ms
 ///   registered: registration_ms + n x pinned_copy_ms
 /// and registration wins from the smallest n with registered < pageable.
-/// Beside it, the PCIe link's theoretical rate, which bounds every copy.
+/// Beside it, the PCIe link's raw rate after line coding, which bounds every copy.
 #pragma once
 
 namespace ch06 {
@@ -31,7 +31,7 @@ double registered_total_ms(const RegistrationCosts& costs, int copies);
 /// very first copy.
 int copies_to_break_even(const RegistrationCosts& costs);
 
-/// The theoretical rate of a PCIe link in GB/s per direction after line coding:
+/// The raw rate of a PCIe link in GB/s per direction after line coding (packet overhead not counted):
 /// Gen 5 x16 = 32 GT/s x 16 lanes x 128/130 / 8 = 63.0 GB/s. 0 for an unknown generation.
 double pcie_gigabytes_per_second(int generation, int lanes);
 

@@ -333,8 +333,8 @@ lab::ResultTable clock_error_table(const ClockRun& run) {
   if (!run.idle_nvml_mhz.empty())
     table.add_row("in-kernel median - NVML at idle").set("mhz", idle.median - lab::median(run.idle_nvml_mhz));
   table.note(
-      lab::format("a probe divides SM cycles by nanoseconds over %.1f ms; one timer step at each end is the "
-                  "timer's share of its error",
+      lab::format("a probe divides SM cycles by nanoseconds over %.1f ms; the timer's share of its error is one "
+                  "timer step (rounding both readings changes their difference by less than that)",
                   run.probe_ms));
   return table;
 }
@@ -355,9 +355,9 @@ std::vector<lab::Background> clock_background() {
   return {{"nvidia-smi --lock-gpu-clocks pins the GPU clock and --reset-gpu-clocks undoes it; both need root and "
            "change the GPU for every process. This chapter never calls them",
            "nvidia-smi documentation (man nvidia-smi), Clocks"},
-          {"nvmlDeviceGetPowerUsage reports the board's power draw, nvmlDeviceGetCurrentClocksEventReasons why the "
-           "clocks are below their maximum",
-           "NVML API Reference, Device Queries"},
+          {"nvmlDeviceGetPowerUsage: on Ampere (except GA100) or newer GPUs, the API returns power averaged over 1 sec "
+           "interval; nvmlDeviceGetCurrentClocksEventReasons: why the clocks are below their maximum",
+           "NVML API Reference, Device Queries (nvmlDeviceGetPowerUsage, nvmlDeviceGetCurrentClocksEventReasons)"},
           {"nvbench measures the SM clock in every sample and can discard samples taken below 75 % of nominal",
            "NVIDIA/nvbench command-line help (--throttle-threshold, default 75 %)"}};
 }
@@ -433,23 +433,27 @@ lab::Finding precision_against_samples(const SamplesRun& run) {
   const double wide = first_n_interval(run.ms, counts.front()).width_percent();
   const double narrow = first_n_interval(run.ms, counts.back()).width_percent();
   const double more = static_cast<double>(counts.back()) / static_cast<double>(counts.front());
-  const double ratio = wide / narrow;
-  const double expected = std::sqrt(more);  // 1/sqrt(n)
+  const double ratio = wide / narrow, expected = std::sqrt(more);  // 1/sqrt(n)
   std::string branch = "zero_width";
-  std::string text = "an interval of zero width (equal samples, or the timer's grading) shows no trend";
+  std::string text = "an interval of zero width (the samples around the median were equal) shows no trend";
+  const Widening widened = largest_widening(run.ms, counts);
   if (narrow > 0 && wide > 0) {
     branch = ratio < expected / 2 ? "slower" : ratio > expected * 2 ? "faster" : "as_sqrt_n";
+    if (branch != "slower" && widened.factor > 1.25) branch = "widened";
     text = lab::format("%.1fx narrower for %.0fx the samples, against %.1fx for 1/sqrt(n): ", ratio, more, expected) +
-           (branch == "slower"   ? "slower; the samples drift or come in groups"
-            : branch == "faster" ? "faster; the first samples were noisier than the rest"
-                                 : "roughly as 1/sqrt(n): halving the interval costs four times the samples");
+           (branch == "slower"    ? "slower; the samples drift or come in groups"
+            : branch == "faster"  ? "faster; few samples make a coarse bootstrap interval, or the first were noisier"
+            : branch == "widened" ? lab::format("but it widened %.1fx from %zu to %zu samples: drift or groups",
+                                                widened.factor, widened.from, widened.to)
+                                  : "roughly as 1/sqrt(n): halving the interval costs four times the samples");
   }
   lab::Finding f = lab::named_observation(
       "precision." + branch, "precision against samples",
       lab::format("the interval was %.3f %% of the median wide from %zu samples and %.3f %% from %zu: ", wide,
                   counts.front(), narrow, counts.back()) +
           text);
-  return f.with("wide_percent", wide).with("narrow_percent", narrow).with("expected_ratio", expected);
+  f.with("wide_percent", wide).with("narrow_percent", narrow).with("expected_ratio", expected);
+  return f.with("largest_widening", widened.factor);
 }
 
 }  // namespace
@@ -465,8 +469,8 @@ std::vector<lab::Finding> samples_findings(const SamplesRun& run) {
 }
 
 std::vector<lab::Background> samples_background() {
-  return {{"cudaEventElapsedTime has a resolution of around 0.5 microseconds: smaller differences between samples "
-           "are the timer's grading, not the kernel",
+  return {{"cudaEventElapsedTime: elapsed time in milliseconds with a resolution of around 0.5 microseconds. Treat "
+           "smaller differences as within the documented resolution, not as the step of the timer's readings",
            "CUDA Runtime API, cudaEventElapsedTime"},
           {"a percentile bootstrap interval: resample with replacement many times and keep the middle 95 % of the "
            "resamples' medians",

@@ -57,6 +57,16 @@ std::vector<std::size_t> precision_counts(std::size_t total);
 /// bootstrap_median_interval() of the first @p n of @p samples.
 MedianInterval first_n_interval(const std::vector<double>& samples, std::size_t n);
 
+/// The largest step by which the interval from the first n samples widened as n grew.
+struct Widening {
+  double factor = 1.0;   ///< width at @ref to over width at @ref from; 1 when it never widened
+  std::size_t from = 0;  ///< the sample count before the step
+  std::size_t to = 0;    ///< the sample count after it
+};
+
+/// first_n_interval() at each of @p counts in turn: the largest widening from one to the next.
+Widening largest_widening(const std::vector<double>& samples, const std::vector<std::size_t>& counts);
+
 /// The in-kernel SM clock over a set of readings, against the nominal clock.
 struct ClockVerdict {
   double min_mhz = 0;     ///< lowest reading

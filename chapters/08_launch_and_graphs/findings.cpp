@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "timer_step.hpp"
 #include "vocabulary.hpp"
 
 namespace ch08 {
@@ -25,8 +26,8 @@ lab::ResultTable::Row& with_samples(lab::ResultTable::Row& row, const std::vecto
   return samples.empty() ? row : row.samples(samples, "us");
 }
 
-std::string not_recorded(const std::vector<double>& cupti_us, const std::string& why) {
-  return cupti_us.empty() ? "; CUPTI: not recorded (" + why + ")" : "";
+std::string cupti_note(const std::vector<double>& cupti_us, const std::string& why) {
+  return cupti_us.empty() ? "; CUPTI: not recorded (" + why + ")" : "; CUPTI's durations: " + cupti_spread(cupti_us);
 }
 
 }  // namespace
@@ -43,7 +44,7 @@ lab::ResultTable launch_cost_table(const LaunchCostRun& run) {
   with_samples(table.add_row("launch + cudaStreamSynchronize (host)"), run.round_trip_us);
   with_samples(table.add_row("the kernel itself (CUPTI)"), run.cupti_kernel_us);
   table.note("back to back: the kernels are queued behind a held stream, then run without the host in between" +
-             not_recorded(run.cupti_kernel_us, run.cupti_missing));
+             cupti_note(run.cupti_kernel_us, run.cupti_missing));
   return table;
 }
 
@@ -66,14 +67,15 @@ static lab::Finding who_sets_the_pace(const LaunchCostRun& run) {
 static lab::Finding kernel_itself(const LaunchCostRun& run) {
   if (run.cupti_kernel_us.empty())
     return lab::named_observation("kernel_itself.not_recorded", "the kernel itself", "CUPTI: " + run.cupti_missing);
-  const double own = lab::median_or_nan(run.cupti_kernel_us);
+  const double own = lab::median_or_nan(run.cupti_kernel_us), step = observed_step(run.cupti_kernel_us);
   const double between = std::max(0.0, lab::median_or_nan(run.back_to_back_us) - own);
   return lab::named_observation("kernel_itself", "the kernel itself",
-                                lab::format("CUPTI timed it at %.2f us; %.2f us per kernel back to back lie between "
-                                            "kernels (with CUPTI recording)",
-                                            own, between))
+                                lab::format("CUPTI timed it at a median of %.2f us (%s); %.2f us (+/- %.3f) per kernel "
+                                            "back to back lie between kernels (with CUPTI recording)",
+                                            own, cupti_spread(run.cupti_kernel_us).c_str(), between, step))
       .with("kernel_us", own)
-      .with("between_us", between);
+      .with("between_us", between)
+      .with("cupti_step_us", step);
 }
 
 std::vector<lab::Finding> launch_cost_findings(const LaunchCostRun& run) {
@@ -224,9 +226,10 @@ std::vector<lab::Finding> queue_findings(const QueueFillRun& fill, const QueuePa
 
 std::vector<lab::Background> queue_background() {
   return {
-      {"a kernel launch returns once the launch is queued; what the queue holds, and how much, is the driver's: "
-       "this section measures it instead of quoting a figure",
-       "CUDA Runtime API, API synchronization behavior (Kernel Launches: asynchronous with respect to the host)"}};
+      {"any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of "
+       "internal resources. Such behavior is subject to change and undocumented behavior should not be relied upon. "
+       "How many launches a stream's queue holds is not documented: this section measures it",
+       "CUDA Runtime API, API synchronization behavior"}};
 }
 
 // --- 3. CUDA graphs ------------------------------------------------------------
@@ -394,7 +397,7 @@ lab::ResultTable honest_timing_table(const HonestTimingRun& run) {
   }
   with_samples(table.add_row("CUPTI: the kernel itself, every timed launch"), run.cupti_us);
   table.note("graph: K launches captured into one graph, replayed between two events, the time divided by K" +
-             not_recorded(run.cupti_us, run.cupti_missing));
+             cupti_note(run.cupti_us, run.cupti_missing));
   return table;
 }
 
@@ -427,9 +430,11 @@ static lab::Finding closest_to_cupti(const HonestTimingRun& run) {
   const double closest = lab::median_or_nan(run.*kMethods[best]);
   return lab::named_observation(
              "closest_to_cupti", "closest to CUPTI",
-             lab::format("CUPTI timed the kernel at %.2f us; closest: %s, %.2f us (%s)", cupti, kMethodNames[best],
-                         closest, lab::signed_percent(lab::percent_above(closest, cupti), 0).c_str()))
+             lab::format("CUPTI timed the kernel at a median of %.2f us (%s); closest: %s, %.2f us (%s)", cupti,
+                         cupti_spread(run.cupti_us).c_str(), kMethodNames[best], closest,
+                         lab::signed_percent(lab::percent_above(closest, cupti), 0).c_str()))
       .with("cupti_us", cupti)
+      .with("cupti_step_us", observed_step(run.cupti_us))
       .with("closest_us", closest)
       .with("closest", kMethodNames[best]);
 }

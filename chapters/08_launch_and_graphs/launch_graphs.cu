@@ -278,9 +278,9 @@ PaceCase pace_case(std::int64_t launches, double kernel_us, cudaStream_t stream)
   c.launches = launches;
   lab::Event start, stop;
   LAB_CHECK(cudaStreamSynchronize(stream));
-  lab::HostTimer total;
   LAB_CHECK(cudaEventRecord(start, stream));
-  lab::HostTimer loop;  // chapter 02's host timer without a sync: it times the launch calls
+  lab::HostTimer total;  // from the first launch, as the loop's timer
+  lab::HostTimer loop;   // chapter 02's host timer without a sync: it times the launch calls
   for (std::int64_t i = 0; i < launches; ++i) lab::launch_spin(stream, kernel_us * 1e-3);
   c.launch_loop_ms = loop.elapsed_ms();
   LAB_CHECK(cudaEventRecord(stop, stream));
@@ -321,8 +321,8 @@ void stream_and_graph_sample(AddChain& chain, GraphSize& size, cudaGraphExec_t e
 
   chain.poison(stream);
   LAB_CHECK(cudaStreamSynchronize(stream));
-  lab::HostTimer streamed;
   LAB_CHECK(cudaEventRecord(start, stream));
+  lab::HostTimer streamed;  // from the first launch: the start event's record is not part of it
   for (int k = 0; k < size.kernels; ++k) chain.launch(k, stream);  // K launches, K trips through the driver
   LAB_CHECK(cudaEventRecord(stop, stream));
   LAB_CHECK(cudaStreamSynchronize(stream));
@@ -332,8 +332,8 @@ void stream_and_graph_sample(AddChain& chain, GraphSize& size, cudaGraphExec_t e
 
   chain.poison(stream);
   LAB_CHECK(cudaStreamSynchronize(stream));
-  lab::HostTimer replayed;
   LAB_CHECK(cudaEventRecord(start, stream));
+  lab::HostTimer replayed;                   // from cudaGraphLaunch
   LAB_CHECK(cudaGraphLaunch(exec, stream));  // the same K kernels, one call
   LAB_CHECK(cudaEventRecord(stop, stream));
   LAB_CHECK(cudaStreamSynchronize(stream));

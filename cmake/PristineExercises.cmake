@@ -1,33 +1,36 @@
 # The pristine exercises: the learner's files of every exercises/NN_name/ (each
 # .cu and .cpp except check.cu) as they were handed out, kept in a folder of the
 # build tree, <build>/exercises/pristine/NN_name/. The learner edits exercises/;
-# whatever must know the exercise as handed out reads this copy, never the
-# learner's file:
+# whatever must know the exercise as handed out reads this copy or the
+# manifest, never the learner's file:
 #   the layout test (cmake/CheckExerciseLayout.cmake)  the pristine copy has TODO markers
 #   chNN_pristine_check (label pristine)               the pristine copy fails its check
-#   scripts/progress                                   "not started": the learner's file equals it
+#   scripts/progress                                   "not started": the learner's file has the manifest's SHA-256
 #
-# Where the pristine text comes from:
-#   - a file git tracks: its newest committed version that still has a TODO
-#     marker. That is HEAD's version in the project's own tree; a learner who
-#     commits a solution keeps the version that was handed out (the walk back
-#     is noted, see LAB_PRISTINE_NOTES). Edits not yet committed are not
-#     pristine: a maintainer reworking an exercise commits it before the
-#     self-check sees it.
-#   - a file git does not track (a student copy made with --no-git, a tarball):
-#     the file as this build folder first saw it, kept from then on and never
-#     refreshed. (Delete the folder to take a new copy.)
+# "As handed out" is recorded once, in exercises/manifest.json (each file's
+# SHA-256, written by scripts/handed-out --write and by scripts/make-student-copy),
+# never derived from the learner's commits, so a git clone, a ZIP download and
+# a --no-git copy behave the same. The pristine text of a file is found by its
+# hash:
+#   - the file in the tree, when it has the manifest's SHA-256 (untouched);
+#   - else the copy already kept in this build folder, when it has that hash;
+#   - else a version in git's history with that hash (git log of the file);
+#   - else none: the learner changed the file before this build folder first
+#     saw it, in a tree without its history. The layout test then checks the
+#     file against the manifest only, and the exercise has no pristine check
+#     (it matters only in a maintainer's tree, where the files are as recorded).
 #   - with the environment variable LAB_PRISTINE_FROM=tree: the file as it is in
 #     this tree, taken anew every time. scripts/gpu-check.sh sets it: it checks a
 #     maintainer's tree, which may have been copied to a GPU machine without its
-#     newest git history.
+#     git history.
 #
 # Included: lab_keep_pristine_exercises(<source dir> <pristine dir>) refreshes
 # the copy and sets, in the caller's scope,
 #   LAB_PRISTINE_FOLDERS   the exercise folders, e.g. 01_kernel_launch (or 01b_name, a second one)
 #   LAB_PRISTINE_FILES_<folder>  the learner's files of that folder, e.g. grid_stride_add.cu
-#   LAB_PRISTINE_NOTES     sentences about files whose pristine text is not HEAD's
-#   LAB_PRISTINE_PROBLEMS  sentences about a committed exercise that is its own solution
+#   LAB_PRISTINE_MISSING_<folder> those of them with no pristine text found (see above)
+#   LAB_PRISTINE_NOTES     sentences about files whose pristine text is not the tree's
+#   LAB_PRISTINE_PROBLEMS  sentences about the manifest (missing, or a file it does not list)
 # As a script (the build and scripts/progress refresh the copy this way):
 #   cmake -DSOURCE_DIR=<repo> -DPRISTINE_DIR=<folder> -P cmake/PristineExercises.cmake
 
@@ -72,6 +75,13 @@ function(lab_keep_pristine_exercises source_dir pristine_dir)
   if("$ENV{LAB_PRISTINE_FROM}" STREQUAL "tree")
     set(from_tree TRUE)
   endif()
+  set(manifest_path "${source_dir}/exercises/manifest.json")
+  set(manifest "")
+  if(EXISTS "${manifest_path}")
+    file(READ "${manifest_path}" manifest)
+  elseif(NOT from_tree)
+    list(APPEND problems "exercises/manifest.json is missing (the exercises as handed out): run scripts/handed-out --write")
+  endif()
   foreach(folder IN LISTS folders)
     set(exercise_dir "${source_dir}/exercises/${folder}")
     if(NOT IS_DIRECTORY "${exercise_dir}")
@@ -80,12 +90,43 @@ function(lab_keep_pristine_exercises source_dir pristine_dir)
     list(APPEND kept_folders "${folder}")
     lab_exercise_learner_files("${exercise_dir}" files)
     set(LAB_PRISTINE_FILES_${folder} "${files}" PARENT_SCOPE)
+    set(missing "")
     file(MAKE_DIRECTORY "${pristine_dir}/${folder}")
     foreach(file IN LISTS files)
       set(path "exercises/${folder}/${file}")
       set(kept "${pristine_dir}/${folder}/${file}")
-      set(commits "")
-      if(LAB_GIT_EXECUTABLE AND NOT from_tree)
+      if(from_tree)
+        file(COPY_FILE "${exercise_dir}/${file}" "${kept}" ONLY_IF_DIFFERENT)
+        continue()
+      endif()
+      set(wanted "")
+      if(manifest)
+        string(JSON wanted ERROR_VARIABLE json_error GET "${manifest}" exercises "${folder}" files "${file}")
+        if(json_error)
+          set(wanted "")
+        endif()
+      endif()
+      if(NOT wanted)
+        if(manifest)
+          list(APPEND problems "${path} is not in exercises/manifest.json: run scripts/handed-out --write")
+        endif()
+        list(APPEND missing "${file}")
+        file(REMOVE "${kept}")
+        continue()
+      endif()
+      file(SHA256 "${exercise_dir}/${file}" tree_hash)
+      if(tree_hash STREQUAL wanted)
+        file(COPY_FILE "${exercise_dir}/${file}" "${kept}" ONLY_IF_DIFFERENT)
+        continue()
+      endif()
+      if(EXISTS "${kept}")
+        file(SHA256 "${kept}" kept_hash)
+        if(kept_hash STREQUAL wanted)
+          continue()
+        endif()
+      endif()
+      set(found FALSE)
+      if(LAB_GIT_EXECUTABLE)
         # The commits that changed the file, newest first (none: git does not track it here).
         execute_process(COMMAND "${LAB_GIT_EXECUTABLE}" ${git_options} -C "${source_dir}" log -n 100 --format=%H -- "${path}"
           OUTPUT_VARIABLE commits ERROR_QUIET RESULT_VARIABLE failed OUTPUT_STRIP_TRAILING_WHITESPACE)
@@ -93,51 +134,30 @@ function(lab_keep_pristine_exercises source_dir pristine_dir)
           set(commits "")
         endif()
         string(REPLACE "\n" ";" commits "${commits}")
-      endif()
-      if(commits)
-        set(chosen "")
-        set(newest TRUE)
         foreach(commit IN LISTS commits)
           # OUTPUT_FILE keeps the bytes exactly as committed. "./" makes the path
           # relative to source_dir, also when the repository root is above it.
           execute_process(COMMAND "${LAB_GIT_EXECUTABLE}" ${git_options} -C "${source_dir}" show "${commit}:./${path}"
             OUTPUT_FILE "${scratch}" ERROR_QUIET RESULT_VARIABLE failed)
           if(NOT failed)
-            lab_file_has_todo("${scratch}" has_todo)
-            if(has_todo)
-              set(chosen ${commit})
+            file(SHA256 "${scratch}" committed_hash)
+            if(committed_hash STREQUAL wanted)
+              file(COPY_FILE "${scratch}" "${kept}" ONLY_IF_DIFFERENT)
+              set(found TRUE)
               break()
             endif()
-            if(newest AND EXISTS "${source_dir}/solutions/${folder}/${file}")
-              file(SHA256 "${scratch}" committed_hash)
-              file(SHA256 "${source_dir}/solutions/${folder}/${file}" solution_hash)
-              if(committed_hash STREQUAL solution_hash)
-                list(APPEND problems "${path} as committed is identical to solutions/${folder}/${file}: the exercise was replaced by its solution")
-              endif()
-            endif()
           endif()
-          set(newest FALSE)
         endforeach()
-        if(chosen)
-          if(NOT newest)
-            string(SUBSTRING "${chosen}" 0 10 short)
-            list(APPEND notes "${path}: the newest committed version has no TODO marker (a solution, committed?), so the pristine copy is the one of commit ${short}")
-          endif()
-          file(COPY_FILE "${scratch}" "${kept}" ONLY_IF_DIFFERENT)
-        else()
-          # No committed version with a TODO marker: take HEAD's, and let the layout test say so.
-          execute_process(COMMAND "${LAB_GIT_EXECUTABLE}" ${git_options} -C "${source_dir}" show "HEAD:./${path}"
-            OUTPUT_FILE "${scratch}" ERROR_QUIET RESULT_VARIABLE failed)
-          if(failed)
-            file(COPY_FILE "${exercise_dir}/${file}" "${kept}" ONLY_IF_DIFFERENT)
-          else()
-            file(COPY_FILE "${scratch}" "${kept}" ONLY_IF_DIFFERENT)
-          endif()
+      endif()
+      if(NOT found)
+        file(REMOVE "${kept}")
+        list(APPEND missing "${file}")
+        if(IS_DIRECTORY "${source_dir}/solutions/${folder}")  # only there is a pristine check missed
+          list(APPEND notes "${path} was changed before this build folder first saw it, and no version with the manifest's SHA-256 is in git here: no pristine check for it (nothing else changes)")
         endif()
-      elseif(from_tree OR NOT EXISTS "${kept}")
-        file(COPY_FILE "${exercise_dir}/${file}" "${kept}" ONLY_IF_DIFFERENT)
       endif()
     endforeach()
+    set(LAB_PRISTINE_MISSING_${folder} "${missing}" PARENT_SCOPE)
     # Files of an earlier layout of the exercise (renamed or removed since) go.
     file(GLOB stale RELATIVE "${pristine_dir}/${folder}" "${pristine_dir}/${folder}/*")
     foreach(file IN LISTS stale)

@@ -1,13 +1,25 @@
 #!/usr/bin/env python3
 """CPU tests of scripts/progress: every verdict it can print, on hand-made
 doctest reports, compiler output and fake checks (small shell scripts that pass,
-fail, find no GPU, crash or never finish). Registered with ctest as
-exercises.progress (label cpu); runs anywhere: python3 scripts/test_progress.py
+fail, find no GPU, crash, end early or never finish); "not started" against the
+manifest of the exercises as handed out; one hint at a time; the next exercise;
+the grader's flag for files changed outside the exercises; and the result file
+that tests/support/gpu_test_main.cpp writes (compiled here with a stand-in for
+the device query, where a C++ compiler and doctest are installed). Registered
+with ctest as exercises.progress (label cpu); runs anywhere:
+python3 scripts/test_progress.py
 """
 
+import contextlib
+import hashlib
 import importlib.machinery
+import io
 import importlib.util
+import json
+import os
+import shutil
 import stat
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -116,17 +128,20 @@ def fake_check(folder, body):
     return str(path)
 
 
+RESULT_ALL_PASSED = ("printf '{\"format\": 1, \"test_cases_run\": 1, \"test_cases_failed\": 0, "
+                     "\"passed\": [\"a\"], \"failed\": []}' > \"$LAB_CHECK_RESULT\"")
+
+
 class CheckExercise(unittest.TestCase):
     def setUp(self):
         self.folder = tempfile.TemporaryDirectory()
         root = Path(self.folder.name)
         (root / "exercises" / "01_x").mkdir(parents=True)
-        (root / "pristine" / "01_x").mkdir(parents=True)
-        (root / "exercises" / "01_x" / "x.cu").write_text("// TODO\n")
-        (root / "pristine" / "01_x" / "x.cu").write_text("// TODO\n")
+        (root / "exercises" / "01_x" / "x.cu").write_text("// TODO: write it\n")
+        (root / "exercises" / "01_x" / "check.cu").write_text('TEST_CASE("a") {}\n// TEST_CASE("commented out")\n')
         self.root = root
-        self.manifest = {"source_dir": str(root), "pristine_dir": str(root / "pristine"), "timeout_s": 1,
-                         "no_gpu_exit_code": 77}
+        self.handed_out = {"files": {"x.cu": hashlib.sha256(b"// TODO: write it\n").hexdigest()}}
+        self.manifest = {"source_dir": str(root), "timeout_s": 1, "no_gpu_exit_code": 77}
         self.builds = []
 
     def tearDown(self):
@@ -134,17 +149,18 @@ class CheckExercise(unittest.TestCase):
 
     def run_with(self, body, build_code=0, build_output=""):
         exercise = {"chapter": "ch01", "folder": "01_x", "files": ["x.cu"], "target": "ch01_exercise_check",
-                    "executable": fake_check(self.folder.name, body), "working_directory": self.folder.name}
+                    "test": "ch01_exercise_check", "executable": fake_check(self.folder.name, body),
+                    "working_directory": self.folder.name}
 
         def build(target):
             self.builds.append(target)
             return build_code, build_output
 
         gpu_seen = []
-        return progress.check_exercise(exercise, self.manifest, build, gpu_seen), gpu_seen
+        return progress.check_exercise(exercise, self.manifest, self.handed_out, build, gpu_seen), gpu_seen
 
-    def solve(self):
-        (self.root / "exercises" / "01_x" / "x.cu").write_text("int done;\n")
+    def solve(self, text="int done;\n"):
+        (self.root / "exercises" / "01_x" / "x.cu").write_text(text)
 
     def test_not_started_builds_and_runs_nothing(self):
         result, gpu_seen = self.run_with("exit 0")
@@ -152,12 +168,36 @@ class CheckExercise(unittest.TestCase):
         self.assertEqual(self.builds, [])
         self.assertEqual(gpu_seen, [])
 
-    def test_solved(self):
-        self.solve()
-        result, gpu_seen = self.run_with("exit 0")
+    def test_an_answer_that_keeps_its_todo_comment_is_started(self):
+        # Not started is the manifest's SHA-256, never "still has a TODO" or the learner's git history.
+        self.solve("// TODO: write it\nint done;\n")
+        result, _ = self.run_with(RESULT_ALL_PASSED + "\nexit 0")
         self.assertEqual(result["status"], "solved")
+        self.assertTrue(result["changed"])
+
+    def test_solved_needs_the_result_file_with_every_test_case_passed(self):
+        self.solve()
+        result, gpu_seen = self.run_with(RESULT_ALL_PASSED + "\nexit 0")
+        self.assertEqual(result["status"], "solved")
+        self.assertEqual(result["test_cases"], 1)
         self.assertEqual(self.builds, ["ch01_exercise_check"])
         self.assertEqual(gpu_seen, [True])
+
+    def test_exit_0_without_the_result_file_is_not_solved(self):
+        # What std::exit(0) in a static initialiser of the learner's file does: no test case ever ran.
+        self.solve()
+        result, gpu_seen = self.run_with("exit 0")
+        self.assertEqual(result["status"], "not_yet")
+        self.assertIn("before its test cases had run", result["message"])
+        self.assertEqual(gpu_seen, [])
+
+    def test_fewer_test_cases_than_the_instructors_check_is_not_solved(self):
+        self.solve()
+        body = ("printf '{\"format\": 1, \"test_cases_run\": 0, \"test_cases_failed\": 0, \"passed\": [], "
+                "\"failed\": []}' > \"$LAB_CHECK_RESULT\"\nexit 0")
+        result, _ = self.run_with(body)
+        self.assertEqual(result["status"], "not_yet")
+        self.assertIn("the instructor's check has 1", result["message"])
 
     def test_not_yet_with_the_checks_message(self):
         self.solve()
@@ -196,6 +236,157 @@ class CheckExercise(unittest.TestCase):
         self.assertEqual(result["status"], "not_yet")
         self.assertTrue(result["message"].startswith("the check crashed (SIGSEGV)"))
 
+    def test_a_missing_file_is_named(self):
+        (self.root / "exercises" / "01_x" / "x.cu").unlink()
+        result, _ = self.run_with("exit 0")
+        self.assertEqual(result["status"], "missing")
+        self.assertEqual(result["message"], "exercises/01_x/x.cu is not there")
+        self.assertEqual(self.builds, [])
+
+
+class HandedOut(unittest.TestCase):
+    """The committed manifest lists this tree's exercises (the full check: scripts/handed-out --test)."""
+
+    def test_every_exercise_is_in_the_manifest(self):
+        manifest = progress.load_handed_out()
+        self.assertIsNotNone(manifest)
+        folders = sorted(p.name for p in (progress.ROOT / "exercises").iterdir()
+                         if p.is_dir() and p.name[:2].isdigit())
+        self.assertEqual(sorted(manifest["exercises"]), folders)
+
+    def test_every_check_has_test_cases(self):
+        for folder in progress.load_handed_out()["exercises"]:
+            check = progress.ROOT / "exercises" / folder / "check.cu"
+            self.assertGreaterEqual(progress.expected_test_cases(check), 1, folder)
+
+
+class Hints(unittest.TestCase):
+    def test_numbered_hints_one_at_a_time_then_the_trailer(self):
+        text = ("# Hints\n\nRead these one at a time.\n\n1. First,\n   continued.\n\n2. Second.\n"
+                "3. Third.\n\nChapter 01's kernel is the same idea.\n")
+        hints, trailer = progress.split_hints(text)
+        self.assertEqual(hints, ["1. First,\n   continued.", "2. Second.", "3. Third."])
+        self.assertEqual(trailer, "Chapter 01's kernel is the same idea.")
+
+    def test_headings(self):
+        hints, _ = progress.split_hints("# Hints\n\n## Hint 1\nA.\n\n## Hint 2\nB.\n")
+        self.assertEqual(hints, ["## Hint 1\nA.", "## Hint 2\nB."])
+
+    def test_every_hints_file_has_three_or_more(self):
+        for path in sorted((progress.ROOT / "exercises").glob("*/HINTS.md")):
+            self.assertGreaterEqual(len(progress.split_hints(path.read_text())[0]), 3, str(path))
+
+    def test_the_next_hint_each_call(self):
+        with tempfile.TemporaryDirectory() as folder:
+            state = Path(folder) / "seen.json"
+            for expected in (1, 2):
+                with contextlib.redirect_stdout(io.StringIO()) as shown:
+                    progress.hint("ch01", state_path=state)
+                self.assertIn(f"ch01, hint {expected} of", shown.getvalue())
+                self.assertEqual(json.loads(state.read_text())["ch01"], expected)
+
+
+class NextExercise(unittest.TestCase):
+    def test_the_first_begun_and_not_solved_comes_first(self):
+        results = [{"status": s, "chapter": c, "files": [f"{c}.cu"]} for s, c in
+                   [("solved", "ch01"), ("not_started", "ch01b"), ("not_yet", "ch02")]]
+        self.assertEqual(progress.next_exercise(results)["chapter"], "ch02")
+        self.assertIn("ch02.cu", progress.next_line(results))
+
+    def test_then_the_first_not_started(self):
+        results = [{"status": s, "chapter": c, "files": []} for s, c in [("solved", "ch01"), ("not_started", "ch01b")]]
+        self.assertEqual(progress.next_exercise(results)["chapter"], "ch01b")
+
+
+class GraderFlag(unittest.TestCase):
+    def test_a_changed_test_support_file_is_flagged_and_the_exercise_file_is_not(self):
+        with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+            for root in (a, b):
+                (Path(root) / "tests" / "support").mkdir(parents=True)
+                (Path(root) / "exercises" / "01_x").mkdir(parents=True)
+                (Path(root) / "tests" / "support" / "gpu_test_main.cpp").write_text("return 77;\n")
+                (Path(root) / "exercises" / "01_x" / "x.cu").write_text("// TODO\n")
+            (Path(b) / "tests" / "support" / "gpu_test_main.cpp").write_text("return 0;\n")
+            (Path(b) / "exercises" / "01_x" / "x.cu").write_text("int done;\n")
+            changed = progress.outside_changes(b, progress.code_files(a), a, {"exercises/01_x/x.cu"})
+            self.assertEqual(changed, ["tests/support/gpu_test_main.cpp"])
+
+
+DEVICE_STANDIN = """#pragma once
+#include <cstdlib>
+#include <string>
+namespace lab {
+inline bool usable_device(std::string* reason) {
+  if (std::getenv("STANDIN_NO_GPU")) { *reason = "none here"; return false; }
+  return true;
+}
+}
+"""
+PROGRAM_STANDIN = """#pragma once
+namespace lab { namespace exit_code { constexpr int no_device = 77; } }
+"""
+CHECK_STANDIN = """#include <doctest/doctest.h>
+#include <cstdlib>
+namespace { const int early = (std::getenv("STANDIN_EXIT_EARLY") ? (std::exit(0), 0) : 0); }
+TEST_CASE("one") { CHECK(1 == 1); }
+TEST_CASE("two") { CHECK_MESSAGE(std::getenv("STANDIN_FAIL") == nullptr, "the second case failed"); }
+"""
+
+
+def find_compiler():
+    for name in ("c++", "g++", "clang++"):
+        if shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+@unittest.skipUnless(find_compiler() and any(Path(p, "doctest", "doctest.h").exists()
+                                             for p in ("/usr/include", "/usr/local/include")),
+                     "needs a C++ compiler and doctest installed")
+class ResultFileOfGpuTestMain(unittest.TestCase):
+    """tests/support/gpu_test_main.cpp, built with a stand-in for the device query: the result file that
+    decides "solved" is written only when every test case has run."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.TemporaryDirectory()
+        folder = Path(cls.folder.name)
+        (folder / "device.cuh").write_text(DEVICE_STANDIN)
+        (folder / "program.hpp").write_text(PROGRAM_STANDIN)
+        (folder / "check.cpp").write_text(CHECK_STANDIN)
+        cls.binary = folder / "check"
+        subprocess.run([find_compiler(), "-std=c++17", "-I", str(folder), "-x", "c++",
+                        str(HERE.parent / "tests" / "support" / "gpu_test_main.cpp"), str(folder / "check.cpp"),
+                        "-o", str(cls.binary)], check=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.folder.cleanup()
+
+    def run_check(self, **env):
+        environment = {k: v for k, v in os.environ.items() if not k.startswith("STANDIN_")}
+        environment.update(env)
+        code, output, result, _ = progress.run_check(str(self.binary), self.folder.name, 30, environment)
+        check = Path(self.folder.name) / "check.cpp"
+        return progress.verdict_of_run(code, output, result, progress.expected_test_cases(check), 30, 77,
+                                       str(self.binary))
+
+    def test_every_case_passed_is_solved(self):
+        self.assertEqual(self.run_check()["status"], "solved")
+
+    def test_a_failed_case_is_not_yet_with_its_message(self):
+        verdict = self.run_check(STANDIN_FAIL="1")
+        self.assertEqual(verdict["status"], "not_yet")
+        self.assertIn("the second case failed", verdict["message"])
+
+    def test_an_exit_0_from_a_static_initialiser_is_not_solved(self):
+        verdict = self.run_check(STANDIN_EXIT_EARLY="1")
+        self.assertEqual(verdict["status"], "not_yet")
+        self.assertIn("before its test cases had run", verdict["message"])
+
+    def test_no_gpu_is_not_checked(self):
+        self.assertEqual(self.run_check(STANDIN_NO_GPU="1")["status"], "not_checked")
+
 
 class SummaryLine(unittest.TestCase):
     def test_the_usual_three_counts(self):
@@ -203,10 +394,11 @@ class SummaryLine(unittest.TestCase):
         self.assertEqual(progress.summary_line(results)[1], "exercises: 3 of 7 solved, 1 not yet, 3 not started")
 
     def test_compile_errors_and_no_gpu_are_counted_when_there_are_some(self):
-        results = [{"status": s} for s in ["does_not_compile", "not_checked", "not_checked", "not_started"]]
+        results = [{"status": s} for s in ["does_not_compile", "not_checked", "not_checked", "missing",
+                                           "not_started"]]
         self.assertEqual(progress.summary_line(results)[1],
-                         "exercises: 0 of 4 solved, 0 not yet, 1 does not compile, 2 not checked (no usable GPU), "
-                         "1 not started")
+                         "exercises: 0 of 5 solved, 0 not yet, 1 does not compile, 2 not checked (no usable GPU), "
+                         "1 missing a file, 1 not started")
 
 
 if __name__ == "__main__":

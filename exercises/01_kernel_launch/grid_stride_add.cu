@@ -6,7 +6,8 @@
 // with NaN first, will say so. Make every thread walk the array in steps of the
 // grid's total thread count.
 //
-// Check your work:  ctest --preset exercises -R ch01
+// Check your work:  scripts/progress ch01
+//   (it builds and runs this exercise's check only; by hand: ctest --preset exercises -R '^ch01_')
 // Stuck? Read HINTS.md beside this file.
 #include "check.cuh"
 #include "grid_stride_add.cuh"

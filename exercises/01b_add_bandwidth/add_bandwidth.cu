@@ -6,7 +6,8 @@
 // very first (which also pays for loading the kernel), and it counts only the
 // bytes of one array. Fix both.
 //
-// Check your work:  ctest --preset exercises -R ch01b
+// Check your work:  scripts/progress ch01b
+//   (it builds and runs this exercise's check only; by hand: ctest --preset exercises -R '^ch01b_')
 // Stuck? Read HINTS.md beside this file.
 #include "add_bandwidth.cuh"
 #include "measure.cuh"

@@ -7,7 +7,8 @@
 // that. (Chapter 02's table "A host timer around c = a + b, four ways" shows
 // what each placement of the synchronisation measures.)
 //
-// Check your work:  ctest --preset exercises -R ch02
+// Check your work:  scripts/progress ch02
+//   (it builds and runs this exercise's check only; by hand: ctest --preset exercises -R '^ch02_')
 // Stuck? Read HINTS.md beside this file.
 #include "check.cuh"
 #include "time_kernel.cuh"

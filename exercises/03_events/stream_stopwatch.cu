@@ -6,7 +6,8 @@
 // with cudaStreamNonBlocking, as libraries often do) the default stream does
 // not wait for them, and the reading is wrong or an error.
 //
-// Check your work:  ctest --preset exercises -R ch03
+// Check your work:  scripts/progress ch03
+//   (it builds and runs this exercise's check only; by hand: ctest --preset exercises -R '^ch03_')
 // Stuck? Read HINTS.md beside this file.
 #include "check.cuh"
 #include "stream_stopwatch.cuh"

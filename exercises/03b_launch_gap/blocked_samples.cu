@@ -9,7 +9,8 @@
 // lab::StreamBlocker while the sample is queued, then let it go: the GPU then
 // meets the start event, the kernel and the stop event back to back.
 //
-// Check your work:  ctest --preset exercises -R ch03b
+// Check your work:  scripts/progress ch03b
+//   (it builds and runs this exercise's check only; by hand: ctest --preset exercises -R '^ch03b_')
 // Stuck? Read HINTS.md beside this file.
 #include <stdexcept>
 

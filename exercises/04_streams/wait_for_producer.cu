@@ -6,7 +6,8 @@
 // the two launches, so the GPU orders them and the host never waits
 // (no cudaDeviceSynchronize, no cudaStreamSynchronize: the check times you).
 //
-// Check your work:  ctest --preset exercises -R ch04
+// Check your work:  scripts/progress ch04
+//   (it builds and runs this exercise's check only; by hand: ctest --preset exercises -R '^ch04_')
 // Stuck? Read HINTS.md beside this file.
 #include "check.cuh"
 #include "wait_for_producer.cuh"

@@ -11,7 +11,8 @@
 // A lab::Event (common/stream.cuh) is a cudaEvent_t wherever a CUDA call takes one:
 // cudaEventRecord(start, stream), cudaStreamWaitEvent(stream, start, 0).
 //
-// Check your work:  ctest --preset exercises -R ch04b
+// Check your work:  scripts/progress ch04b
+//   (it builds and runs this exercise's check only; by hand: ctest --preset exercises -R '^ch04b_')
 // Stuck? Read HINTS.md beside this file.
 #include "check.cuh"
 #include "stream.cuh"

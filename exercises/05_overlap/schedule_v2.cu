@@ -8,7 +8,8 @@
 // then every chunk's kernel, then every chunk's copy out. Below, the copies in
 // are written; write the other two loops.
 //
-// Check your work:  ctest --preset exercises -R ch05
+// Check your work:  scripts/progress ch05
+//   (it builds and runs this exercise's check only; by hand: ctest --preset exercises -R '^ch05_')
 // Stuck? Read HINTS.md beside this file.
 #include "check.cuh"
 #include "schedule_v2.cuh"

@@ -11,7 +11,8 @@
 // stream, so it waits only for that chunk. When another chunk finishes later,
 // the time read is too short.
 //
-// Check your work:  ctest --preset exercises -R ch05b
+// Check your work:  scripts/progress ch05b
+//   (it builds and runs this exercise's check only; by hand: ctest --preset exercises -R '^ch05b_')
 // Stuck? Read HINTS.md beside this file.
 #include "check.cuh"
 #include "stream.cuh"

@@ -7,7 +7,8 @@
 // it directly and the call returns at once, and keep it locked until the copy
 // is done by returning the registration to the caller.
 //
-// Check your work:  ctest --preset exercises -R ch06
+// Check your work:  scripts/progress ch06
+//   (it builds and runs this exercise's check only; by hand: ctest --preset exercises -R '^ch06_')
 // Stuck? Read HINTS.md beside this file.
 #include "check.cuh"
 #include "pin_for_copy.cuh"

@@ -6,7 +6,8 @@
 // two take as long as both together. Let the CPU work while the copy runs, and
 // wait for the copy only when the function needs it done: before returning.
 //
-// Check your work:  ctest --preset exercises -R ch06b
+// Check your work:  scripts/progress ch06b
+//   (it builds and runs this exercise's check only; by hand: ctest --preset exercises -R '^ch06b_')
 // Stuck? Read HINTS.md beside this file.
 #include "check.cuh"
 #include "copy_while_working.cuh"

@@ -5,7 +5,8 @@
 // flush the cache before every sample. The flush must not be timed: it goes on
 // the same stream, before the start event.
 //
-// Check your work:  ctest --preset exercises -R ch07
+// Check your work:  scripts/progress ch07
+//   (it builds and runs this exercise's check only; by hand: ctest --preset exercises -R '^ch07_')
 // Stuck? Read HINTS.md beside this file.
 #include "check.cuh"
 #include "cold_samples.cuh"

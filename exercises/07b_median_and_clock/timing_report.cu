@@ -6,7 +6,8 @@
 // the report: the number of samples, their median and quartiles, and the SM
 // clock measured in a kernel on the same stream right after the samples.
 //
-// Check your work:  ctest --preset exercises -R ch07b
+// Check your work:  scripts/progress ch07b
+//   (it builds and runs this exercise's check only; by hand: ctest --preset exercises -R '^ch07b_')
 // Stuck? Read HINTS.md beside this file.
 #include <vector>
 

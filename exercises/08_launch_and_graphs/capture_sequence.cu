@@ -5,7 +5,8 @@
 // into a graph and instantiate it, and replay() launch that graph: one call
 // for the whole sequence, as chapter 08's section 3 does.
 //
-// Check your work:  ctest --preset exercises -R ch08
+// Check your work:  scripts/progress ch08
+//   (it builds and runs this exercise's check only; by hand: ctest --preset exercises -R '^ch08_')
 // Stuck? Read HINTS.md beside this file.
 #include "capture_sequence.cuh"
 #include "check.cuh"

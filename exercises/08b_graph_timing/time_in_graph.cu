@@ -9,7 +9,8 @@
 // the events, and divide by `launches`: the GPU runs the graph's kernels back
 // to back, and the one launch gap is shared by all of them.
 //
-// Check your work:  ctest --preset exercises -R ch08b
+// Check your work:  scripts/progress ch08b
+//   (it builds and runs this exercise's check only; by hand: ctest --preset exercises -R '^ch08b_')
 // Stuck? Read HINTS.md beside this file.
 #include "check.cuh"
 #include "launch_graphs.cuh"

@@ -7,7 +7,8 @@
 // the GPUs order the two and the host never waits (no cudaDeviceSynchronize,
 // no cudaStreamSynchronize: the check times you).
 //
-// Check your work:  ctest --preset exercises -R ch09   (needs two GPUs)
+// Check your work:  scripts/progress ch09   (needs two GPUs)
+//   (it builds and runs this exercise's check only; by hand: ctest --preset exercises -R '^ch09_')
 // Stuck? Read HINTS.md beside this file.
 #include "check.cuh"
 #include "consume_after_producer.cuh"

@@ -9,7 +9,8 @@
 // current when it is made, and cudaEventRecord fails when the event and the
 // stream belong to different devices (chapter 09, section 1).
 //
-// Check your work:  ctest --preset exercises -R ch09b   (needs two GPUs)
+// Check your work:  scripts/progress ch09b   (needs two GPUs)
+//   (it builds and runs this exercise's check only; by hand: ctest --preset exercises -R '^ch09b_')
 // Stuck? Read HINTS.md beside this file.
 #include "check.cuh"
 #include "stream.cuh"

@@ -14,8 +14,9 @@ Chapter::Chapter(std::string program, std::string title, std::string description
       report_("", {}, {}) {
   options_.add_output_file("json", &json_path_, "write the results as JSON to this file")
       .add_flag("instrumented", &instrumented_,
-                "the run is under a sanitizer or profiler: report timing checks as not judged (detected\n"
-                "when CUDA_INJECTION64_PATH or NVTX_INJECTION64_PATH is set, as Nsight and compute-sanitizer do)");
+                "the run is under a sanitizer or profiler: report timing checks as not judged\n"
+                "(detected when CUDA_INJECTION64_PATH or NVTX_INJECTION64_PATH is set, as Nsight and\n"
+                "compute-sanitizer do)");
 }
 
 void Chapter::add_timeline_options() {

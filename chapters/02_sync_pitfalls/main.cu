@@ -16,7 +16,7 @@
 //   cmake --preset release && cmake --build build/release --target ch02_sync_pitfalls
 //   build/release/chapters/02_sync_pitfalls/ch02_sync_pitfalls [--n 1Mi] [--runs 10] [--json out.json] [--timeline]
 //
-// The lesson is sync_pitfalls.cuh (and implicit_sync.cuh, section 3's probe,
+// The lesson is sync_pitfalls.cu, declared in sync_pitfalls.cuh (and implicit_sync.cuh, section 3's probe,
 // built twice); the options are options.hpp; the data, tables and verdicts are
 // findings.hpp.
 #include "chapter.cuh"

@@ -16,7 +16,7 @@
 //   7. timing many streams: from the earliest begin event to the latest end event;
 //   8. pitfall 3: events recorded on another stream than the work's, beside the
 //      pair on the work's own stream and a host timer that catches the mistake.
-// The lesson is events.cuh (one function per section); findings.hpp turns its data
+// The lesson is events.cu (one function per section, declared in events.cuh); findings.hpp turns its data
 // into the tables and findings printed here, background.hpp adds what the
 // documentation states; options.hpp declares the options and the memory they need.
 //

@@ -11,7 +11,7 @@
 //      the fix is cudaEventRecord + cudaStreamWaitEvent;
 //   5. stream-ordered memory: cudaMalloc/cudaFree against cudaMallocAsync/cudaFreeAsync,
 //      each call alone, the pool's release threshold, and when a freed block is reused.
-// The lesson is normalize.cuh and streams.cuh; options.hpp declares the options and the
+// The lesson is normalize.cu and streams.cu (their .cuh declare it); options.hpp declares the options and the
 // memory they need; findings.hpp makes the tables and findings.
 //
 // Build and run

@@ -11,7 +11,7 @@
 //      CUDA_DEVICE_MAX_CONNECTIONS = 1, 2, the default and 32, and queue two kernels per
 //      stream over 4 to 32 streams, stream by stream or kernel by kernel;
 //   4. one run of each schedule as CUPTI recorded it: what ran at the same time.
-// The lesson is overlap.cuh (time_schedule: async.cu's loops); findings.hpp turns its data
+// The lesson is overlap.cu (time_schedule: async.cu's loops); findings.hpp turns its data
 // into the tables and findings; options.hpp declares the options.
 //
 // Build and run

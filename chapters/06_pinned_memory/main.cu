@@ -17,7 +17,7 @@
 //   4. the CPU time a non-blocking copy frees, and how an early synchronisation
 //      ("touching the result at once") or pageable memory gives it back;
 //   5. write-combined and mapped ("zero-copy") pinned memory, and unified addressing.
-// The lesson is pinned.cuh (one function per section); options.hpp declares the
+// The lesson is pinned.cu (one function per section); options.hpp declares the
 // options and the memory they need; findings.hpp turns the lesson's data into the
 // tables and findings printed here.
 //

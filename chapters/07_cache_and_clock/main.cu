@@ -12,7 +12,7 @@
 //      explained, never done;
 //   3. many samples of one kernel: statistics, outliers, a histogram, and how
 //      precisely the median is known (a bootstrap interval) as samples grow.
-// The lesson is cache_clock.cuh (one experiment per section); findings.hpp turns
+// The lesson is cache_clock.cu (one experiment per section); findings.hpp turns
 // its data into the tables and findings printed here.
 //
 // Build and run

@@ -14,7 +14,7 @@
 //      stream, a graph of K launches / K (triton's do_bench_cudagraph), CUPTI;
 //   5. kernel errors arrive later: a faulting kernel in a child process, with
 //      and without CUDA_LAUNCH_BLOCKING=1.
-// The lesson is launch_graphs.cuh (one function per section); options.hpp
+// The lesson is launch_graphs.cu (one function per section); options.hpp
 // declares the options, findings.hpp turns the data into the tables and
 // findings printed here.
 //

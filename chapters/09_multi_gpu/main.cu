@@ -12,7 +12,7 @@
 //   4. splitting work: each GPU's host link alone and all at once, then a chunked
 //      copy-in / kernel / copy-out pipeline on one GPU and on all, against a bound;
 //   5. one GPU only: what was skipped and why (the sections above run what they can).
-// The lesson is multi_gpu.cuh; options.hpp declares the options, findings.hpp
+// The lesson is multi_gpu.cu; options.hpp declares the options, findings.hpp
 // turns the data into the tables and findings printed here.
 //
 // Build and run

@@ -3,12 +3,14 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../chapters/05_overlap/options.hpp"  // chapter 05's: two files are named options.hpp
 #include "command_line.hpp"
 #include "overlap_model.hpp"
 #include "program.hpp"  // lab::UsageError
+#include "support/options_support.hpp"
 
 namespace {
 
@@ -154,12 +156,7 @@ namespace {
 
 // Parses @p args (after the program name) into a fresh ch05::Options.
 ch05::Options parsed(std::vector<const char*> args) {
-  ch05::Options o;
-  lab::Options table("ch05_overlap", "test");
-  ch05::add_options(table, o);
-  args.insert(args.begin(), "ch05_overlap");
-  table.parse(static_cast<int>(args.size()), args.data());
-  return o;
+  return lab_test::parsed<ch05::Options>(ch05::add_options, std::move(args));
 }
 
 }  // namespace

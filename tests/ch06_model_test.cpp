@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "../chapters/06_pinned_memory/options.hpp"  // chapter 06's: two files are named options.hpp
@@ -10,6 +11,7 @@
 #include "memory_fit.hpp"
 #include "program.hpp"  // lab::UsageError
 #include "registration_model.hpp"
+#include "support/options_support.hpp"
 
 TEST_CASE("registration pays off after registration / saving-per-copy copies") {
   // 10 ms to register and unregister; each copy saves 40 - 5 = 35 ms: the first copy already pays.
@@ -46,12 +48,7 @@ namespace {
 
 // Parses @p args (after the program name) into a fresh ch06::Options.
 ch06::Options parsed(std::vector<const char*> args) {
-  ch06::Options o;
-  lab::Options table("ch06_pinned_memory", "test");
-  ch06::add_options(table, o);
-  args.insert(args.begin(), "ch06_pinned_memory");
-  table.parse(static_cast<int>(args.size()), args.data());
-  return o;
+  return lab_test::parsed<ch06::Options>(ch06::add_options, std::move(args));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../chapters/08_launch_and_graphs/options.hpp"  // both files are named options.hpp: by path
@@ -12,6 +13,7 @@
 #include "findings.hpp"
 #include "program.hpp"
 #include "support/findings_support.hpp"
+#include "support/options_support.hpp"
 #include "timer_step.hpp"
 
 namespace {
@@ -62,12 +64,7 @@ namespace {
 
 // Parses @p args (after the program name) into a fresh ch08::Options.
 ch08::Options parsed(std::vector<const char*> args) {
-  ch08::Options o;
-  lab::Options table("ch08_launch_and_graphs", "test");
-  ch08::add_options(table, o);
-  args.insert(args.begin(), "ch08_launch_and_graphs");
-  table.parse(static_cast<int>(args.size()), args.data());
-  return o;
+  return lab_test::parsed<ch08::Options>(ch08::add_options, std::move(args));
 }
 
 }  // namespace

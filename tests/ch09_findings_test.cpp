@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../chapters/09_multi_gpu/options.hpp"  // both files are named options.hpp: by path
@@ -13,6 +14,7 @@
 #include "findings.hpp"
 #include "program.hpp"
 #include "support/findings_support.hpp"
+#include "support/options_support.hpp"
 
 namespace {
 
@@ -98,12 +100,7 @@ namespace {
 
 // Parses @p args (after the program name) into a fresh ch09::Options.
 ch09::Options parsed(std::vector<const char*> args) {
-  ch09::Options o;
-  lab::Options table("ch09_multi_gpu", "test");
-  ch09::add_options(table, o);
-  args.insert(args.begin(), "ch09_multi_gpu");
-  table.parse(static_cast<int>(args.size()), args.data());
-  return o;
+  return lab_test::parsed<ch09::Options>(ch09::add_options, std::move(args));
 }
 
 }  // namespace

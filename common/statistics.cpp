@@ -62,4 +62,11 @@ double smallest_step(std::vector<double> samples, double noise) {
   return step;
 }
 
+double span_ms(const std::vector<double>& begins, const std::vector<double>& ends) {
+  double earliest = 0, latest = 0;  // the origin itself is at 0
+  for (double b : begins) earliest = std::min(earliest, b);
+  for (double e : ends) latest = std::max(latest, e);
+  return latest - earliest;
+}
+
 }  // namespace lab

@@ -43,6 +43,11 @@ inline double gigabytes_per_second(double bytes, double milliseconds) { return b
 /// readings (32 ns for events and 0.256 us for CUPTI on the H100 runs); 0 when no two differ.
 double smallest_step(std::vector<double> samples, double noise);
 
+/// From the earliest of @p begins to the latest of @p ends, in ms: event times
+/// read against a common origin at 0 (the first stream's begin event), so a
+/// begin that ran before the origin is negative; 0 when both are empty.
+double span_ms(const std::vector<double>& begins, const std::vector<double>& ends);
+
 /// Summarises @p samples. Throws std::invalid_argument when empty or holding a NaN.
 Summary summarize(const std::vector<double>& samples);
 

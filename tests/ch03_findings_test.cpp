@@ -510,9 +510,9 @@ TEST_CASE("many streams: small kernels that overlapped, a wrong stream, and no s
 
 TEST_CASE("many streams: the whole runs from the earliest begin event, which need not be the first stream's") {
   // Each event read from stream 0's begin event; stream 2's began 4 us before it.
-  CHECK(ch03::earliest_begin_to_latest_end_ms({0, 0.010, -0.004}, {0.080, 0.090, 0.070}) == doctest::Approx(0.094));
-  CHECK(ch03::earliest_begin_to_latest_end_ms({0, 0.010}, {0.050, 0.060}) == doctest::Approx(0.060));
-  CHECK(ch03::earliest_begin_to_latest_end_ms({}, {}) == 0);
+  CHECK(lab::span_ms({0, 0.010, -0.004}, {0.080, 0.090, 0.070}) == doctest::Approx(0.094));
+  CHECK(lab::span_ms({0, 0.010}, {0.050, 0.060}) == doctest::Approx(0.060));
+  CHECK(lab::span_ms({}, {}) == 0);
 }
 
 // --- 8 ------------------------------------------------------------------------

@@ -230,9 +230,9 @@ TEST_CASE("section 2: no real difference; not recorded; a recording with dropped
 
 TEST_CASE("section 2: the whole runs from the earliest begin event, which need not be begin[0]") {
   // Each begin and end in ms after begin[0]; array 2's begin ran 0.03 ms before it.
-  CHECK(ch04::whole_span_ms({0.0, 0.01, -0.03}, {0.20, 0.25, 0.18}) == doctest::Approx(0.28));
-  CHECK(ch04::whole_span_ms({0.0, 0.01, 0.02}, {0.20, 0.25, 0.18}) == doctest::Approx(0.25));  // begin[0] first
-  CHECK(ch04::whole_span_ms({}, {}) == doctest::Approx(0.0));
+  CHECK(lab::span_ms({0.0, 0.01, -0.03}, {0.20, 0.25, 0.18}) == doctest::Approx(0.28));
+  CHECK(lab::span_ms({0.0, 0.01, 0.02}, {0.20, 0.25, 0.18}) == doctest::Approx(0.25));  // begin[0] first
+  CHECK(lab::span_ms({}, {}) == doctest::Approx(0.0));
 }
 
 TEST_CASE("section 2: a wrong array in a timed or in a recorded run fails the correctness check") {

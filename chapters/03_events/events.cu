@@ -516,7 +516,7 @@ ManyStreamsRun time_many_streams(int streams, std::int64_t n, std::uint64_t seed
     begins_ms.push_back(elapsed_us(begin[0], begin[i]) * 1e-3);
     ends_ms.push_back(elapsed_us(begin[0], end[i]) * 1e-3);
   }
-  run.earliest_begin_to_latest_end_ms = earliest_begin_to_latest_end_ms(begins_ms, ends_ms);
+  run.earliest_begin_to_latest_end_ms = lab::span_ms(begins_ms, ends_ms);
   for (const ch01::AddProblem& p : problems) run.results.push_back(p.check());
   return run;
 }

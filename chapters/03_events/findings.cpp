@@ -425,13 +425,6 @@ std::vector<lab::Finding> launch_gap_findings(const LaunchGapRun& run) {
 
 // --- 7. Timing many streams ----------------------------------------------------
 
-double earliest_begin_to_latest_end_ms(const std::vector<double>& begins_ms, const std::vector<double>& ends_ms) {
-  double earliest = 0, latest = 0;  // the first stream's begin event is 0
-  for (double b : begins_ms) earliest = std::min(earliest, b);
-  for (double e : ends_ms) latest = std::max(latest, e);
-  return latest - earliest;
-}
-
 static lab::Finding many_streams_results(const ManyStreamsRun& run) {
   std::vector<std::pair<std::string, lab::Comparison>> results;
   for (std::size_t i = 0; i < run.results.size(); ++i)

@@ -163,8 +163,6 @@ struct ManyStreamsRun {
   std::vector<lab::Comparison> results;        ///< each stream's c, against the CPU
 };
 
-/// The whole: latest end minus earliest begin, each event read from begin[0] (negative when earlier).
-double earliest_begin_to_latest_end_ms(const std::vector<double>& begins_ms, const std::vector<double>& ends_ms);
 /// Table "many_streams": each stream's pair, the whole two ways, and one kernel alone.
 lab::ResultTable many_streams_table(const ManyStreamsRun& run);
 /// "many_streams_results", "own_pairs" (did a pair hold more than its kernel) and "whole".

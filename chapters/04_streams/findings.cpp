@@ -54,13 +54,6 @@ bool ArraysRun::all_correct() const {
          std::all_of(results.begin(), results.end(), [](const NormalizeCheck& c) { return c.passed(); });
 }
 
-double whole_span_ms(const std::vector<double>& begins, const std::vector<double>& ends) {
-  double first = 0.0, last = 0.0;  // begin[0] itself is at 0
-  for (double b : begins) first = std::min(first, b);
-  for (double e : ends) last = std::max(last, e);
-  return last - first;
-}
-
 namespace {
 
 std::string streams_name(int streams) {

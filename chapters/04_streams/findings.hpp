@@ -55,16 +55,11 @@ std::vector<lab::Finding> first_findings(const FirstRun& run);
 /// One run of the array workload, timed with events: every array does copy in -> three kernels -> copy out.
 struct ArraysRun {
   int streams = 0;                      ///< streams the arrays were spread over (array i on stream i % streams)
-  double total_ms = 0;                  ///< the earliest begin event to the latest end event (whole_span_ms)
+  double total_ms = 0;                  ///< the earliest begin event to the latest end event (lab::span_ms)
   std::vector<double> per_array_ms;     ///< each array's own begin/end events (includes waiting for engines)
   std::vector<NormalizeCheck> results;  ///< each array's output against the CPU
   bool all_correct() const;             ///< every array's result passed
 };
-
-/// The whole of a run on several streams, from the earliest begin event to the
-/// latest end event, given each begin and end event as ms after begin[0]: a begin
-/// may be negative, as issue order across streams promises no execution order.
-double whole_span_ms(const std::vector<double>& begins, const std::vector<double>& ends);
 
 /// One more run of the same workload, recorded by CUPTI from outside the lesson's code.
 struct ArraysRecording {

@@ -50,7 +50,7 @@ ArraysRun run_arrays(std::vector<NormalizeProblem>& arrays, int streams) {
     begins.push_back(lab::Event::elapsed_ms(begin[0], begin[i]));
     ends.push_back(lab::Event::elapsed_ms(begin[0], end[i]));
   }
-  run.total_ms = whole_span_ms(begins, ends);
+  run.total_ms = lab::span_ms(begins, ends);
   for (const NormalizeProblem& array : arrays) run.results.push_back(array.check());
   return run;
 }

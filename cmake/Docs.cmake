@@ -25,6 +25,11 @@ set(DOXYGEN_QUIET YES)
 set(DOXYGEN_GENERATE_TREEVIEW YES)
 set(DOXYGEN_TREEVIEW_WIDTH 330)  # room for "Chapter 06: pinned memory and non-blocking copies"
 set(DOXYGEN_HTML_EXTRA_STYLESHEET "${PROJECT_SOURCE_DIR}/docs/site/lab.css")
+# Full-text search over the pages' text: Doxygen's own (SEARCHENGINE, kept for the
+# symbols) finds only symbols and titles, and its full-text options need a web
+# server. lab-search.js searches an index written after Doxygen has run (below);
+# the Markdown filter loads both on every page.
+set(DOXYGEN_HTML_EXTRA_FILES "${PROJECT_SOURCE_DIR}/docs/site/lab-search.js")
 set(DOXYGEN_HAVE_DOT NO)
 # The figures the pages show (python/figures.py draws them from docs/results/).
 set(DOXYGEN_IMAGE_PATH "${PROJECT_SOURCE_DIR}/docs/figures")
@@ -51,3 +56,12 @@ endforeach()
 add_custom_command(TARGET docs POST_BUILD
   COMMAND "${CMAKE_COMMAND}" -E copy README.md CMakeLists.txt CMakePresets.json "${lab_site_copy}/"
   WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}")
+
+# The search index of every page's text (scripts/site_search_index.py, standard library only).
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND)
+  add_custom_command(TARGET docs POST_BUILD
+    COMMAND Python3::Interpreter "${PROJECT_SOURCE_DIR}/scripts/site_search_index.py" "${CMAKE_BINARY_DIR}/docs/html")
+else()
+  message(STATUS "Python 3 not found: the docs target builds no full-text search index")
+endif()

@@ -18,6 +18,7 @@ import json
 import pathlib
 import sys
 import tempfile
+import textwrap
 
 import matplotlib
 
@@ -69,6 +70,17 @@ def rows(report, table_id):
 def caption(report, path):
     d = report["device"]
     return f"{d['name']}, driver {d['driver_release']}, {report['date'][:10]}; data: {shown(path)}"
+
+
+def finding(report, finding_id):
+    """The check or finding @finding_id of @report, or None when the run did not print it."""
+    return next((f for f in report["checks"] + report["findings"] if f["finding_id"] == finding_id), None)
+
+
+def log_if_wide(ax, values, axis="y"):
+    """A log scale where the values span more than a factor 100 (a 0.01 ms call beside a 40 ms copy)."""
+    if min(values) > 0 and max(values) > 100 * min(values):
+        (ax.set_yscale if axis == "y" else ax.set_xscale)("log")
 
 
 def shown(path):
@@ -142,9 +154,13 @@ def strip(ax, position, values, colour, label=None):
     jitter = random.Random(position)  # the same dots on every run
     ax.scatter([position + jitter.uniform(-0.18, 0.18) for _ in values], values, s=7, color=colour, alpha=0.6,
                linewidths=0, label=label, zorder=3)
-    median = sorted(values)[len(values) // 2] if len(values) % 2 else sum(sorted(values)[len(values) // 2 - 1:
-                                                                                      len(values) // 2 + 1]) / 2
-    ax.hlines(median, position - 0.3, position + 0.3, color="black", linewidth=1.2, zorder=4)
+    ax.hlines(median(values), position - 0.3, position + 0.3, color="black", linewidth=1.2, zorder=4)
+
+
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else sum(ordered[middle - 1:middle + 1]) / 2
 
 
 def ch01_bandwidth(path, out):
@@ -303,6 +319,247 @@ def ch08_graphs(path, out):
     save(fig, out, caption(report, path))
 
 
+WAITED, RETURNED = "#fdb863", "#9ecae1"  # light orange / light blue: the matrix's two outcomes, readable under text
+SERIES = [("#1f77b4", "o"), ("#ff7f0e", "s"), ("#2ca02c", "^"), ("#9467bd", "D")]  # colour and marker per series
+
+
+def ch02_timers(path, out):
+    """Sections 1 and 2: every reading of the four host timers as a dot on a log axis, the first ringed,
+    beside the kernel's own time (events on a held stream) and the backlog the warm-up left in flight;
+    on the right, what each timer contained, as the run computed it."""
+    report = load_report(path)
+    fig, axes = plt.subplots(2, 1, figsize=(12.5, 5.4))
+    for ax, table_id in zip(axes, ["host_timer_add", "host_timer_long_kernel"]):
+        table = rows(report, table_id)
+        for i, r in enumerate(table):
+            colour = COLOURS["host"] if "backlog_ms" in r else COLOURS["kernel"]  # the events row has no backlog
+            ax.scatter(r["samples"], [i] * len(r["samples"]), s=10, color=colour, alpha=0.6, linewidths=0, zorder=3)
+            ax.scatter([r["first_ms"]], [i], s=45, facecolors="none", edgecolors="black", linewidths=0.8, zorder=4)
+            ax.vlines(r["median"], i - 0.3, i + 0.3, color="black", linewidth=1.2, zorder=4)
+            ax.text(1.02, i, r["contained"], transform=ax.get_yaxis_transform(), fontsize=7, va="center")
+        for r in (r for r in table if "backlog_ms" not in r):
+            ax.axvline(r["median"], color=COLOURS["kernel"], linestyle="--", linewidth=0.8)
+        backlog = [r["backlog_ms"] for r in table if "backlog_ms" in r]
+        if backlog:
+            ax.axvline(median(backlog), color="#7f7f7f", linestyle=":", linewidth=1)
+        ax.set_xscale("log")
+        ax.set_yticks(range(len(table)), [r["name"] for r in table])
+        ax.set_ylim(len(table) - 0.5, -0.5)
+        ax.set_title(table[0]["table"], loc="left", fontsize=9)
+    axes[-1].set_xlabel("host timer reading [ms], log scale")
+    line = matplotlib.lines.Line2D
+    handles = [line([], [], marker="o", linestyle="", color=COLOURS["host"], label="host timer, every reading"),
+               line([], [], marker="o", linestyle="", color="black", markerfacecolor="none", label="first reading"),
+               line([], [], color="black", label="median"),
+               line([], [], color=COLOURS["kernel"], linestyle="--", label="the kernel (events, median)"),
+               line([], [], color="#7f7f7f", linestyle=":", label="backlog in flight (median)")]
+    fig.legend(handles=handles, loc="upper left", ncol=5, frameon=False, fontsize=7, bbox_to_anchor=(0.0, 1.0))
+    fig.tight_layout(rect=(0, 0, 0.7, 0.95))
+    save(fig, out, caption(report, path))
+
+
+def ch02_waits(path, out):
+    """Section 3 as a matrix: each call (row) in each of the four setups (column), coloured by whether it
+    returned after the queued GPU work was done, with the time it took then and alone; hatched where
+    what it read was stale."""
+    report = load_report(path)
+    tables = [rows(report, f"implicit_sync_{setup}") for setup in "abcd"]
+    calls = list(dict.fromkeys(r["name"] for table in tables for r in table))
+    fig, ax = plt.subplots(figsize=(8.5, 0.8 + 0.45 * len(calls)))
+    for column, table in enumerate(tables):
+        for r in table:
+            row, stale = calls.index(r["name"]), r.get("values_wrong", 0) > 0
+            ax.add_patch(matplotlib.patches.Rectangle(
+                (column - 0.48, row - 0.45), 0.96, 0.9, facecolor=WAITED if r["waited"] else RETURNED,
+                edgecolor="#777777" if stale else "white", hatch="//" if stale else None, linewidth=0.5))
+            ax.text(column, row, f"{r['returned_after_ms']:.3f} ms\n(alone {r['alone_ms']:.3f})",
+                    ha="center", va="center", fontsize=7, bbox={"facecolor": "white", "alpha": 0.8, "edgecolor": "none",
+                                                                "pad": 1})
+    ax.set_xlim(-0.5, len(tables) - 0.5)
+    ax.set_ylim(len(calls) - 0.5, -0.5)
+    ax.set_xticks(range(len(tables)), [f"({t[0]['table_id'][-1]})" for t in tables])
+    ax.xaxis.tick_top()
+    ax.set_yticks(range(len(calls)), calls)
+    ax.tick_params(length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    ax.set_xlabel("\n".join(textwrap.fill(t[0]["table"], 110, subsequent_indent="    ") for t in tables), fontsize=7,
+                  loc="left")
+    handles = [matplotlib.patches.Patch(color=WAITED, label="returned after the queued work was done (waited)"),
+               matplotlib.patches.Patch(color=RETURNED, label="returned before it was done"),
+               matplotlib.patches.Patch(facecolor="white", edgecolor="#777777", hatch="//",
+                                        label="read stale values (wrong > 0)")]
+    ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0, 1.07), ncol=3, frameon=False, fontsize=7)
+    ax.set_title(f"Which calls waited for {median([r['work_ms'] for t in tables for r in t]):.1f} ms of work queued on "
+                 "another stream", loc="left", fontsize=9, pad=34)
+    save(fig, out, caption(report, path))
+
+
+def ch05_queues(path, out):
+    """Section 3: V1 against V2 per CUDA_DEVICE_MAX_CONNECTIONS (every sample), and streams queued depth
+    first or breadth first against the model, in kernel lengths, per connection count."""
+    report = load_report(path)
+    pairs, orders = rows(report, "queue_schedules"), rows(report, "stream_orders")
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 3.8), gridspec_kw={"width_ratios": [1.2, 1]})
+    for i, r in enumerate(pairs):
+        for schedule, shift, (colour, _) in [("v1", -0.17, SERIES[0]), ("v2", 0.17, SERIES[2])]:
+            left.scatter([i + shift] * len(r[f"{schedule}_samples_ms"]), r[f"{schedule}_samples_ms"], s=9,
+                         color=colour, alpha=0.6, linewidths=0, zorder=3)
+            left.hlines(r[f"{schedule}_ms"], i + shift - 0.13, i + shift + 0.13, color=colour, linewidth=1.5)
+        top = max(r["v1_samples_ms"] + r["v2_samples_ms"])
+        left.annotate(f"{r['v1_over_v2_percent']:+.1f} %", (i, top), xytext=(0, 3), textcoords="offset points",
+                      ha="center", fontsize=7)
+    left.set_xticks(range(len(pairs)), [f"{r['connections_asked'] or 'default'}\n{r['chunks']} ch." for r in pairs],
+                    fontsize=7)
+    left.set_xlabel("CUDA_DEVICE_MAX_CONNECTIONS, chunks")
+    left.set_ylabel("time per run [ms]")
+    left.legend(handles=[matplotlib.lines.Line2D([], [], marker="o", color=SERIES[0][0], label="V1"),
+                         matplotlib.lines.Line2D([], [], marker="o", color=SERIES[2][0], label="V2")],
+                fontsize=7, frameon=False, loc="lower left")
+    left.set_title("V1 and V2, every sample, the median as a bar; V1 vs V2 above", loc="left", fontsize=9)
+    stream_orders_panel(right, orders)
+    fig.tight_layout()
+    save(fig, out, caption(report, path))
+
+
+def stream_orders_panel(ax, orders):
+    connections = list(dict.fromkeys(r["connections_seen"] for r in orders))
+    for (colour, marker), seen in zip(SERIES * len(connections), connections):
+        mine = sorted((r for r in orders if r["connections_seen"] == seen), key=lambda r: r["streams"])
+        streams = [r["streams"] for r in mine]
+        ax.plot(streams, [r["depth_first_lengths"] for r in mine], marker=marker, markersize=4, color=colour,
+                label=f"{seen or 'default (unset)'}: depth first")
+        ax.plot(streams, [r["model_lengths"] for r in mine], linestyle="--", color=colour, linewidth=0.8)
+        ax.plot(streams, [r["breadth_first_lengths"] for r in mine], marker=marker, markersize=3, color=colour,
+                linestyle="", alpha=0.4)
+    ax.set_xscale("log", base=2)
+    counts = sorted({r["streams"] for r in orders})
+    ax.set_xticks(counts, [str(c) for c in counts])
+    ax.set_yscale("log", base=2)
+    lengths = sorted({r["model_lengths"] for r in orders})
+    ax.set_yticks(lengths, [f"{v:g}" for v in lengths])
+    ax.set_xlabel("streams (two spin kernels each)")
+    ax.set_ylabel("time [lengths of one spin kernel]")
+    ax.legend(fontsize=7, frameon=False, title="connections", title_fontsize=7)
+    ax.set_title("depth first (solid), model ceil(streams / connections) + 1 (dashed), breadth first (pale)",
+                 loc="left", fontsize=8)
+
+
+def ch06_calls(path, out):
+    """Section 2: for each of the four copies, when the call returned and when the copy was done
+    (every sample a dot, the median a bar), on a log axis where the times span a factor over 100."""
+    report = load_report(path)
+    table = rows(report, "calls")
+    fig, ax = plt.subplots(figsize=(8.5, 0.9 + 0.6 * len(table)))
+    for i, r in enumerate(table):
+        for key, shift, colour in [("returned", -0.19, COLOURS["host"]), ("done", 0.19, COLOURS["HtoD"])]:
+            ax.barh(i + shift, r[f"{key}_ms"], height=0.36, color=colour, alpha=0.3)
+            ax.scatter(r[f"{key}_samples_ms"], [i + shift] * len(r[f"{key}_samples_ms"]), s=9, color=colour,
+                       linewidths=0, zorder=3)
+        right_end = max(r["done_samples_ms"] + r["returned_samples_ms"])
+        ax.annotate(f"returned at {r['returned_percent']:.1f} % of the copy's time", (right_end, i + 0.19),
+                    xytext=(6, 0), textcoords="offset points", va="center", fontsize=7)
+    log_if_wide(ax, [v for r in table for v in r["returned_samples_ms"] + r["done_samples_ms"]], axis="x")
+    ax.set_yticks(range(len(table)), [r["name"] for r in table])
+    ax.set_ylim(len(table) - 0.5, -0.5)
+    ax.set_xlabel("host timer from the call [ms]")
+    patch = matplotlib.patches.Patch
+    ax.legend(handles=[patch(color=COLOURS["host"], label="the call returned"),
+                       patch(color=COLOURS["HtoD"], label="the copy was done (device synchronised)")],
+              fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(0, -0.12 - 0.5 / len(table)), ncol=2)
+    ax.set_title(table[0]["table"], loc="left", fontsize=9)
+    save(fig, out, caption(report, path))
+
+
+def ch07_clock(path, out):
+    """Section 2: the SM clock measured in each load launch and NVML's clock during the load, marked
+    where NVML gave a slowdown reason, and NVML's power (a one-second average) against the limit."""
+    report = load_report(path)
+    table = rows(report, "clock")
+    load = next(r for r in table if r.get("nvml_at_ms"))  # the only row with NVML's series
+    step = report["options"]["load-ms"] / load["count"]  # each reading spans one launch; the JSON keeps no time
+    fig, (clock, power) = plt.subplots(2, 1, figsize=(11, 5), sharex=True)
+    clock.scatter([(i + 0.5) * step for i in range(load["count"])], load["samples"], s=7, color=COLOURS["HtoD"],
+                  label="in kernel, one reading per load launch\n(placed evenly over the load)", zorder=3)
+    clock.plot(load["nvml_at_ms"], load["nvml_sm_clock_mhz"], color=COLOURS["kernel"], linewidth=1,
+               label="NVML's SM clock")
+    capped = [(t, mhz) for t, mhz, why in zip(load["nvml_at_ms"], load["nvml_sm_clock_mhz"], load["nvml_clock_reasons"])
+              if why]
+    clock.scatter([t for t, _ in capped], [m for _, m in capped], marker="x", s=14, color=COLOURS["kernel"],
+                  label="NVML gave a slowdown reason", zorder=4)
+    for (colour, _), r in zip(SERIES[2:], (r for r in table if r is not load)):
+        clock.axhline(r["median"], color=colour, linestyle=":", linewidth=1, label=f"in kernel, {r['name']}")
+    clock.set_ylabel("SM clock [MHz]")
+    clock.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1))
+    clock.set_title(table[0]["table"], loc="left", fontsize=9)
+    averaged = load.get("power_averaged_1s", True)  # run 1 lacks the field: an H100's NVML averages over 1 s
+    power.plot(load["nvml_at_ms"], load["nvml_power_watts"], marker=".", color="#9467bd", linewidth=1,
+               label=f"NVML's power draw ({'a one-second average' if averaged else 'instantaneous'})")
+    power.axhline(load["power_limit_watts"], color="#7f7f7f", linestyle="--", linewidth=1, label="power limit")
+    power.set_ylabel("power [W]")
+    power.set_xlabel("time from the start of the load [ms]")
+    power.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1))
+    fig.tight_layout()
+    save(fig, out, caption(report, path))
+
+
+def ch07_warm_cold(path, out):
+    """Section 1: each case's samples and median (a bar) for the working set inside the L2 and the one
+    several times its size, labelled with its time over the warm case's."""
+    report = load_report(path)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for ax, table_id in zip(axes, ["working_set_small", "working_set_large"]):
+        table = rows(report, table_id)
+        for i, r in enumerate(table):
+            ax.bar(i, r["median_us"], width=0.7, color=COLOURS["HtoD"], alpha=0.3)
+            strip(ax, i, [ms * 1000 for ms in r["samples"]], COLOURS["HtoD"])
+            ax.annotate(f"x{r['vs_warm']:.2f}", (i, r["max_us"]), xytext=(0, 3), textcoords="offset points",
+                        ha="center", fontsize=7)
+        ax.set_xticks(range(len(table)), [r["name"].replace(", ", "\n") for r in table], fontsize=7, rotation=40,
+                      ha="right", rotation_mode="anchor")
+        ax.set_title(table[0]["table"], loc="left", fontsize=9)
+    axes[0].set_ylabel("kernel time [us] (events)")
+    fig.suptitle("Warm and cold L2: what ran before each timed kernel, isolated or behind a blocked stream; "
+                 "above each bar: its median over the warm case's", x=0.01,
+                 ha="left", fontsize=10)
+    fig.tight_layout(rect=(0, 0, 1, 0.94))
+    save(fig, out, caption(report, path))
+
+
+def ch08_queue(path, out):
+    """Section 2: every launch call into a held stream against the number queued before it (the table's
+    groups hold the calls in order), the depth the finding measured, and the pace of launches on a free stream."""
+    report = load_report(path)
+    times = [us for r in rows(report, "queue_fill") for us in r["samples"]]
+    depth = finding(report, "queue_depth.blocked")
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 3.6), gridspec_kw={"width_ratios": [2, 1]})
+    queued = depth["values"]["depth_count"] if depth else len(times)
+    for first, last, colour, size, label in [
+            (1, queued, COLOURS["HtoD"], 4, "returned while the stream was held"),
+            (queued + 1, queued + 1, COLOURS["kernel"], 30, f"call {queued + 1}: blocked, {queued} launches queued"),
+            (queued + 2, len(times), "#7f7f7f", 4, "after the stream was released")]:
+        calls = range(first, min(last, len(times)) + 1)
+        if calls:
+            left.scatter(calls, times[first - 1:calls[-1]], s=size, color=colour, alpha=0.6, linewidths=0, label=label)
+    left.legend(fontsize=7, frameon=False, loc="upper left", markerscale=2)
+    left.set_xscale("log")
+    log_if_wide(left, times)
+    left.set_xlabel("launch call (number queued before it + 1)")
+    left.set_ylabel("launch call [us] (host timer)")
+    left.set_title("Launch calls into a held stream, every call", loc="left", fontsize=9)
+    pace = rows(report, "queue_pace")
+    right.bar(range(len(pace)), [r["per_launch_us"] for r in pace], color=COLOURS["HtoD"], width=0.6)
+    right.axhline(report["options"]["kernel-us"], color=COLOURS["kernel"], linestyle="--", linewidth=1,
+                  label="each kernel spins (--kernel-us)")
+    right.set_ylim(0, 1.3 * max([r["per_launch_us"] for r in pace] + [report["options"]["kernel-us"]]))
+    right.set_xticks(range(len(pace)), [f"{r['launches']} launches" for r in pace])
+    right.set_ylabel("launch loop / launches [us]")
+    right.legend(fontsize=7, frameon=False, loc="upper left")
+    right.set_title("Spin kernels on a free stream", loc="left", fontsize=9)
+    fig.tight_layout()
+    save(fig, out, caption(report, path))
+
+
 def size_label(size):
     for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if size >= scale:
@@ -320,7 +577,14 @@ def chapter_figures(run, out):
                                ("ch05_overlap", "chunks", ch05_chunks),
                                ("ch06_pinned_memory", "bandwidth", ch06_bandwidth),
                                ("ch07_cache_and_clock", "samples", ch07_samples),
-                               ("ch08_launch_and_graphs", "graphs", ch08_graphs)]:
+                               ("ch08_launch_and_graphs", "graphs", ch08_graphs),
+                               ("ch02_sync_pitfalls", "timers", ch02_timers),
+                               ("ch02_sync_pitfalls", "waits", ch02_waits),
+                               ("ch05_overlap", "queues", ch05_queues),
+                               ("ch06_pinned_memory", "calls", ch06_calls),
+                               ("ch07_cache_and_clock", "clock", ch07_clock),
+                               ("ch07_cache_and_clock", "warm_cold", ch07_warm_cold),
+                               ("ch08_launch_and_graphs", "queue", ch08_queue)]:
         data = run / f"{name}.json"
         if data.exists():
             target = out / f"{name}.{figure}.svg"

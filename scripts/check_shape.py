@@ -5,9 +5,10 @@ For every chapters/NN_name/ folder:
   - main.cu has at most 130 lines and computes nothing: no std::to_string,
     getenv, snprintf, background sentence or memory check of its own (the
     memory need comes from the options file, through chapter.require_memory);
-  - no function in findings.cpp is longer than 60 lines;
+  - no function in the findings (findings.cpp, or findings_*.cpp where a chapter
+    splits them by section) is longer than 60 lines;
   - the lesson files (*.cu and *.cuh other than main.cu) hold more lines than
-    findings.cpp and findings.hpp together: the lesson is the biggest room.
+    all its findings*.cpp and findings*.hpp together: the lesson is the biggest room.
 
 Usage: scripts/check_shape.py [ROOT]      exit 0 when every chapter holds, 1 otherwise
        scripts/check_shape.py --self-test  shows each rule failing on a made-up chapter
@@ -77,11 +78,12 @@ def chapter_problems(folder):
     main = folder / "main.cu"
     if main.exists():
         problems += main_problems(main)
-    findings = [folder / "findings.cpp", folder / "findings.hpp"]
-    for name, first, length in long_functions(findings[0]) if findings[0].exists() else []:
-        problems.append(f"{findings[0]}:{first}: {name} is {length} lines, more than {MAX_FINDINGS_FUNCTION_LINES}")
+    findings = sorted(folder.glob("findings*.cpp")) + sorted(folder.glob("findings*.hpp"))
+    for source in (p for p in findings if p.suffix == ".cpp"):
+        for name, first, length in long_functions(source):
+            problems.append(f"{source}:{first}: {name} is {length} lines, more than {MAX_FINDINGS_FUNCTION_LINES}")
     lesson = sum(len(lines_of(p)) for p in sorted(folder.glob("*.cu*")) if p.name != "main.cu")
-    verdicts = sum(len(lines_of(p)) for p in findings if p.exists())
+    verdicts = sum(len(lines_of(p)) for p in findings)
     if verdicts and verdicts >= lesson:
         problems.append(f"{folder}: findings {verdicts} lines, lesson {lesson}: the lesson must be the biggest room")
     return problems
@@ -113,6 +115,10 @@ def self_test():
             "long function": (good_main, "int long_one() {\n" + "  x();\n" * 60 + "}\n", "long_one is 62 lines"),
             "findings larger": (good_main, "// verdict\n" * 40, "biggest room"),
         }
+        split = {  # findings split by section: every file counts, every function is checked
+            "split larger": ("// verdict\n" * 30, "biggest room"),
+            "split long function": ("int long_two() {\n" + "  x();\n" * 60 + "}\n", "long_two is 62 lines"),
+        }
         failures = 0
         for name, (main_text, findings_text, expected) in cases.items():
             (folder / "main.cu").write_text(main_text)
@@ -122,11 +128,19 @@ def self_test():
                 print(f"self-test: '{name}' was not caught (wanted '{expected}'; got {problems})")
                 failures += 1
         (folder / "main.cu").write_text(good_main)
+        (folder / "findings.cpp").write_text("// verdict\n" * 15)
+        for name, (part_text, expected) in split.items():
+            (folder / "findings_part.cpp").write_text(part_text)
+            problems = check(root)
+            if not any(expected in p for p in problems):
+                print(f"self-test: '{name}' was not caught (wanted '{expected}'; got {problems})")
+                failures += 1
+        (folder / "findings_part.cpp").unlink()
         (folder / "findings.cpp").write_text(good_findings)
         if check(root):
             print(f"self-test: a chapter in shape was refused: {check(root)}")
             failures += 1
-    print(f"self-test: {len(cases) + 1 - failures} passed, {failures} failed")
+    print(f"self-test: {len(cases) + len(split) + 1 - failures} passed, {failures} failed")
     return 1 if failures else 0
 
 

@@ -12,8 +12,13 @@ there. This filter, run on each page as Doxygen reads it, rewrites:
     repository, html/repo/<path> (the docs target copies those files there);
   - a link to a rendered page with a #heading, which Doxygen does not resolve, to
     that page's copy in html/repo/ (the anchor is GitHub's; the page is there).
-A link to another rendered page without an anchor is left to Doxygen. Prints
-the page on stdout; never changes the file.
+A link to another rendered page without an anchor is left to Doxygen. It also
+  - turns each `<!-- snippet: PATH REGION -->` comment (scripts/check_snippets.py),
+    which GitHub hides, into a line above its code block that links the site's
+    copy of the source, html/repo/PATH;
+  - ends every page with the site's full-text search (docs/site/lab-search.js and
+    the index scripts/site_search_index.py writes after Doxygen has run).
+Prints the page on stdout; never changes the file.
 """
 import os
 import re
@@ -21,6 +26,9 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LINK = re.compile(r"(!?)\[([^\]]*)\]\(([^)\s]+)\)")
+SNIPPET = re.compile(r"^<!--\s*snippet:\s*(\S+)\s+\S+\s*-->[ \t]*$", re.M)
+SEARCH = ("\n\n\\htmlonly\n<script src=\"lab-search-index.js\"></script>\n"
+          "<script src=\"lab-search.js\"></script>\n\\endhtmlonly\n")
 
 
 def rewrite(page, text):
@@ -45,7 +53,12 @@ def rewrite(page, text):
 
     # Leave fenced code blocks alone.
     parts = re.split(r"(^```.*?^```)", text, flags=re.S | re.M)
-    return "".join(p if p.startswith("```") else LINK.sub(one, p) for p in parts)
+    return "".join(p if p.startswith("```") else SNIPPET.sub(source_link, LINK.sub(one, p)) for p in parts) + SEARCH
+
+
+def source_link(match):
+    path = match.group(1)
+    return f'<div class="lab-snippet-source">from <a href="repo/{path}">{path}</a></div>'
 
 
 if __name__ == "__main__":

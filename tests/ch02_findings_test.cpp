@@ -419,7 +419,11 @@ TEST_CASE("implicit_sync_findings: failures, and what the documentation does not
     CHECK(ch02::implicit_sync_findings(documented_run(WorkSetup::blocking_stream), WorkSetup::non_blocking_stream)
               .empty());
   }
-  CHECK(ch02::implicit_sync_background().size() == 5);
+  // Six lines, each with its source: the stream rules (2), the copies, cudaFree's condition and cudaMalloc's
+  // silence, any call "may block or synchronize", and the Programming Guide on allocation and concurrency.
+  const std::vector<lab::Background> background = ch02::implicit_sync_background();
+  CHECK(background.size() == 6);
+  for (const lab::Background& b : background) CHECK_FALSE(b.source.empty());
 }
 
 // --- Section 4 --------------------------------------------------------------------

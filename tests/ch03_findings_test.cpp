@@ -61,29 +61,43 @@ TEST_CASE("stopwatch: a 10 % gap fails the check; a host timer that read less ad
 
 // --- 2 ------------------------------------------------------------------------
 
-TEST_CASE("event costs: the empty pair against the step its readings came in, not the documented 0.5 us") {
-  ch03::EventCostRun run{{1.248, 1.280, 1.408}, {1.5, 1.4, 1.6}, {0.4, 0.3, 0.5}};  // 39, 40, 44 steps of 32 ns
+TEST_CASE("event costs: a floor above the readings' smallest difference and the documented 0.5 us is the pair's cost") {
+  ch03::EventCostRun run{{1.248, 1.280, 1.408}, {1.5, 1.4, 1.6}, {0.4, 0.3, 0.5}};  // 39, 40, 44 times 32 ns
   auto findings = ch03::event_cost_findings(run);
-  CHECK(by_id(findings, "pair_floor").id == "pair_floor.above_step");
+  CHECK(by_id(findings, "pair_floor").id == "pair_floor.own_cost");
   CHECK(value(findings, "pair_floor", "pair_median_us") == doctest::Approx(1.28));
-  CHECK(value(findings, "pair_floor", "step_us") == doctest::Approx(0.032));
+  CHECK(value(findings, "pair_floor", "smallest_difference_us") == doctest::Approx(0.032));
+  CHECK(value(findings, "pair_floor", "documented_resolution_us") == doctest::Approx(0.5));
   const lab::ResultTable table = ch03::event_cost_table(run);
   CHECK(table.id() == "event_costs");
   CHECK(cell(table, "empty event pair (GPU time)", "median") == doctest::Approx(1.28));
   CHECK(table.row("cudaEventRecord, cudaEventDisableTiming (host time)").get("count").integer() == 3);
+  // Coarse readings (1 us apart) with a floor above them: a cost too.
+  run.empty_pair_us = {2.0, 3.0, 3.0};
+  CHECK(by_id(ch03::event_cost_findings(run), "pair_floor").id == "pair_floor.own_cost");
+}
 
-  // A 0.3 us floor in 32 ns steps is about 10 steps: a floor this run can tell, under the documented 0.5 us.
-  run.empty_pair_us = {0.288, 0.320, 0.320, 0.352};
-  findings = ch03::event_cost_findings(run);
-  CHECK(by_id(findings, "pair_floor").id == "pair_floor.above_step");
-  CHECK(value(findings, "pair_floor", "step_us") == doctest::Approx(0.032));
+TEST_CASE("event costs: a floor under 0.5 us is not called a cost, however fine the readings; nor one within a step") {
+  // 0.3 us in readings 32 ns apart: about 10 times the smallest difference, yet within the documented
+  // resolution, so not the pair's own cost (and not "cannot tell it from the grading" either).
+  ch03::EventCostRun run{{0.288, 0.320, 0.320, 0.352}, {}, {}};
+  auto findings = ch03::event_cost_findings(run);
+  CHECK(by_id(findings, "pair_floor").id == "pair_floor.within_resolution");
+  CHECK(value(findings, "pair_floor", "pair_median_us") == doctest::Approx(0.32));
+  CHECK(value(findings, "pair_floor", "smallest_difference_us") == doctest::Approx(0.032));
+  run.empty_pair_us = {0.5, 0.5, 0.532};  // exactly the documented 0.5 us: still within it
+  CHECK(by_id(ch03::event_cost_findings(run), "pair_floor").id == "pair_floor.within_resolution");
+  run.empty_pair_us = {0.532, 0.532, 0.564};  // just above it
+  CHECK(by_id(ch03::event_cost_findings(run), "pair_floor").id == "pair_floor.own_cost");
 
-  run.empty_pair_us = {0.0, 0.032, 0.032};  // a floor of one step: no larger than the step itself
+  run.empty_pair_us = {0.0, 0.032, 0.032};  // a floor of one difference: no larger than it
   CHECK(by_id(ch03::event_cost_findings(run), "pair_floor").id == "pair_floor.within_step");
-  run.empty_pair_us = {1.28, 1.28, 1.28};  // every reading the same: no step seen
+  run.empty_pair_us = {0.0, 1.0, 1.0};  // above 0.5 us, but no more than the readings' 1 us difference
+  CHECK(by_id(ch03::event_cost_findings(run), "pair_floor").id == "pair_floor.within_step");
+  run.empty_pair_us = {1.28, 1.28, 1.28};  // every reading the same: no difference seen
   findings = ch03::event_cost_findings(run);
   CHECK(by_id(findings, "pair_floor").id == "pair_floor.no_step");
-  CHECK(value(findings, "pair_floor", "step_us") == 0);
+  CHECK(value(findings, "pair_floor", "smallest_difference_us") == 0);
 }
 
 // --- 3 ------------------------------------------------------------------------
@@ -541,6 +555,9 @@ TEST_CASE("wrong stream: the host timer confirms the pair on the work's stream; 
   CHECK(by_id(findings, "wrong_stream_result").passed);
   CHECK(by_id(findings, "own_pair_vs_host").kind == lab::Finding::Kind::timing);
   CHECK(by_id(findings, "own_pair_vs_host").passed);
+  CHECK(by_id(findings, "ordered_pair_vs_host").kind == lab::Finding::Kind::timing);
+  CHECK(by_id(findings, "ordered_pair_vs_host").passed);
+  CHECK(value(findings, "ordered_pair_vs_host", "joined_us") == doctest::Approx(156));
   CHECK(by_id(findings, "trust").id == "trust.own_stream");
   CHECK(value(findings, "trust", "own_stream_us") == doctest::Approx(155));
   CHECK(value(findings, "trust", "other_stream_us") == doctest::Approx(4));
@@ -552,7 +569,7 @@ TEST_CASE("wrong stream: the host timer confirms the pair on the work's stream; 
   CHECK(table.id() == "wrong_stream");
   CHECK(cell(table, "events on another stream", "median") == doctest::Approx(4));
   CHECK(cell(table, "events on the work's stream", "vs_host") == doctest::Approx(100.0 * (155 - 175) / 175));
-  CHECK(cell(table, "another stream, stop after cudaStreamWaitEvent", "median") == doctest::Approx(156));
+  CHECK(cell(table, "another stream, fork and join (cudaStreamWaitEvent)", "median") == doctest::Approx(156));
   CHECK(cell(table, "host timer, to cudaStreamSynchronize(work)", "median") == doctest::Approx(175));
 }
 
@@ -574,6 +591,20 @@ TEST_CASE("wrong stream: both pairs agree, a kernel too short to tell, and a bro
   ch03::WrongStreamRun run = wrong_stream(155, 4, 175);
   run.result = wrong();
   CHECK_FALSE(by_id(ch03::wrong_stream_findings(run), "wrong_stream_result").passed);
+}
+
+TEST_CASE("wrong stream: a fork-and-join pair that misses the work fails its check, whatever the other pairs read") {
+  ch03::WrongStreamRun run = wrong_stream(155, 4, 175);
+  run.joined_us = around(9);  // a join that did not wait (or a start after the work): reads like the mistake
+  auto findings = ch03::wrong_stream_findings(run);
+  CHECK_FALSE(by_id(findings, "ordered_pair_vs_host").passed);
+  CHECK(value(findings, "ordered_pair_vs_host", "joined_us") == doctest::Approx(9));
+  CHECK(by_id(findings, "own_pair_vs_host").passed);
+  CHECK(by_id(findings, "trust").id == "trust.own_stream");  // which pair to trust does not hang on the fix
+  run.joined_us = around(300);                               // longer than the host timer around it: broken too
+  CHECK_FALSE(by_id(ch03::wrong_stream_findings(run), "ordered_pair_vs_host").passed);
+  run.joined_us.clear();  // no samples: nothing to judge, so not a pass
+  CHECK_FALSE(by_id(ch03::wrong_stream_findings(run), "ordered_pair_vs_host").passed);
 }
 
 // --- background and options ----------------------------------------------------

@@ -357,7 +357,33 @@ TEST_CASE("CPU time freed: no overlap, orders not apart, a wrong copy") {
   CHECK_FALSE(by_id(f, "cpu_freed_intact").passed);
   CHECK_FALSE(by_id(f, "overlap").passed);
   CHECK(value(f, "overlap", "overlapped_ms") == doctest::Approx(9.6));
+  CHECK(value(f, "overlap", "saved_percent") == doctest::Approx(100.0 * 0.1 / 4.8));
   CHECK(by_id(f, "cpu_time_back").id == "cpu_time_back.not_apart");
+}
+
+// "Overlapped" is judged by the share of the most an overlap can save, min(copy, cpu), that the order
+// saved; each case below is one that a fixed share of the sum (under 80 % of copy + cpu) misjudges.
+TEST_CASE("CPU time freed: overlap judged against what a perfect overlap saves") {
+  ch06::CpuFreedRun run = freed(4.95, 39.2, 5.4);
+  run.cpu_ms = around(0.5);  // short CPU work, hidden almost whole: 4.95 of 5.4 ms is 92 % of the sum
+  std::vector<lab::Finding> f = ch06::cpu_freed_findings(run);
+  CHECK(by_id(f, "overlap").passed);
+  CHECK(value(f, "overlap", "possible_saving_ms") == doctest::Approx(0.5));
+  CHECK(value(f, "overlap", "saved_percent") == doctest::Approx(90.0));
+
+  run = freed(7.6, 39.2, 9.7);  // copy 4.9, CPU 4.8: 7.6 ms is 78 % of the sum, but saved 2.1 of 4.8 ms
+  f = ch06::cpu_freed_findings(run);
+  CHECK_FALSE(by_id(f, "overlap").passed);
+  CHECK(value(f, "overlap", "saved_percent") == doctest::Approx(43.75));
+
+  run = freed(5.0, 39.2, 6.0);  // copy 4, CPU 2, 5 ms: exactly half of the 2 ms saving, enough
+  run.copy_ms = around(4.0);
+  run.cpu_ms = around(2.0);
+  f = ch06::cpu_freed_findings(run);
+  CHECK(by_id(f, "overlap").passed);
+  CHECK(value(f, "overlap", "saved_percent") == doctest::Approx(50.0));
+  run.overlapped.wall_ms = around(5.05);  // a little less saved: not enough
+  CHECK_FALSE(by_id(ch06::cpu_freed_findings(run), "overlap").passed);
 }
 
 // --- 5a. write-combined ------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cstddef>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -32,7 +33,7 @@ TEST_CASE("registration never pays when a registered copy is not faster") {
   CHECK(ch06::copies_to_break_even({0.0, 5.0, 4.0}) == 1);  // free registration: the first copy wins
 }
 
-TEST_CASE("PCIe theoretical rates per direction") {
+TEST_CASE("PCIe data rates per direction after line encoding") {
   CHECK(ch06::pcie_gigabytes_per_second(5, 16) == doctest::Approx(63.015).epsilon(1e-4));  // 32 GT/s x 128/130 / 8 x 16
   CHECK(ch06::pcie_gigabytes_per_second(4, 16) == doctest::Approx(31.508).epsilon(1e-4));
   CHECK(ch06::pcie_gigabytes_per_second(3, 8) == doctest::Approx(7.877).epsilon(1e-3));
@@ -40,6 +41,26 @@ TEST_CASE("PCIe theoretical rates per direction") {
   CHECK(ch06::pcie_gigabytes_per_second(1, 1) == doctest::Approx(0.25));
   CHECK(ch06::pcie_gigabytes_per_second(0, 16) == 0.0);  // unknown (NVML missing)
   CHECK(ch06::pcie_gigabytes_per_second(7, 16) == 0.0);
+}
+
+// The encoding the benchmark finding names must be the one the rate above counted.
+TEST_CASE("PCIe line encoding per generation") {
+  CHECK(std::string(ch06::pcie_encoding(1)) == "8b/10b");
+  CHECK(std::string(ch06::pcie_encoding(2)) == "8b/10b");
+  CHECK(std::string(ch06::pcie_encoding(3)) == "128b/130b");
+  CHECK(std::string(ch06::pcie_encoding(5)) == "128b/130b");
+  CHECK(std::string(ch06::pcie_encoding(0)) == "unknown");
+  CHECK(std::string(ch06::pcie_encoding(6)) == "unknown");  // Gen 6 (PAM4, FLIT) is not handled
+}
+
+// Section 4's calibration: 1000 steps took 2 ms, so 5 ms needs 2500 (an inverted ratio gives 400).
+TEST_CASE("CPU work: steps rescaled to the target time") {
+  CHECK(ch06::rescaled_cpu_steps(1000, 2.0, 5.0) == 2500);
+  CHECK(ch06::rescaled_cpu_steps(3000, 4.931, 1.635) == 995);  // too long a run shortened, rounded
+  // The miss of run 2 (2026-11-25): work meant to match a 4.931 ms copy took 1.635 ms; about 3x the steps.
+  CHECK(ch06::rescaled_cpu_steps(1'000'000, 1.635, 4.931) == 3'015'902);
+  CHECK(ch06::rescaled_cpu_steps(10, 100.0, 1.0) == 1);     // never fewer than one step
+  CHECK(ch06::rescaled_cpu_steps(1000, 0.0, 5.0) == 1000);  // no time measured: keep the estimate
 }
 
 // --- the options file: the rule and the memory need ---------------------------------

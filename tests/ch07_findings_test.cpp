@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "findings.hpp"
+#include "sample_statistics.hpp"
 #include "support/findings_support.hpp"
 
 namespace {
@@ -253,6 +254,20 @@ TEST_CASE("clock_table and clock_error_table: idle, load, after; the method's er
   CHECK(errors.rows()[3].get("mhz").number() == doctest::Approx(15));               // 1995 - 1980
 }
 
+TEST_CASE("clock_table: NVML's power labelled as it is returned, a 1 s average from Ampere (except GA100) on") {
+  ch07::ClockRun run = clock_run();
+  run.power_averaged = true;  // an H100: nvmlDeviceGetPowerUsage averages over 1 s
+  lab::ResultTable table = ch07::clock_table(run);
+  CHECK(table.rows()[1].get("power_averaged_1s").boolean());
+  CHECK(lab_test::contains(table.render(), "power, 1 s avg [W]"));  // the column's label, not a sentence
+  CHECK(lab_test::contains(table.render(), "max power, 1 s avg [W]"));
+  run.power_averaged = false;  // GA100 and older: instantaneous power
+  table = ch07::clock_table(run);
+  CHECK_FALSE(table.rows()[1].get("power_averaged_1s").boolean());
+  CHECK(lab_test::contains(table.render(), "power, instant [W]"));
+  CHECK(table.render().find("1 s avg") == std::string::npos);
+}
+
 TEST_CASE("clock_table without NVML: the in-kernel readings alone, no NVML or power cell") {
   ch07::ClockRun run = clock_run();
   run.idle_nvml_mhz.clear();
@@ -353,6 +368,15 @@ TEST_CASE("samples, histogram and precision tables") {
   CHECK(precision.rows().front().get("width_percent").number() > precision.rows().back().get("width_percent").number());
 }
 
+TEST_CASE("samples table: the smallest gap between two samples bounds the events' step from above") {
+  ch07::SamplesRun run = samples_run();  // 0.5400 ms plus multiples of 0.0001 ms
+  CHECK(lab_test::cell(ch07::samples_table(run), "clocked kernel", "step_us") == doctest::Approx(0.1));
+  run.ms = {0.007744, 0.007712, 0.007808, 0.007712};  // chapter 07's warm kernel: 32 ns steps
+  CHECK(lab_test::cell(ch07::samples_table(run), "clocked kernel", "step_us") == doctest::Approx(0.032));
+  run.ms = {0.54, 0.54, 0.54};  // no two differ: no step seen
+  CHECK(lab_test::cell(ch07::samples_table(run), "clocked kernel", "step_us") == 0.0);
+}
+
 TEST_CASE("histogram and precision tables of a run without samples: no rows") {
   ch07::SamplesRun none = samples_run();
   none.ms.clear();
@@ -392,6 +416,19 @@ TEST_CASE("samples_findings: the interval narrows as 1/sqrt(n), slower, faster, 
   CHECK(by_id(grouped, "precision").id == "precision.widened");
   CHECK(value(grouped, "precision", "largest_widening") > 1.25);
   CHECK(value(roughly, "precision", "largest_widening") <= 1.25);  // the independent-looking run never widened
+  // The interval from 5 samples is their whole range: a wider one from 10 is no drift, so no "widened".
+  ch07::SamplesRun coarse = samples_run();
+  for (std::size_t i = 0; i < coarse.ms.size(); ++i)
+    coarse.ms[i] = 0.5400 + 0.00004 * static_cast<double>((i * 37) % 21);
+  const double tight[] = {0.5400, 0.5405, 0.5398, 0.5403, 0.5401}, loose[] = {0.5380, 0.5420, 0.5385, 0.5415, 0.5392};
+  for (std::size_t i = 0; i < 5; ++i) coarse.ms[i] = tight[i], coarse.ms[5 + i] = loose[i];
+  const std::vector<std::size_t> counts = ch07::precision_counts(coarse.ms.size());
+  REQUIRE(ch07::largest_widening(coarse.ms, counts, 5).factor > 1.25);  // from 5 to 10 it widened 2.5x
+  REQUIRE(ch07::largest_widening(coarse.ms, counts, 5).from == 5);
+  const std::vector<lab::Finding> five_to_ten = ch07::samples_findings(coarse);
+  CAPTURE(by_id(five_to_ten, "precision").text);
+  CHECK(by_id(five_to_ten, "precision").id == "precision.as_sqrt_n");
+  CHECK(value(five_to_ten, "precision", "largest_widening") <= 1.25);
   // Equal samples: zero width, no trend.
   ch07::SamplesRun equal = samples_run();
   for (double& x : equal.ms) x = 0.54;

@@ -38,12 +38,14 @@ __global__ void add_one_thread_per_element(const float* a, const float* b, float
 // Grid-stride loop: the grid has a fixed number of threads, each handles
 // elements i, i + stride, i + 2 * stride, ... The same kernel is correct for any
 // n and any grid, so the grid can be sized to the GPU rather than to the data.
+// [snippet:add_grid_stride]
 __global__ void add_grid_stride(const float* a, const float* b, float* c, std::int64_t n) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n; i += stride) {
     c[i] = a[i] + b[i];
   }
 }
+// [snippet:add_grid_stride]
 
 // Grid-stride over float4: one 16-byte load per operand per iteration instead
 // of four 4-byte ones, so fewer instructions for the same bytes. The n % 4
@@ -95,6 +97,7 @@ LaunchConfig choose_config(AddVariant variant, std::int64_t n, int block, const 
   return config;
 }
 
+// [snippet:launch_add]
 void launch_add(AddVariant variant, const float* a, const float* b, float* c, std::int64_t n,
                 const LaunchConfig& config, cudaStream_t stream) {
   const auto grid = static_cast<unsigned>(config.grid);
@@ -112,6 +115,7 @@ void launch_add(AddVariant variant, const float* a, const float* b, float* c, st
   }
   LAB_CHECK_LAUNCH();
 }
+// [snippet:launch_add]
 
 // --- Checked problems --------------------------------------------------------------
 

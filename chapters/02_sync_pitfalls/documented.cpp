@@ -26,8 +26,9 @@ constexpr CallDocs kCallDocs[] = {
     // 3.1.3.3 Implicit Synchronization lists "a device memory allocation" among what keeps
     // commands of different streams from running concurrently: chapter 04, section 5).
     {"not said (API page)", Order::none, Documented::unspecified, Documented::unspecified},
-    {"may synchronise", Order::none, Documented::may,
-     Documented::may},  // cudaFree: "may perform implicit synchronization"
+    // cudaFree of memory from cudaMalloc: "may perform implicit synchronization" (of memory
+    // from cudaMallocAsync or cudaMallocFromPoolAsync it performs none).
+    {"may synchronise", Order::none, Documented::may, Documented::may},
     {"after the stream's work", Order::own_stream, Documented::yes, Documented::yes}};  // cudaStreamSynchronize
 
 const CallDocs& docs(HostCall call) { return kCallDocs[static_cast<int>(call)]; }
@@ -78,9 +79,16 @@ std::vector<lab::Background> implicit_sync_background() {
           {"cudaMemcpy from device to host returns once the copy has completed; cudaMemcpyAsync between device and "
            "pageable memory might be synchronous; to pinned memory it is asynchronous",
            "CUDA Runtime API, 2. API synchronization behavior"},
-          {"cudaFree of memory from cudaMalloc may perform implicit synchronization; cudaMalloc's API page does not "
-           "say when the call returns, and any call may block when internal resources run out",
-           "CUDA Runtime API, cudaFree and cudaMalloc; 2. API synchronization behavior"},
+          {"cudaFree: \"This API will not perform any implicit synchronization when the pointer was allocated with "
+           "cudaMallocAsync or cudaMallocFromPoolAsync\" (the caller must then make sure every access to it has "
+           "completed); \"For all other pointers, this API may perform implicit synchronization.\" The probe frees "
+           "memory from cudaMalloc, so its cudaFree may. cudaMalloc's API page does not say when the call returns",
+           "CUDA Runtime API, cudaFree and cudaMalloc"},
+          {"\"Any CUDA API call may block or synchronize for various reasons such as contention for or "
+           "unavailability of internal resources. Such behavior is subject to change and undocumented behavior "
+           "should not be relied upon.\" So only a documented wait is judged here; the other rows say what the "
+           "call did in this run",
+           "CUDA Runtime API, 2. API synchronization behavior"},
           {"\"Two commands from different streams cannot run concurrently if any one of the following operations is "
            "issued in-between them by the host thread: ... a device memory allocation\"; \"Managing memory "
            "allocations using cudaMalloc and cudaFree causes the GPU to synchronize across all executing CUDA "

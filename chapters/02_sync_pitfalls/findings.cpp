@@ -11,8 +11,8 @@ namespace ch02 {
 namespace {
 
 // A backlog shorter than this is not told apart from the event timer's
-// documented resolution (about 0.5 us; readings came in 32 ns steps on the H100
-// runs), the events' own cost and the launch calls around it.
+// documented resolution (about 0.5 us; on the H100 runs readings differed by as
+// little as 32 ns), the events' own cost and the launch calls around it.
 constexpr double kMeasurableBacklogMs = 0.01;
 constexpr const char* kCaseNames[] = {"sync before and after", "sync before only", "sync after only", "no sync"};
 

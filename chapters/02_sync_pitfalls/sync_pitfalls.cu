@@ -37,6 +37,7 @@ void queue_timed_kernel(const TimedKernel& kernel, cudaStream_t stream) {
 
 // --- Sections 1 and 2: a host timer around a kernel, four ways ----------------
 
+// [snippet:time_with_host_timer]
 std::vector<double> time_with_host_timer(SyncCase sync_case, const TimedKernel& kernel, cudaStream_t stream, int runs) {
   std::vector<double> samples;
   samples.reserve(static_cast<std::size_t>(runs));
@@ -49,6 +50,7 @@ std::vector<double> time_with_host_timer(SyncCase sync_case, const TimedKernel& 
   }
   return samples;
 }
+// [snippet:time_with_host_timer]
 
 CaseRun run_case(SyncCase sync_case, const TimedKernel& kernel, const Options& o, cudaStream_t stream) {
   CaseRun run;

@@ -11,8 +11,8 @@ std::vector<lab::Background> stopwatch_background() {
 
 std::vector<lab::Background> event_cost_background() {
   return {{"cudaEventElapsedTime: \"Computes the elapsed time between two events (in milliseconds with a "
-           "resolution of around 0.5 microseconds).\" The page says no more of the resolution; the step between "
-           "readings is this run's own (section 2's finding)",
+           "resolution of around 0.5 microseconds).\" The page says no more of it; the smallest difference between "
+           "this run's readings, an upper bound on how finely they are graded, is section 2's finding",
            "CUDA Runtime API, cudaEventElapsedTime"},
           {"an event made with cudaEventDisableTiming records no timing data (cudaEventElapsedTime refuses it); "
            "without cudaEventBlockingSync it gives the best performance with cudaStreamWaitEvent and cudaEventQuery",
@@ -85,15 +85,23 @@ std::vector<lab::Background> wrong_stream_background() {
            "cudaEventSynchronize then examine or wait for that captured work only: an event on another stream "
            "captures none of the timed work",
            "CUDA Runtime API, cudaEventRecord"},
-          {"\"An event has completed when all tasks - or optionally, all commands in a given stream - preceding the "
-           "event have completed. Events in stream zero are completed after all preceding tasks and commands in all "
-           "streams are completed.\"",
-           "CUDA C++ Programming Guide, Asynchronous Concurrent Execution: Events"},
+          {"an event on stream 0 waits for what stream 0 waits for. The legacy default stream \"synchronizes with all "
+           "other streams in the same CUcontext except for non-blocking streams\"; the per-thread default stream "
+           "(--default-stream per-thread) \"does not synchronize with other streams (just like explicitly created "
+           "streams)\", only with the legacy one. So the 12.x Guide's \"Events in stream zero are completed after all "
+           "preceding tasks and commands in all streams are completed\" holds only where stream 0 is the legacy "
+           "default stream, and then for blocking streams only: an event on stream 0 waits for neither of this "
+           "section's streams",
+           "CUDA Runtime API, 3. Stream synchronization behavior (Legacy default stream, Per-thread default stream); "
+           "CUDA Programming Guide, 2.3.6 Blocking and non-blocking streams and the default stream; CUDA C++ "
+           "Programming Guide 12.x, Asynchronous Concurrent Execution: Events"},
           {"cudaStreamNonBlocking: \"work running in the created stream may run concurrently with work in stream 0 "
            "(the NULL stream), and ... the created stream should perform no implicit synchronization with stream 0\"; "
-           "so two such streams never wait for each other, and an event on the legacy stream 0 would wait for "
-           "neither",
-           "CUDA Runtime API, cudaStreamCreateWithFlags"}};
+           "\"the blocking and non-blocking semantics refer only to how the streams synchronize with the default "
+           "stream\". The two streams here do not wait for each other because nothing orders them, not because of "
+           "the flag",
+           "CUDA Runtime API, cudaStreamCreateWithFlags; CUDA Programming Guide, 2.3.6 Blocking and non-blocking "
+           "streams and the default stream"}};
 }
 
 }  // namespace ch03

@@ -67,6 +67,7 @@ StopwatchRun time_long_kernel(double kernel_ms, int samples, cudaStream_t stream
   LAB_CHECK(cudaEventCreate(&start));
   LAB_CHECK(cudaEventCreate(&stop));
   try {
+    // [snippet:stopwatch]
     for (int i = 0; i < samples; ++i) {
       lab::HostTimer host;                        // the stream is idle: nothing earlier can count
       LAB_CHECK(cudaEventRecord(start, stream));  // a marker in the stream, timestamped when the GPU reaches it
@@ -78,6 +79,7 @@ StopwatchRun time_long_kernel(double kernel_ms, int samples, cudaStream_t stream
       LAB_CHECK(cudaEventElapsedTime(&ms, start, stop));
       run.event_ms.push_back(ms);
     }
+    // [snippet:stopwatch]
   } catch (...) {
     cudaEventDestroy(start);  // already failing: the first error is the one reported
     cudaEventDestroy(stop);
@@ -531,9 +533,9 @@ WrongStreamRun time_on_wrong_stream(std::int64_t n, std::uint64_t seed, const la
   cudaStream_t other = nullptr;
   LAB_CHECK(cudaStreamCreateWithFlags(&work, cudaStreamNonBlocking));
   LAB_CHECK(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking));
-  lab::Event start, stop;              // to be recorded on the work's stream: the right pair
-  lab::Event other_start, other_stop;  // to be recorded on the other stream: the mistake
-  lab::Event joined_stop;              // on the other stream too, once it waits for the work: the fix
+  lab::Event start, stop;                // to be recorded on the work's stream: the right pair
+  lab::Event other_start, other_stop;    // to be recorded on the other stream: the mistake
+  lab::Event joined_start, joined_stop;  // on the other stream too, ordered both ways against the work: the fix
   WrongStreamRun run;
   run.n = n;
   try {
@@ -542,14 +544,16 @@ WrongStreamRun time_on_wrong_stream(std::int64_t n, std::uint64_t seed, const la
     LAB_CHECK(cudaStreamSynchronize(work));
     for (int i = 0; i < samples; ++i) {
       lab::HostTimer host;  // the check: the host's clock around the same work, to its end
+      // The fix when the timer's stream is not the work's: order both ends.
+      // Fork: the work's stream waits for the timer's start before the work.
+      LAB_CHECK(cudaEventRecord(joined_start, other));
+      LAB_CHECK(cudaStreamWaitEvent(work, joined_start, 0));
+      LAB_CHECK(cudaEventRecord(other_start, other));  // after the fork: ordered against nothing on work
       LAB_CHECK(cudaEventRecord(start, work));
-      LAB_CHECK(cudaEventRecord(other_start, other));  // captures what other holds: nothing
-      add.launch(work);                                // add<<<grid, block, 0, work>>>
+      add.launch(work);  // add<<<grid, block, 0, work>>>
       LAB_CHECK(cudaEventRecord(stop, work));
       LAB_CHECK(cudaEventRecord(other_stop, other));  // nothing ahead of it on other: it completes at once
-      // The fix when the work's stream is not yours: make the timer's stream
-      // wait for the work (cudaStreamWaitEvent on the work's stop event),
-      // then record; the pair other_start..joined_stop then holds the work.
+      // Join: the timer's stream waits for the work's stop event, then records its own stop.
       LAB_CHECK(cudaStreamWaitEvent(other, stop, 0));
       LAB_CHECK(cudaEventRecord(joined_stop, other));
       // What a timer on the wrong stream does: wait for its own stop event
@@ -570,7 +574,7 @@ WrongStreamRun time_on_wrong_stream(std::int64_t n, std::uint64_t seed, const la
       LAB_CHECK(cudaEventElapsedTime(&ms, start, stop));
       run.own_stream_us.push_back(ms * 1e3);
       LAB_CHECK(cudaEventSynchronize(joined_stop));  // other's last event: it may complete just after stop
-      LAB_CHECK(cudaEventElapsedTime(&ms, other_start, joined_stop));
+      LAB_CHECK(cudaEventElapsedTime(&ms, joined_start, joined_stop));
       run.joined_us.push_back(ms * 1e3);
     }
   } catch (...) {

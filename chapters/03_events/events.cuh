@@ -108,10 +108,12 @@ ManyStreamsRun time_many_streams(int streams, std::int64_t n, std::uint64_t seed
 /// the first cudaEventRecord to cudaStreamSynchronize on the work's stream (the
 /// check: a second measure of the same work, which must agree). After the other
 /// stream's stop event, cudaEventQuery on the work's own stop event says
-/// whether the work had ended. A third pair shows the fix when the work's
-/// stream is not the timer's: other_start, then cudaStreamWaitEvent(other,
-/// stop) and a stop event recorded on other after it. c is poisoned before the
-/// loop and checked after.
+/// whether the work had ended. A third pair, on the other stream too, shows the
+/// fix when the timer's stream is not the work's: both ends ordered, a start
+/// the work's stream waits for (cudaStreamWaitEvent(work, start) before the
+/// launch: fork) and a stop recorded after cudaStreamWaitEvent(other, stop)
+/// (join). The mistake's pair is recorded after the fork, so nothing orders it
+/// against the work. c is poisoned before the loop and checked after.
 WrongStreamRun time_on_wrong_stream(std::int64_t n, std::uint64_t seed, const lab::DeviceInfo& device, int samples);
 
 }  // namespace ch03

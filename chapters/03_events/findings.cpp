@@ -71,19 +71,32 @@ lab::ResultTable event_cost_table(const EventCostRun& run) {
   return table;
 }
 
-// The timer's observed step: the smallest non-zero difference between two readings (0 when none differ).
-// The empty pair against the step its readings came in (the documented resolution is the background's).
+// cudaEventElapsedTime's documented resolution, "around 0.5 microseconds": a floor under it is not called a cost.
+constexpr double kDocumentedResolutionUs = 0.5;
+
+// The empty pair against the smallest difference between its readings (the timer grades them at least that
+// finely: an upper bound on its step, not the step) and against the documented resolution.
 std::vector<lab::Finding> event_cost_findings(const EventCostRun& run) {
   const double pair = lab::median_or_nan(run.empty_pair_us), step = lab::smallest_step(run.empty_pair_us, 1e-4);
-  const std::string branch = step == 0 ? "no_step" : pair > step ? "above_step" : "within_step";
-  std::string text = lab::format("an empty pair read %.3f us, its readings in steps down to %.3f us", pair, step);
-  if (branch == "no_step") text = lab::format("every empty pair read %.3f us: no step to judge the floor by", pair);
-  if (branch == "above_step")
-    text += lab::format(" (%.0f steps): the pair's own cost; section 6 subtracts it", pair / step);
-  if (branch == "within_step") text += ": this run cannot tell the floor from the timer's step";
+  const std::string branch = step == 0                         ? "no_step"
+                             : pair <= step                    ? "within_step"
+                             : pair <= kDocumentedResolutionUs ? "within_resolution"
+                                                               : "own_cost";
+  std::string text = lab::format(
+      "an empty pair read %.3f us; readings differed by as little as %.3f us (the timer grades at least that finely)",
+      pair, step);
+  if (branch == "no_step") text = lab::format("every empty pair read %.3f us: no difference to judge it by", pair);
+  if (branch == "within_step") text += ": a floor no larger than that, which this run cannot tell from the grading";
+  if (branch == "within_resolution")
+    text +=
+        ", yet the floor is within the documented resolution (about 0.5 us): not called the pair's own cost "
+        "(section 6 subtracts it all the same)";
+  if (branch == "own_cost")
+    text += ", and the floor is above the documented 0.5 us: the pair's own cost; section 6 subtracts it";
   return {lab::named_observation("pair_floor." + branch, "the floor of an event pair", text)
               .with("pair_median_us", pair)
-              .with("step_us", step)};
+              .with("smallest_difference_us", step)
+              .with("documented_resolution_us", kDocumentedResolutionUs)};
 }
 
 // --- 3. Waiting: spin or sleep -------------------------------------------------
@@ -502,16 +515,19 @@ lab::ResultTable wrong_stream_table(const WrongStreamRun& run) {
   };
   row("events on the work's stream", run.own_stream_us);
   row("events on another stream", run.other_stream_us);
-  row("another stream, stop after cudaStreamWaitEvent", run.joined_us);
+  row("another stream, fork and join (cudaStreamWaitEvent)", run.joined_us);
   row("host timer, to cudaStreamSynchronize(work)", run.host_us);
-  table.note("both streams made with cudaStreamNonBlocking; the host timer starts before the first cudaEventRecord");
+  table.note(
+      "both streams made with cudaStreamNonBlocking; fork and join: the work's stream waits for that pair's start, "
+      "and its stop waits for the work; the host timer starts before the first cudaEventRecord");
   return table;
 }
 
 // Trust the pair that agrees with a host timer of the same work: within 50 us or 25 %, whichever is larger
-// (the host also times the launch call and the wait's return: section 1).
+// (the host also times the launch call and the wait's return: section 1). The fix's pair is judged the same way.
 std::vector<lab::Finding> wrong_stream_findings(const WrongStreamRun& run) {
   const double own = lab::median_or_nan(run.own_stream_us), other = lab::median_or_nan(run.other_stream_us);
+  const double joined = lab::median_or_nan(run.joined_us);
   const double host = lab::median_or_nan(run.host_us), short_percent = 100 * (own - other) / own;
   const auto agrees = [host](double pair) { return std::fabs(host - pair) <= std::max(50.0, 0.25 * host); };
   const std::string branch = !agrees(own)      ? "unconfirmed"
@@ -527,16 +543,20 @@ std::vector<lab::Finding> wrong_stream_findings(const WrongStreamRun& run) {
       : branch == "too_short"  ? "the pairs differ within the host timer's own overhead: too short a kernel to tell"
       : branch == "both_agree" ? "both pairs agree with the host timer: the other stream's events waited for the work"
                                : "the pair on the work's stream disagrees with the host timer: trust neither";
-  return {lab::correctness_check("wrong_stream_result", "c = a + b correct after the wrong-stream loop",
-                                 run.result.passed(), run.result.detail()),
-          lab::timing_check("own_pair_vs_host", "the pair on the work's stream agrees with the host timer", agrees(own),
-                            lab::format("%.1f us against %.1f us", own, host)),
-          lab::named_observation("trust." + branch, "which reading to trust", text)
-              .with("own_stream_us", own)
-              .with("other_stream_us", other)
-              .with("host_us", host)
-              .with("short_percent", short_percent)
-              .with("unfinished", run.unfinished)};
+  return {
+      lab::correctness_check("wrong_stream_result", "c = a + b correct after the wrong-stream loop",
+                             run.result.passed(), run.result.detail()),
+      lab::timing_check("own_pair_vs_host", "the pair on the work's stream agrees with the host timer", agrees(own),
+                        lab::format("%.1f us against %.1f us", own, host)),
+      lab::timing_check("ordered_pair_vs_host", "the other stream's pair, fork and join, agrees with the host timer",
+                        agrees(joined), lab::format("%.1f us against %.1f us", joined, host))
+          .with("joined_us", joined),
+      lab::named_observation("trust." + branch, "which reading to trust", text)
+          .with("own_stream_us", own)
+          .with("other_stream_us", other)
+          .with("host_us", host)
+          .with("short_percent", short_percent)
+          .with("unfinished", run.unfinished)};
 }
 
 }  // namespace ch03

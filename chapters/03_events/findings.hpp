@@ -38,7 +38,7 @@ struct EventCostRun {
 
 /// Table "event_costs": the three costs in microseconds.
 lab::ResultTable event_cost_table(const EventCostRun& run);
-/// "pair_floor": the empty pair against the step its readings came in.
+/// "pair_floor": the empty pair against the smallest difference between its readings and the documented 0.5 us.
 std::vector<lab::Finding> event_cost_findings(const EventCostRun& run);
 
 // --- 3. Waiting: spin or sleep -------------------------------------------------
@@ -175,7 +175,7 @@ struct WrongStreamRun {
   std::int64_t n = 0;                   ///< floats per vector
   std::vector<double> own_stream_us;    ///< the pair recorded on the work's stream
   std::vector<double> other_stream_us;  ///< the pair recorded on another non-blocking stream (the mistake)
-  std::vector<double> joined_us;        ///< the other stream's pair, its stop after cudaStreamWaitEvent (the fix)
+  std::vector<double> joined_us;        ///< a pair on the other stream, fork and join: ordered both ways (the fix)
   std::vector<double> host_us;          ///< host timer: before the first record to cudaStreamSynchronize(work)
   std::size_t unfinished = 0;           ///< samples whose work had not ended when the other pair's stop had
   lab::Comparison result;               ///< c after the loop (poisoned before), against the CPU
@@ -183,7 +183,7 @@ struct WrongStreamRun {
 
 /// Table "wrong_stream": every timer of the same launches, beside the host timer.
 lab::ResultTable wrong_stream_table(const WrongStreamRun& run);
-/// "wrong_stream_result", "own_pair_vs_host" (a timing check) and "trust" (which reading to trust).
+/// "wrong_stream_result", "own_pair_vs_host" and "ordered_pair_vs_host" (timing checks), "trust" (which to trust).
 std::vector<lab::Finding> wrong_stream_findings(const WrongStreamRun& run);
 
 }  // namespace ch03

@@ -152,8 +152,8 @@ lab::ResultTable streams_table(const StreamsComparison& run) {
     if (!middle->per_array_ms.empty()) row.set("per_array_ms", lab::median_or_nan(middle->per_array_ms));
   }
   table.note(
-      "total: the first array's begin event to the latest end event; per array: the median of the run whose "
-      "total is the median");
+      "total: the earliest begin event to the latest end event, whichever arrays they belong to; per array: the "
+      "median of the run whose total is the median");
   return table;
 }
 

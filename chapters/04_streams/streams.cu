@@ -31,12 +31,14 @@ ArraysRun run_arrays(std::vector<NormalizeProblem>& arrays, int streams) {
   for (NormalizeProblem& array : arrays) array.poison_output();
   LAB_CHECK(cudaDeviceSynchronize());  // nothing earlier runs inside the timed work
 
+  // [snippet:one_stream_or_ten]
   for (std::size_t i = 0; i < arrays.size(); ++i) {
     cudaStream_t s = stream[i % stream.size()];
     LAB_CHECK(cudaEventRecord(begin[i], s));
     arrays[i].enqueue(s);  // cudaMemcpyAsync in, three kernels <<<..., s>>>, cudaMemcpyAsync out
     LAB_CHECK(cudaEventRecord(end[i], s));
   }
+  // [snippet:one_stream_or_ten]
   LAB_CHECK(cudaDeviceSynchronize());
 
   // The whole runs from the earliest begin event to the latest end event,
@@ -130,10 +132,12 @@ unsigned blocks_for(std::size_t n) { return static_cast<unsigned>(std::min<std::
 
 void no_ordering(cudaStream_t, cudaStream_t, cudaEvent_t) {}
 
+// [snippet:wait_for_producer]
 void wait_for_producer(cudaStream_t producer, cudaStream_t consumer, cudaEvent_t produced) {
   LAB_CHECK(cudaEventRecord(produced, producer));         // a marker after the producer's kernel
   LAB_CHECK(cudaStreamWaitEvent(consumer, produced, 0));  // the consumer's later work waits for it
 }
+// [snippet:wait_for_producer]
 
 ProducerConsumer::ProducerConsumer(std::size_t n, std::uint64_t seed) : n_(n), input_(n), data_(n), out_(n) {
   const std::vector<float> input = lab::random_floats(n, seed);

@@ -83,6 +83,7 @@ ScheduleRun time_schedule(OverlapProblem& problem, Schedule schedule, const std:
     if (r == reps - 1) problem.poison_output();
     LAB_CHECK(cudaDeviceSynchronize());
     LAB_CHECK(cudaEventRecord(start, 0));  // the legacy default stream: waits for all blocking streams, and they for it
+    // [snippet:schedules]
     if (schedule == Schedule::sequential) {  // copy all in, the kernel over all, copy all out, on one stream
       LAB_CHECK(cudaMemcpyAsync(d_a, a, n * sizeof(float), cudaMemcpyHostToDevice, stream[0]));
       transform<<<grid_for(n), kBlock, 0, stream[0]>>>(d_a, n, iterations);
@@ -111,6 +112,7 @@ ScheduleRun time_schedule(OverlapProblem& problem, Schedule schedule, const std:
         LAB_CHECK(cudaMemcpyAsync(&out[c.offset], &d_a[c.offset], c.bytes(), cudaMemcpyDeviceToHost, stream[i]));
       }
     }
+    // [snippet:schedules]
     LAB_CHECK(cudaEventRecord(stop, 0));
     LAB_CHECK(cudaEventSynchronize(stop));
     if (r >= 0) run.samples_ms.push_back(lab::Event::elapsed_ms(start, stop));

@@ -151,7 +151,9 @@ UploadRun time_upload(std::size_t bytes, std::uint64_t seed, cudaStream_t stream
 /// depends on every step, so the compiler cannot drop it.
 std::uint64_t cpu_work(std::int64_t steps);
 
-/// How many cpu_work() steps take about @p milliseconds on this host.
+/// How many cpu_work() steps take about @p milliseconds on this host: a first
+/// estimate from one run of at least 20 ms, then the work itself timed and
+/// rescaled twice (rescaled_cpu_steps(), registration_model.hpp).
 std::int64_t calibrate_cpu_work(double milliseconds);
 
 /// Where the CPU work went, relative to a host-to-device copy.

@@ -8,8 +8,11 @@
 ///   pageable:   n x pageable_copy_ms
 ///   registered: registration_ms + n x pinned_copy_ms
 /// and registration wins from the smallest n with registered < pageable.
-/// Beside it, the PCIe link's raw rate after line coding, which bounds every copy.
+/// Beside it, the PCIe link's data rate after line encoding, which bounds every copy,
+/// and the rescaling that calibrates section 4's CPU work.
 #pragma once
+
+#include <cstdint>
 
 namespace ch06 {
 
@@ -31,8 +34,16 @@ double registered_total_ms(const RegistrationCosts& costs, int copies);
 /// very first copy.
 int copies_to_break_even(const RegistrationCosts& costs);
 
-/// The raw rate of a PCIe link in GB/s per direction after line coding (packet overhead not counted):
+/// The data rate of a PCIe link in GB/s per direction after line encoding (packet overhead not counted):
 /// Gen 5 x16 = 32 GT/s x 16 lanes x 128/130 / 8 = 63.0 GB/s. 0 for an unknown generation.
 double pcie_gigabytes_per_second(int generation, int lanes);
+
+/// The line encoding pcie_gigabytes_per_second() counts for @p generation: "8b/10b" (Gen 1-2),
+/// "128b/130b" (Gen 3-5), "unknown" otherwise.
+const char* pcie_encoding(int generation);
+
+/// Section 4's calibration: @p steps of CPU work took @p took_ms; the steps that would take
+/// @p target_ms at the same rate (at least 1). @p steps unchanged when @p took_ms is not positive.
+std::int64_t rescaled_cpu_steps(std::int64_t steps, double took_ms, double target_ms);
 
 }  // namespace ch06

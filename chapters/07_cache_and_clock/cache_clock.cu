@@ -235,6 +235,7 @@ std::vector<double> time_kernel(ScaleProblem& problem, PrecedingWork& work, Prec
   lab::Event start, stop;
   std::vector<double> ms;
   for (int i = 0; i < samples; ++i) {
+    // [snippet:sample]
     if (blocker) blocker->block(stream);
     queue_preceding();
     LAB_CHECK(cudaEventRecord(start, stream));
@@ -246,6 +247,7 @@ std::vector<double> time_kernel(ScaleProblem& problem, PrecedingWork& work, Prec
     if (blocker && blocker->timed_out())
       throw std::runtime_error("time_kernel: the held stream ran before the sample was queued (a profiler?)");
     ms.push_back(lab::Event::elapsed_ms(start, stop));
+    // [snippet:sample]
   }
   if (check != nullptr) *check = problem.check();  // checked again after timing: y was poisoned before it
   return ms;
@@ -338,6 +340,8 @@ ClockRun measure_clock(const lab::DeviceInfo& device, int probes, double load_ms
   const NvmlReading before = read_nvml(device.ordinal);
   run.power_limit_watts = before.power_limit_watts;
   run.idle_power_watts = before.power_watts;
+  // nvmlDeviceGetPowerUsage averages over 1 s on Ampere except GA100 (compute capability 8.0) and newer.
+  run.power_averaged = device.cc_major * 10 + device.cc_minor > 80;
 
   // Idle: probes one after the other, NVML read right after each.
   for (int i = 0; i < probes; ++i) {

@@ -279,6 +279,7 @@ lab::Finding nvbench_rule(const std::string& id, const std::string& name, const 
 }  // namespace
 
 lab::ResultTable clock_table(const ClockRun& run) {
+  const std::string power = run.power_averaged ? "power, 1 s avg" : "power, instant";  // as NVML returns it
   lab::ResultTable table(
       "clock",
       lab::format("The SM clock inside kernels (SM cycles / %%globaltimer ns), beside NVML; nominal %.0f MHz",
@@ -289,8 +290,8 @@ lab::ResultTable clock_table(const ClockRun& run) {
        {"median", "median", "MHz", 0},
        {"max", "max", "MHz", 0},
        {"nvml_mhz", "NVML", "MHz", 0},
-       {"power_watts", "power", "W", 0},
-       {"power_max_watts", "power max", "W", 0}});
+       {"power_watts", power, "W", 0},
+       {"power_max_watts", "max " + power, "W", 0}});
   lab::ResultTable::Row& idle = table.add_row(lab::format("idle (probes of %.1f ms)", run.probe_ms));
   idle.samples(run.idle_kernel_mhz, "MHz");
   if (!run.idle_nvml_mhz.empty()) idle.set("nvml_mhz", lab::median(run.idle_nvml_mhz));
@@ -310,7 +311,7 @@ lab::ResultTable clock_table(const ClockRun& run) {
   load.set("nvml_sm_clock_mhz", each(run.load_nvml, &NvmlSample::sm_clock_mhz));
   load.set("nvml_power_watts", each(run.load_nvml, &NvmlSample::power_watts)).set("nvml_samples", run.load_nvml.size());
   load.set("load_tflops", run.load_tflops).set("load_copy_gbps", run.load_copy_gbps);
-  load.set("power_limit_watts", run.power_limit_watts);
+  load.set("power_limit_watts", run.power_limit_watts).set("power_averaged_1s", run.power_averaged);
   lab::ResultTable::Row& after = table.add_row("right after the load");
   after.samples({run.after_kernel_mhz}, "MHz");
   if (run.after_nvml_mhz > 0) after.set("nvml_mhz", run.after_nvml_mhz);
@@ -356,7 +357,8 @@ std::vector<lab::Background> clock_background() {
            "change the GPU for every process. This chapter never calls them",
            "nvidia-smi documentation (man nvidia-smi), Clocks"},
           {"nvmlDeviceGetPowerUsage: on Ampere (except GA100) or newer GPUs, the API returns power averaged over 1 sec "
-           "interval; nvmlDeviceGetCurrentClocksEventReasons: why the clocks are below their maximum",
+           "interval. On GA100 and older architectures, instantaneous power is returned; "
+           "nvmlDeviceGetCurrentClocksEventReasons: why the clocks are below their maximum",
            "NVML API Reference, Device Queries (nvmlDeviceGetPowerUsage, nvmlDeviceGetCurrentClocksEventReasons)"},
           {"nvbench measures the SM clock in every sample and can discard samples taken below 75 % of nominal",
            "NVIDIA/nvbench command-line help (--throttle-threshold, default 75 %)"}};
@@ -376,18 +378,20 @@ lab::ResultTable samples_table(const SamplesRun& run) {
                           {"max", "max", "ms", 4},
                           {"stddev", "stddev", "ms", 4},
                           {"cv_percent", "CV", "%", 2},
+                          {"step_us", "step at most", "us", 3},
                           {"outliers_below", "outliers below", "", 0},
                           {"outliers_above", "outliers above", "", 0}});
   lab::ResultTable::Row& row = table.add_row("clocked kernel");
   row.samples(run.ms, "ms");
   if (!run.ms.empty()) {
     const Outliers o = tukey_outliers(run.ms);
+    row.set("step_us", 1000 * lab::smallest_step(run.ms, 1e-6));  // under 1 ns: the float's rounding, not a step
     row.set("cv_percent", 100 * lab::summarize(run.ms).cv)
         .set("outliers_below", o.below)
         .set("outliers_above", o.above);
     row.set("low_fence_ms", o.low_fence).set("high_fence_ms", o.high_fence).set("clock_mhz_per_sample", run.clock_mhz);
   }
-  table.note("outliers: beyond Tukey's fences, 1.5 IQR outside the quartiles");
+  table.note("step at most: the smallest gap between two samples; outliers: 1.5 IQR outside the quartiles (Tukey)");
   return table;
 }
 
@@ -436,7 +440,7 @@ lab::Finding precision_against_samples(const SamplesRun& run) {
   const double ratio = wide / narrow, expected = std::sqrt(more);  // 1/sqrt(n)
   std::string branch = "zero_width";
   std::string text = "an interval of zero width (the samples around the median were equal) shows no trend";
-  const Widening widened = largest_widening(run.ms, counts);
+  const Widening widened = largest_widening(run.ms, counts);  // steps from 10 samples on (from 5 it is too coarse)
   if (narrow > 0 && wide > 0) {
     branch = ratio < expected / 2 ? "slower" : ratio > expected * 2 ? "faster" : "as_sqrt_n";
     if (branch != "slower" && widened.factor > 1.25) branch = "widened";
@@ -469,9 +473,9 @@ std::vector<lab::Finding> samples_findings(const SamplesRun& run) {
 }
 
 std::vector<lab::Background> samples_background() {
-  return {{"cudaEventElapsedTime: elapsed time in milliseconds with a resolution of around 0.5 microseconds. Treat "
-           "smaller differences as within the documented resolution, not as the step of the timer's readings",
-           "CUDA Runtime API, cudaEventElapsedTime"},
+  return {{"cudaEventElapsedTime computes the elapsed time between two events (in milliseconds with a resolution of "
+           "around 0.5 microseconds)",
+           "CUDA Runtime API, Event Management, cudaEventElapsedTime"},
           {"a percentile bootstrap interval: resample with replacement many times and keep the middle 95 % of the "
            "resamples' medians",
            "Efron and Tibshirani, An Introduction to the Bootstrap (1993), ch. 13"},

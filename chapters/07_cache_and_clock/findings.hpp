@@ -1,7 +1,6 @@
 /// @file findings.hpp
-/// @brief Chapter 07's data and what it concludes from it: the structs the
-/// experiments of cache_clock.cuh return, one per section, and the pure
-/// functions that turn them into tables and findings (each with a stable id).
+/// @brief Chapter 07's data and what it concludes from it: the structs the experiments of cache_clock.cuh return,
+/// one per section, and the pure functions that turn them into tables and findings (each with a stable id).
 /// Plain C++: tests/ch07_findings_test.cpp checks every branch on hand-made data.
 #pragma once
 
@@ -79,7 +78,7 @@ std::vector<lab::Background> cache_background();  ///< nvbench's flush, Nsight C
 struct NvmlSample {
   double at_ms = 0;                      ///< host time since the load was queued
   double sm_clock_mhz = 0;               ///< NVML's SM clock
-  double power_watts = 0;                ///< the board's power draw
+  double power_watts = 0;                ///< the board's power draw, as nvmlDeviceGetPowerUsage returns it
   bool reasons_known = false;            ///< clock_reasons was read
   unsigned long long clock_reasons = 0;  ///< NVML's clock event reasons (bit mask)
 };
@@ -92,6 +91,7 @@ struct ClockRun {
   std::vector<double> idle_kernel_mhz;  ///< in-kernel probes at idle, one after the other
   std::vector<double> idle_nvml_mhz;    ///< NVML's SM clock right after each probe
   double idle_power_watts = 0;          ///< NVML's power before the load
+  bool power_averaged = false;          ///< NVML's power is a 1 s average (Ampere except GA100, and newer)
   double timer_step_ns = 0;             ///< the smallest step %globaltimer advanced by (measured in a kernel)
   double timer_mean_step_ns = 0;        ///< its mean step over the measurement
   double load_ms = 0;                   ///< how long the load ran (events)

@@ -64,8 +64,11 @@ struct Widening {
   std::size_t to = 0;    ///< the sample count after it
 };
 
-/// first_n_interval() at each of @p counts in turn: the largest widening from one to the next.
-Widening largest_widening(const std::vector<double>& samples, const std::vector<std::size_t>& counts);
+/// first_n_interval() at each of @p counts in turn: the largest widening from one to the next, over the
+/// steps that start at @p from_count samples or more. From 5 samples the interval is their whole range (each
+/// resample's median is one of 5 values), a coarser measure than the next row's: a step from it is no sign of drift.
+Widening largest_widening(const std::vector<double>& samples, const std::vector<std::size_t>& counts,
+                          std::size_t from_count = 10);
 
 /// The in-kernel SM clock over a set of readings, against the nominal clock.
 struct ClockVerdict {

@@ -64,16 +64,19 @@ static lab::Finding who_sets_the_pace(const LaunchCostRun& run) {
       .with("pace_us", pace);
 }
 
+// The gap between kernels: the GPU's pace less CUPTI's mean (its median is one of a few graded values).
 static lab::Finding kernel_itself(const LaunchCostRun& run) {
   if (run.cupti_kernel_us.empty())
     return lab::named_observation("kernel_itself.not_recorded", "the kernel itself", "CUPTI: " + run.cupti_missing);
-  const double own = lab::median_or_nan(run.cupti_kernel_us), step = observed_step(run.cupti_kernel_us);
-  const double between = std::max(0.0, lab::median_or_nan(run.back_to_back_us) - own);
-  return lab::named_observation("kernel_itself", "the kernel itself",
-                                lab::format("CUPTI timed it at a median of %.2f us (%s); %.2f us (+/- %.3f) per kernel "
-                                            "back to back lie between kernels (with CUPTI recording)",
-                                            own, cupti_spread(run.cupti_kernel_us).c_str(), between, step))
-      .with("kernel_us", own)
+  const double mean = lab::summarize(run.cupti_kernel_us).mean, step = observed_step(run.cupti_kernel_us);
+  const double between = std::max(0.0, lab::median_or_nan(run.back_to_back_us) - mean);
+  const char* bound = step > 0 ? "; a step bounds one reading's error, not the uncertainty of their mean" : "";
+  return lab::named_observation(step > 0 ? "kernel_itself.graded" : "kernel_itself.all_equal", "the kernel itself",
+                                lab::format("CUPTI timed it at a median of %.2f us (%s%s); the pace less that mean "
+                                            "leaves %.2f us per kernel between kernels (with CUPTI recording)",
+                                            lab::median_or_nan(run.cupti_kernel_us),
+                                            cupti_spread(run.cupti_kernel_us).c_str(), bound, between))
+      .with("kernel_mean_us", mean)
       .with("between_us", between)
       .with("cupti_step_us", step);
 }

@@ -115,6 +115,7 @@ lab::Comparison AddChain::check(const std::vector<float>& expected) const {
   return lab::compare(c_.download(), expected);  // exact: the same IEEE additions in the same order
 }
 
+// [snippet:capture_chain]
 Graph capture_chain(AddChain& chain, int kernels, cudaStream_t stream) {
   cudaGraph_t graph = nullptr;
   LAB_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
@@ -128,6 +129,7 @@ Graph capture_chain(AddChain& chain, int kernels, cudaStream_t stream) {
   LAB_CHECK(cudaStreamEndCapture(stream, &graph));
   return Graph(graph);
 }
+// [snippet:capture_chain]
 
 // --- 1. What a launch costs ----------------------------------------------------
 

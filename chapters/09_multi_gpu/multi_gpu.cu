@@ -413,6 +413,7 @@ OrderingRun race_across_devices(const DeviceSet& devices, std::int64_t n, double
   if (!run.skipped.empty()) return run;
   ProducerConsumer pc(n);
   for (int r = 1; r <= runs; ++r) {
+    // [snippet:event_across_devices]
     // Without an event: nothing orders GPU 1's stream after GPU 0's.
     const float first = static_cast<float>(2 * r);
     queue_producer(pc, producer_ms, first);
@@ -427,6 +428,7 @@ OrderingRun race_across_devices(const DeviceSet& devices, std::int64_t n, double
     LAB_CHECK(cudaStreamWaitEvent(pc.consumer_stream, pc.produced_event, 0));
     queue_consumer(pc);
     run.stale_with_event.push_back(count_stale(pc, second));
+    // [snippet:event_across_devices]
   }
   return run;
 }

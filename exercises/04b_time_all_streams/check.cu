@@ -8,7 +8,7 @@
 // smallest (512Ki floats, the others 4Mi), so a timing that ends with streams[0]'s
 // own work reads far less than the whole, however the GPU shares its copy
 // engines. The reference is the chapter's own timing of the same ten arrays,
-// ch04::run_arrays (an event pair per array, from the first begin event to the
+// ch04::run_arrays (an event pair per array, from the earliest begin event to the
 // latest end event), in the same run.
 #include <doctest/doctest.h>
 
@@ -99,15 +99,15 @@ TEST_CASE("exercise 04b: one pair of events times the work of all ten streams, a
                 "stream, streams[i]");
   CHECK_MESSAGE(wrong == 0, wrong << " arrays were wrong after your function returned (and the check waited for "
                                      "the device): is every array's work queued once, on its own stream?");
-  CHECK_MESSAGE(idle_ms > kLowest * ten.reference_ms,
-                "with every stream idle, your events read "
-                    << idle_ms << " ms for the ten arrays; the chapter's "
-                    << "timing of the same ten arrays (ch04::run_arrays: from the first begin event to the latest end "
-                    << "event) read " << ten.reference_ms << " ms; expected at least " << kLowest << " x that, "
-                    << kLowest * ten.reference_ms
-                    << " ms: your end event does not wait for every stream; after the work, "
-                    << "record each other stream's done event on it and make streams[0] wait for it "
-                    << "(cudaStreamWaitEvent) before recording the end event");
+  CHECK_MESSAGE(
+      idle_ms > kLowest * ten.reference_ms,
+      "with every stream idle, your events read "
+          << idle_ms << " ms for the ten arrays; the chapter's "
+          << "timing of the same ten arrays (ch04::run_arrays: from the earliest begin event to the latest end "
+          << "event) read " << ten.reference_ms << " ms; expected at least " << kLowest << " x that, "
+          << kLowest * ten.reference_ms << " ms: your end event does not wait for every stream; after the work, "
+          << "record each other stream's done event on it and make streams[0] wait for it "
+          << "(cudaStreamWaitEvent) before recording the end event");
   CHECK_MESSAGE(idle_ms < kHighest * ten.reference_ms,
                 "with every stream idle, your events read "
                     << idle_ms << " ms for the ten arrays; the chapter's "

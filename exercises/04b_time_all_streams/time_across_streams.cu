@@ -1,6 +1,6 @@
 // Exercise 04b: time work on ten streams with one start and one end event.
 //
-// Chapter 04 times ten arrays on ten streams from the first array's begin
+// Chapter 04 times ten arrays on ten streams from the earliest begin
 // event to the latest end event. Here you time the same kind of work with a
 // single pair of events, both on streams[0]. As handed out, the events see
 // only streams[0]: the end event is recorded once streams[0]'s own work is

@@ -1,0 +1,91 @@
+/* CUDA Async Lab: search the text of the site's pages (issue 22).
+ * Doxygen's own search box finds symbols and titles; this one finds the pages and
+ * sections whose text holds every word typed. The index is window.LAB_SEARCH_INDEX,
+ * written by scripts/site_search_index.py into lab-search-index.js after Doxygen has
+ * run: [{p: page file, t: page title, s: [{a: heading anchor, h: heading, t: text}]}].
+ * Every page made from Markdown loads both files (scripts/doxygen_md_filter.py). */
+(function () {
+  "use strict";
+  var MAX_RESULTS = 30;
+
+  function excerpt(text, lower, word) {
+    var at = lower.indexOf(word);
+    var start = Math.max(0, at - 60);
+    var end = Math.min(text.length, at + word.length + 80);
+    return (start > 0 ? "\u2026" : "") + text.slice(start, end) + (end < text.length ? "\u2026" : "");
+  }
+
+  function search(pages, query) {
+    var words = query.toLowerCase().split(/\s+/).filter(function (w) { return w.length > 1; });
+    var hits = [];
+    if (!words.length) return hits;
+    pages.forEach(function (page) {
+      page.s.forEach(function (section) {
+        var lower = section.lower || (section.lower = (section.h + " " + section.t).toLowerCase());
+        var score = 0;
+        for (var i = 0; i < words.length; ++i) {
+          var count = lower.split(words[i]).length - 1;
+          if (!count) return;
+          score += count;
+        }
+        hits.push({page: page, section: section, score: score,
+                   text: excerpt(section.h + " " + section.t, lower, words[0])});
+      });
+    });
+    hits.sort(function (x, y) { return y.score - x.score; });
+    return hits;
+  }
+
+  function show(list, status, hits) {
+    list.textContent = "";
+    hits.slice(0, MAX_RESULTS).forEach(function (hit) {
+      var item = document.createElement("li");
+      var link = document.createElement("a");
+      link.href = hit.page.p + (hit.section.a ? "#" + hit.section.a : "");
+      link.textContent = hit.page.t + (hit.section.h ? " \u203a " + hit.section.h : "");
+      var text = document.createElement("div");
+      text.className = "lab-search-excerpt";
+      text.textContent = hit.text;
+      item.appendChild(link);
+      item.appendChild(text);
+      list.appendChild(item);
+    });
+    status.textContent = hits.length ? hits.length + " section(s)" + (hits.length > MAX_RESULTS ?
+        ", the first " + MAX_RESULTS + " shown" : "") : "no section holds every word";
+  }
+
+  function start() {
+    var pages = window.LAB_SEARCH_INDEX;
+    var contents = document.querySelector("div.contents");
+    if (!pages || !contents || document.getElementById("lab-search")) return;
+    var box = document.createElement("div");
+    box.id = "lab-search";
+    var input = document.createElement("input");
+    input.type = "search";
+    input.placeholder = "Search the chapters' text";
+    input.setAttribute("aria-label", "Search the text of every page");
+    var status = document.createElement("div");
+    status.className = "lab-search-status";
+    var list = document.createElement("ol");
+    list.className = "lab-search-results";
+    box.appendChild(input);
+    box.appendChild(status);
+    box.appendChild(list);
+    contents.parentNode.insertBefore(box, contents);
+    var timer = null;
+    input.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        if (input.value.trim().length < 2) {
+          list.textContent = "";
+          status.textContent = "";
+          return;
+        }
+        show(list, status, search(pages, input.value));
+      }, 150);
+    });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

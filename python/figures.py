@@ -28,7 +28,7 @@ import matplotlib.patches  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-RUN = ROOT / "docs" / "results" / "h100-2026-11-25"
+RUN = ROOT / "docs" / "results" / "h100-2026-11-25" / "run3"
 FIGURES = ROOT / "docs" / "figures"
 SCHEMA = 2
 COLOURS = {"HtoD": "#1f77b4", "DtoH": "#2ca02c", "kernel": "#ff7f0e", "memset": "#9467bd", "host": "#8c564b",

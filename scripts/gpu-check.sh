@@ -30,6 +30,9 @@
 #              copy, on the build part 1 left) or 3 (step 10): for a machine that gives a
 #              command ten minutes, run part 1, then 2, then 3 right after, into the same
 #              results folder.
+#              GPU_CHECK_SKIP: step names to leave out, separated by spaces (e.g.
+#              "student-copy"); each is reported and recorded as skipped, never as passed,
+#              and the summary line names them.
 # shellcheck disable=SC2317  # the step functions are called through step(), which shellcheck cannot follow
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -41,6 +44,7 @@ mkdir -p "$results"
 results=$(cd "$results" && pwd)  # absolute: some steps run in other folders
 failed=()
 steps=0
+skipped=()
 part=${GPU_CHECK_PART:-all}
 case $part in
   all | 1) printf 'step\tresult\tseconds\n' >"$results/steps.tsv" ;;
@@ -54,6 +58,13 @@ step() {  # step <name> <command...>: run, log, time, remember failures
   local name=$1 rc=0 start=$SECONDS result=ok
   shift
   in_part "$steps_part" || return 0
+  if [[ " ${GPU_CHECK_SKIP:-} " == *" $name "* ]]; then
+    echo "==> $name"
+    echo "    skipped (GPU_CHECK_SKIP)"
+    skipped+=("$name")
+    printf '%s\t%s\t%s\n' "$name" "skipped (GPU_CHECK_SKIP)" 0 >>"$results/steps.tsv"
+    return 0
+  fi
   steps=$((steps + 1))
   echo "==> $name"
   # </dev/null: nothing a step runs may read the chapter list the loop below reads on stdin.
@@ -365,7 +376,9 @@ tail -n +2 "$results/steps.tsv" | sort -t $'\t' -k3,3nr | awk -F '\t' '{ printf 
 echo "  total: ${SECONDS} s"
 if ((${#failed[@]} == 0)); then
   echo "gpu-check: PASS: $steps steps (part $part) passed on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)"
+  ((${#skipped[@]} > 0)) && echo "gpu-check: NOT RUN (GPU_CHECK_SKIP): ${skipped[*]}"
   exit 0
 fi
 echo "gpu-check: FAIL: ${#failed[@]} of $steps steps (part $part) failed: ${failed[*]}"
+((${#skipped[@]} > 0)) && echo "gpu-check: NOT RUN (GPU_CHECK_SKIP): ${skipped[*]}"
 exit 1

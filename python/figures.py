@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The figures of the chapter pages, drawn from the kept runs (issue 22).
 
-  python/figures.py                 every figure, from the run named in RUN, into docs/figures/
+  python/figures.py                 every figure, from the runs named in RUN and KEPT, into docs/figures/
   python/figures.py --check         draws them into a temporary folder and fails when one
                                     differs from the committed SVG (CI runs this)
   python/figures.py gantt TRACE.json [--out FILE.svg]
@@ -26,9 +26,12 @@ matplotlib.use("svg")
 import matplotlib.lines  # noqa: E402
 import matplotlib.patches  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RUN = ROOT / "docs" / "results" / "h100-2026-11-25" / "run3"
+RUN_CH10 = RUN.parent / "run4"  # chapter 10 came after run 3: its kept run is run 4
+KEPT = {"ch10_dependent_launch": RUN_CH10}  # chapters drawn from another run than RUN's by default
 FIGURES = ROOT / "docs" / "figures"
 SCHEMA = 2
 COLOURS = {"HtoD": "#1f77b4", "DtoH": "#2ca02c", "kernel": "#ff7f0e", "memset": "#9467bd", "host": "#8c564b",
@@ -560,6 +563,112 @@ def ch08_queue(path, out):
     save(fig, out, caption(report, path))
 
 
+PDL_COLOURS = {"plain": "#7f7f7f", "pdl": "#1f77b4", "early_trigger": "#ff7f0e", "edges": "#9467bd"}
+
+
+def ch10_pdl(path, out):
+    """Sections 1 and 2: each chain's time per kernel on a stream and as a graph, every sample with the
+    median, and the overlap of every consecutive pair (kernel k's last block end less k+1's first start)."""
+    report = load_report(path)
+    groups = [(rows(report, "pdl_stream"), rows(report, "pdl_stream_overlap")),
+              (rows(report, "pdl_graph"), rows(report, "pdl_graph_overlap"))]
+    times = [r for timed, _ in groups for r in timed]
+    overlaps = {r["name"]: r for _, pairs in groups for r in pairs}
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 3.8))
+    for i, r in enumerate(times):
+        colour = next((c for k, c in PDL_COLOURS.items() if r["name"].endswith(k)), "#7f7f7f")
+        strip(left, i, r["samples"], colour)
+        left.annotate(f"{r['median']:.2f}", (i, max(r["samples"])), xytext=(0, 3), textcoords="offset points",
+                      ha="center", fontsize=7)
+        if r["name"] in overlaps:
+            strip(right, i, overlaps[r["name"]]["samples"], colour)
+    right.axhline(0, color="black", linestyle="--", linewidth=0.8)
+    right.annotate("> 0: kernel k+1 began\nbefore k ended", (-0.45, 0), xytext=(0, 3), textcoords="offset points",
+                   fontsize=7)
+    for ax in (left, right):
+        ax.set_xticks(range(len(times)), [r["name"] for r in times], fontsize=7, rotation=30, ha="right",
+                      rotation_mode="anchor")
+        ax.set_xlim(-0.5, len(times) - 0.5)
+        ax.axvline(len(groups[0][0]) - 0.5, color="#bbbbbb", linewidth=0.8)
+        for x, label in [(-0.45, "on a stream"), (len(groups[0][0]) - 0.45, "as a graph")]:
+            ax.text(x, 1.0, label, transform=ax.get_xaxis_transform(), fontsize=7, color="#555555", va="top")
+        ax.set_ylim(top=ax.get_ylim()[1] + 0.12 * (ax.get_ylim()[1] - ax.get_ylim()[0]))  # room for the labels
+    left.set_ylim(bottom=0)
+    left.set_ylabel("time per kernel [us] (events / kernels)")
+    left.set_title(f"{report['options']['kernels']} dependent kernels: every sample, the median as a bar", loc="left",
+                   fontsize=9)
+    step = next((r["step_us"] for r in overlaps.values() if "step_us" in r), None)
+    right.set_ylabel("overlap per pair [us]" + (f"\n(in steps of {step:.3f} us)" if step else ""))
+    right.set_title("Every consecutive pair: k's last block end less k+1's first start", loc="left", fontsize=9)
+    fig.tight_layout()
+    save(fig, out, caption(report, path))
+
+
+def ch10_jacobi(path, out):
+    """Section 3: the Jacobi solve's time per sweep under the three controls (every solve's time over its
+    sweeps, the median as a bar), each with the CUDA calls the host made per solve."""
+    report = load_report(path)
+    table = rows(report, "jacobi")
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    for i, r in enumerate(table):
+        scale = {"ms": 1000.0, "us": 1.0}[r.get("unit", "ms")] / r["iterations"]  # per solve to us per sweep
+        per_sweep = [ms * scale for ms in r.get("samples", [r["median"]])]
+        ax.bar(i, median(per_sweep), width=0.7, color=COLOURS["HtoD"], alpha=0.3)
+        strip(ax, i, per_sweep, COLOURS["HtoD"])
+        if isinstance(r.get("kernel_us_per_iteration"), (int, float)):
+            ax.hlines(r["kernel_us_per_iteration"], i - 0.35, i + 0.35, color=COLOURS["kernel"], linestyle=":",
+                      linewidth=1.5, zorder=4)
+        cupti = "" if isinstance(r.get("kernel_us_per_iteration"), (int, float)) else "\nCUPTI: not recorded"
+        ax.annotate(f"{median(per_sweep):.1f} us\n{r['host_calls']:,} CUDA calls\nper solve{cupti}",
+                    (i + 0.37, median(per_sweep)), fontsize=7, va="center")
+    ax.set_xticks(range(len(table)), [r["name"] for r in table])
+    ax.set_xlim(-0.5, len(table) - 0.1)
+    ax.set_ylim(bottom=0)
+    ax.set_ylabel("time per sweep [us] (solve / sweeps)")
+    handles = [matplotlib.lines.Line2D([], [], marker="o", linestyle="", color=COLOURS["HtoD"], label="every solve"),
+               matplotlib.lines.Line2D([], [], color="black", label="median")]
+    if any(isinstance(r.get("kernel_us_per_iteration"), (int, float)) for r in table):
+        handles.append(matplotlib.lines.Line2D([], [], color=COLOURS["kernel"], linestyle=":",
+                                               label="its kernels (CUPTI)"))
+    ax.legend(handles=handles, fontsize=7, frameon=False, loc="upper right")
+    ax.set_title(f"Jacobi, {report['options']['jacobi-n']:,} unknowns, {table[0]['iterations']} sweeps", loc="left",
+                 fontsize=9)
+    save(fig, out, caption(report, path))
+
+
+def ch10_queue_scale(path, out):
+    """Section 6: the launch queue's depth per CUDA_SCALE_LAUNCH_QUEUES value (a child process each), beside
+    the documented factor times the unset depth."""
+    report = load_report(path)
+    table = rows(report, "queue_scale")
+    unset = next((r["depth"] for r in table if r["name"] == "unset" and isinstance(r.get("depth"), (int, float))), None)
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    for i, r in enumerate(table):
+        if not isinstance(r.get("depth"), (int, float)):  # "timed out", "> N" or not measured
+            ax.annotate(str(r.get("depth", r.get("seen", "not measured"))), (i, 1), xycoords=("data", "axes fraction"),
+                        ha="center", va="top", fontsize=7, rotation=90)
+            continue
+        ax.bar(i, r["depth"], width=0.6, color=COLOURS["HtoD"], alpha=0.6)
+        ratio = f" ({r['ratio_to_unset']:.2f}x)" if "ratio_to_unset" in r else ""
+        ax.annotate(f"{r['depth']:,.0f}{ratio}", (i, r["depth"]), xytext=(0, 7), textcoords="offset points",
+                    ha="center", fontsize=7)
+    if unset:
+        ax.scatter(range(len(table)), [r["documented_ratio"] * unset for r in table], marker="D", s=28,
+                   facecolors="none", edgecolors=COLOURS["kernel"], linewidths=1.2, zorder=4,
+                   label="documented factor x the unset depth")
+        ax.legend(fontsize=7, frameon=False, loc="upper left")
+    ax.set_yscale("log", base=2)  # 0.25x to 4x: equal steps
+    ax.yaxis.set_major_formatter(matplotlib.ticker.StrMethodFormatter("{x:g}"))
+    depths = [r["depth"] for r in table if isinstance(r.get("depth"), (int, float))]
+    ax.set_ylim(min(depths) / 2 if depths else 1, 2.5 * max(depths) if depths else 2)
+    read_as_one = [r["documented_ratio"] == 1 and r["name"] != "unset" for r in table]  # not a documented value
+    ax.set_xticks(range(len(table)), [r["name"] + ("\n(read as 1x)" if one else "") for r, one in zip(table, read_as_one)])
+    ax.set_xlabel("CUDA_SCALE_LAUNCH_QUEUES")
+    ax.set_ylabel("queue depth [launches], log scale")
+    ax.set_title("Empty kernels queued into a held stream until a launch waits", loc="left", fontsize=9)
+    save(fig, out, caption(report, path))
+
+
 def size_label(size):
     for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if size >= scale:
@@ -569,8 +678,10 @@ def size_label(size):
 
 # --- every committed figure --------------------------------------------------------------
 
-def chapter_figures(run, out):
-    """(figure file, function) for every figure the pages show."""
+def chapter_figures(run, out, kept=None):
+    """(figure file, function) for every figure the pages show; @kept names the chapters drawn from
+    another run than @run (KEPT when no --run is given)."""
+    kept = kept or {}
     made = []
     for name, figure, draw in [("ch01_kernel_launch", "bandwidth", ch01_bandwidth),
                                ("ch03_events", "vs_cupti", ch03_events_vs_cupti),
@@ -584,8 +695,11 @@ def chapter_figures(run, out):
                                ("ch06_pinned_memory", "calls", ch06_calls),
                                ("ch07_cache_and_clock", "clock", ch07_clock),
                                ("ch07_cache_and_clock", "warm_cold", ch07_warm_cold),
-                               ("ch08_launch_and_graphs", "queue", ch08_queue)]:
-        data = run / f"{name}.json"
+                               ("ch08_launch_and_graphs", "queue", ch08_queue),
+                               ("ch10_dependent_launch", "pdl", ch10_pdl),
+                               ("ch10_dependent_launch", "jacobi", ch10_jacobi),
+                               ("ch10_dependent_launch", "queue_scale", ch10_queue_scale)]:
+        data = kept.get(name, run) / f"{name}.json"
         if data.exists():
             target = out / f"{name}.{figure}.svg"
             draw(data, target)
@@ -608,7 +722,7 @@ def main():
     parser.add_argument("trace", nargs="?", help="for gantt: a trace written with --trace")
     parser.add_argument("--out", help="for gantt: the SVG to write (default: the trace's name with .svg)")
     parser.add_argument("--check", action="store_true", help="compare with the committed figures instead")
-    parser.add_argument("--run", default=str(RUN), help="the kept run to draw from")
+    parser.add_argument("--run", help="the run to draw every chapter from (default: the kept runs, RUN and KEPT)")
     args = parser.parse_args()
     if args.command == "gantt":
         if not args.trace:
@@ -617,10 +731,10 @@ def main():
         gantt(args.trace, out)
         print(f"figures: wrote {out}")
         return 0
-    run = pathlib.Path(args.run)
+    run, kept = (pathlib.Path(args.run), {}) if args.run else (RUN, KEPT)
     if args.check:
         with tempfile.TemporaryDirectory() as tmp:
-            made = chapter_figures(run, pathlib.Path(tmp))
+            made = chapter_figures(run, pathlib.Path(tmp), kept)
             stale = [p.name for p in made if not (FIGURES / p.name).exists()
                      or (FIGURES / p.name).read_bytes() != p.read_bytes()]
             extra = sorted({p.name for p in FIGURES.glob("*.svg")} - {p.name for p in made})
@@ -631,7 +745,7 @@ def main():
             print(f"figures: {len(made) - len(stale)} of {len(made)} figures match their data")
             return 1 if stale or extra else 0
     FIGURES.mkdir(parents=True, exist_ok=True)
-    made = chapter_figures(run, FIGURES)
+    made = chapter_figures(run, FIGURES, kept)
     print(f"figures: wrote {len(made)} figures into {FIGURES.relative_to(ROOT)}")
     return 0
 

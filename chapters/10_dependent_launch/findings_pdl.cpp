@@ -1,0 +1,332 @@
+#include "findings_pdl.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "vocabulary.hpp"
+
+namespace ch10 {
+
+namespace {
+
+constexpr double kSamePercent = 3.0;        // per-kernel times within this are "the same"
+constexpr double kBenchmarkPercent = 10.0;  // the page's benchmark: PDL at least this much lower
+
+const ChainVariant* find_variant(const ChainRun& run, const std::string& name) {
+  for (const ChainVariant& v : run.variants)
+    if (v.name == name) return &v;
+  return nullptr;
+}
+
+double per_kernel(const ChainRun& run, const std::string& name) {
+  const ChainVariant* v = find_variant(run, name);
+  return v == nullptr ? lab::median_or_nan({}) : lab::median_or_nan(v->per_kernel_us);
+}
+
+StampSummary stamps_of(const ChainRun& run, const ChainVariant& v) {
+  return summarize_stamps(v.stamps, run.kernels, run.blocks);
+}
+
+// The faster of two named variants of @p run: its name and median per-kernel time.
+std::pair<std::string, double> faster(const ChainRun& run, const std::string& one, const std::string& other) {
+  const double a = per_kernel(run, one), b = per_kernel(run, other);
+  return !(b < a) ? std::make_pair(one, a) : std::make_pair(other, b);
+}
+
+lab::Finding skipped(const std::string& id, const std::string& name, const std::string& why) {
+  return lab::named_observation(id + ".skipped", name, "skipped: " + why);
+}
+
+// Every variant's results against the CPU.
+lab::Finding chain_correct(const std::string& id, const ChainRun& run) {
+  int checked = 0;
+  std::size_t mismatches = 0;
+  std::string wrong;
+  for (const ChainVariant& v : run.variants) {
+    checked += v.results_checked;
+    mismatches += v.mismatches;
+    if (wrong.empty() && !v.wrong.empty()) wrong = v.name + ": " + v.wrong;
+  }
+  return lab::correctness_check(id, "every run of the chain equals the CPU's a + K b", checked > 0 && wrong.empty(),
+                                wrong.empty() ? lab::format("%d results checked, exact", checked) : wrong)
+      .with("results_count", checked)
+      .with("mismatches_count", static_cast<double>(mismatches));
+}
+
+// Did the faster PDL way lower the per-kernel time of @p base? saves / same (within 3 %) / slower.
+lab::Finding saving(const std::string& id, const std::string& base, double base_us,
+                    const std::pair<std::string, double>& best) {
+  const double saved = -lab::percent_above(best.second, base_us);
+  const char* branch = saved > kSamePercent ? "saves" : (saved < -kSamePercent ? "slower" : "same");
+  return lab::named_observation(
+             id + "." + branch, "per kernel with PDL",
+             lab::format("%s %.2f us, %s %.2f us per kernel: %.1f %% %s", base.c_str(), base_us, best.first.c_str(),
+                         best.second, std::fabs(saved), saved >= 0 ? "lower" : "higher"))
+      .with("base_us", base_us)
+      .with("pdl_us", best.second)
+      .with("saving_percent", saved);
+}
+
+lab::Finding benchmark(const std::string& id, double base_us, double pdl_us) {
+  const double lower = -lab::percent_above(pdl_us, base_us);
+  const bool met = lower >= kBenchmarkPercent;
+  return lab::named_observation(
+             id + (met ? ".met" : ".not_met"), "benchmark: PDL >= 10 % lower per kernel",
+             lab::format("%.1f %% lower (%.2f against %.2f us): %s", lower, pdl_us, base_us, met ? "met" : "not met"))
+      .with("base_us", base_us)
+      .with("pdl_us", pdl_us)
+      .with("lower_percent", lower);
+}
+
+}  // namespace
+
+StampSummary summarize_stamps(const std::vector<BlockStamps>& stamps, int kernels, int blocks) {
+  StampSummary s;
+  if (kernels < 2 || blocks < 1 || stamps.size() != static_cast<std::size_t>(kernels) * blocks) return s;
+  unsigned long long origin = stamps.front().start_ns;
+  for (const BlockStamps& b : stamps) origin = std::min({origin, b.start_ns, b.waited_ns, b.end_ns});
+  std::vector<double> readings, waits;  // us from the origin: doubles keep every ns of a few seconds
+  const auto us = [origin](unsigned long long ns) { return static_cast<double>(ns - origin) * 1e-3; };
+  for (int k = 0; k < kernels; ++k) {
+    double first_start = 0, last_end = 0;
+    for (int i = 0; i < blocks; ++i) {
+      const BlockStamps& b = stamps[static_cast<std::size_t>(k) * blocks + i];
+      readings.insert(readings.end(), {us(b.start_ns), us(b.waited_ns), us(b.end_ns)});
+      if (k > 0) waits.push_back(us(b.waited_ns) - us(b.start_ns));
+      first_start = i == 0 ? us(b.start_ns) : std::min(first_start, us(b.start_ns));
+      last_end = i == 0 ? us(b.end_ns) : std::max(last_end, us(b.end_ns));
+    }
+    if (k > 0) s.overlap_us.back() -= first_start;  // the previous kernel's last end, less this one's first start
+    if (k + 1 < kernels) s.overlap_us.push_back(last_end);
+  }
+  s.waited_us = lab::median_or_nan(waits);
+  s.step_us = lab::smallest_step(readings, 1e-4);
+  for (double o : s.overlap_us) s.pairs_overlapped += o > s.step_us ? 1 : 0;
+  return s;
+}
+
+// --- 1. PDL in a stream ------------------------------------------------------------------
+
+lab::ResultTable pdl_stream_table(const ChainRun& run) {
+  lab::ResultTable table("pdl_stream",
+                         lab::format("%d dependent kernels on %lld floats, %d blocks each, %.2f us preamble",
+                                     run.kernels, (long long)run.n, run.blocks, run.preamble_us),
+                         "launch",
+                         {{"median", "per kernel", "us", 2},
+                          {"min", "min", "us", 2},
+                          {"max", "max", "us", 2},
+                          {"count", "samples", "", 0},
+                          {"overlap_us", "overlap (median)", "us", 2},
+                          {"pairs_overlapped", "pairs overlapped", "", 0},
+                          {"waited_us", "start to wait's end", "us", 2},
+                          {"mismatches", "mismatches", "", 0}});
+  for (const ChainVariant& v : run.variants) {
+    const StampSummary s = stamps_of(run, v);
+    table.add_row(v.name)
+        .samples(v.per_kernel_us, "us")
+        .set("overlap_us", lab::median_or_nan(s.overlap_us))
+        .set("pairs_overlapped", static_cast<long long>(s.pairs_overlapped))
+        .set("waited_us", s.waited_us)
+        .set("mismatches", static_cast<long long>(v.mismatches));
+  }
+  table.note(run.skipped
+                 ? "skipped: " + run.skip_reason
+                 : std::string(run.held
+                                   ? "events around the K launches queued behind a held stream, / K"
+                                   : "events around the K launches (stream not held: too many, or instrumented), / K") +
+                       "; overlap: last block end of kernel k less first block start of k+1 (> 0: overlap)");
+  return table;
+}
+
+lab::ResultTable overlap_table(const std::string& id, const ChainRun& run) {
+  lab::ResultTable table(id, "Every consecutive pair: kernel k's last block end less kernel k+1's first block start",
+                         "launch",
+                         {{"median", "median", "us", 3},
+                          {"min", "min", "us", 3},
+                          {"max", "max", "us", 3},
+                          {"count", "pairs", "", 0},
+                          {"step_us", "timer step", "us", 3}});
+  for (const ChainVariant& v : run.variants) {
+    const StampSummary s = stamps_of(run, v);
+    lab::ResultTable::Row& row = table.add_row(v.name).set("step_us", s.step_us);
+    if (!s.overlap_us.empty()) row.samples(s.overlap_us, "us");
+  }
+  table.note("from %globaltimer stamps of the last sample; the step is the smallest difference between two stamps");
+  return table;
+}
+
+lab::ResultTable pdl_misuse_table(const MisuseRun& run) {
+  lab::ResultTable table(
+      "pdl_misuse",
+      lab::format("A PDL secondary behind a primary that triggers at once and writes %.0f us later", run.delay_us),
+      "secondary",
+      {{"mismatches", "mismatches", "", 0},
+       {"first_bad_index", "first bad index", "", 0},
+       {"lead_us", "began before the stores", "us", 1}});
+  for (const MisuseCase& c : run.cases) {
+    lab::ResultTable::Row& row =
+        table.add_row(c.name).set("mismatches", static_cast<long long>(c.result.mismatches)).set("lead_us", c.lead_us);
+    if (!c.result.first.empty()) row.set("first_bad_index", static_cast<long long>(c.result.first.front().index));
+  }
+  table.note(run.skipped ? "skipped: " + run.skip_reason
+                         : "began before the stores: the primary's first store less the secondary's first block start "
+                           "(%globaltimer; > 0: the secondary was running before the data it reads was written)");
+  return table;
+}
+
+static lab::Finding blocks_started_early(const ChainRun& run) {
+  const char* name = "with an early trigger, kernel k+1's blocks start before kernel k ends";
+  const ChainVariant* plain = find_variant(run, "plain");
+  const ChainVariant* early = find_variant(run, "pdl_early_trigger");
+  const StampSummary p = plain ? stamps_of(run, *plain) : StampSummary{};
+  const StampSummary e = early ? stamps_of(run, *early) : StampSummary{};
+  if (p.overlap_us.empty() || e.overlap_us.empty() || e.step_us <= 0)
+    return lab::named_observation("blocks_started_early.not_measured", name, "no stamps to compare");
+  const double plain_us = lab::median_or_nan(p.overlap_us), early_us = lab::median_or_nan(e.overlap_us);
+  const bool overlapped = early_us > e.step_us && plain_us <= p.step_us;
+  return lab::timing_check(overlapped ? "blocks_started_early.overlapped" : "blocks_started_early.serialized", name,
+                           overlapped,
+                           lab::format("median overlap of a pair: %.3f us with PDL and an early trigger (%d of %zu "
+                                       "pairs above one %.3f us timer step), %.3f us plain",
+                                       early_us, e.pairs_overlapped, e.overlap_us.size(), e.step_us, plain_us))
+      .with("early_overlap_us", early_us)
+      .with("plain_overlap_us", plain_us)
+      .with("timer_step_us", e.step_us)
+      .with("pairs_overlapped", e.pairs_overlapped)
+      .with("pairs_count", e.overlap_us.size());
+}
+
+std::vector<lab::Finding> pdl_stream_findings(const ChainRun& run) {
+  if (run.skipped) return {skipped("pdl_stream", "PDL in a stream", run.skip_reason)};
+  const double plain = per_kernel(run, "plain");
+  const auto best = faster(run, "pdl", "pdl_early_trigger");
+  return {chain_correct("chain_correct", run), blocks_started_early(run),
+          saving("pdl_per_kernel", "plain", plain, best), benchmark("pdl_benchmark", plain, best.second)};
+}
+
+static const MisuseCase* find_case(const MisuseRun& run, const std::string& name) {
+  for (const MisuseCase& c : run.cases)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+std::vector<lab::Finding> pdl_misuse_findings(const MisuseRun& run) {
+  const char* name = "a read before cudaGridDependencySynchronize()";
+  const MisuseCase* before = find_case(run, "read_before_wait");
+  const MisuseCase* never = find_case(run, "never_waits");
+  const MisuseCase* fixed = find_case(run, "read_after_wait");
+  if (run.skipped || !before || !never || !fixed) return {skipped("pdl_misuse", name, run.skip_reason)};
+  const std::size_t wrong = before->result.mismatches + never->result.mismatches;
+  const double lead = std::max(before->lead_us, never->lead_us);
+  const std::string counts = lab::format("%zu of %zu values wrong with the read before the wait, %zu with no wait",
+                                         before->result.mismatches, before->result.count, never->result.mismatches);
+  lab::Finding misuse =
+      wrong > 0 ? lab::named_observation("pdl_misuse.wrong", name,
+                                         counts + lab::format(": the secondary began up to %.1f us before the "
+                                                              "primary's stores and read the poison",
+                                                              lead))
+      : lead > 0
+          ? lab::named_observation("pdl_misuse.race_hidden", name,
+                                   counts + lab::format(", although the secondary began up to %.1f us before the "
+                                                        "primary's stores: its reads came after them this time; the "
+                                                        "race is still there",
+                                                        lead))
+          : lab::named_observation("pdl_misuse.started_late", name,
+                                   counts + lab::format(": the secondary began %.1f us after the primary's stores, so "
+                                                        "nothing overlapped this time",
+                                                        -lead));
+  misuse.with("mismatches_count", static_cast<double>(before->result.mismatches))
+      .with("no_wait_mismatches_count", static_cast<double>(never->result.mismatches))
+      .with("lead_us", lead);
+  return {misuse, lab::correctness_check("pdl_fix_correct", "the wait before the read gives the right answer",
+                                         fixed->result.passed(), fixed->result.detail())
+                      .with("mismatches_count", static_cast<double>(fixed->result.mismatches))};
+}
+
+std::vector<lab::Background> pdl_stream_background() {
+  const std::string guide = "CUDA Programming Guide, 4.5 Programmatic Dependent Launch and Synchronization";
+  return {{"PDL \"allows for a dependent secondary kernel to launch before the primary kernel it depends on in the "
+           "same CUDA stream has finished executing\", \"starting with devices of compute capability 9.0\"",
+           guide},
+          {"what can overlap is the secondary's preamble: \"almost all the kernels have some sort of preamble section "
+           "during which tasks such as zeroing buffers or loading constant values are performed\"",
+           guide + ", 4.5.1 Background"},
+          {"\"If the primary kernel doesn't execute the trigger, it implicitly occurs after all thread blocks in the "
+           "primary kernel exit\"; either way \"the secondary thread blocks might launch before data written by the "
+           "primary kernel is visible\": the secondary must call cudaGridDependencySynchronize() before it reads",
+           guide + ", API Description"},
+          {"the overlap is \"opportunistic and not guaranteed to lead to concurrent kernel execution. Reliance on "
+           "concurrent execution in this manner is unsafe and can lead to deadlock\"",
+           guide + ", API Description"}};
+}
+
+// --- 2. PDL in a graph ---------------------------------------------------------------------
+
+lab::ResultTable pdl_graph_table(const ChainRun& run) {
+  lab::ResultTable table("pdl_graph",
+                         lab::format("The %d-kernel chain as a graph, replayed between two events, / K", run.kernels),
+                         "graph",
+                         {{"median", "per kernel", "us", 2},
+                          {"min", "min", "us", 2},
+                          {"max", "max", "us", 2},
+                          {"count", "samples", "", 0},
+                          {"edges", "edges", "", 0},
+                          {"programmatic_edges", "programmatic", "", 0},
+                          {"overlap_us", "overlap (median)", "us", 2},
+                          {"mismatches", "mismatches", "", 0}});
+  for (const ChainVariant& v : run.variants) {
+    table.add_row(v.name)
+        .samples(v.per_kernel_us, "us")
+        .set("edges", static_cast<long long>(v.edges))
+        .set("programmatic_edges", static_cast<long long>(v.programmatic_edges))
+        .set("overlap_us", lab::median_or_nan(stamps_of(run, v).overlap_us))
+        .set("mismatches", static_cast<long long>(v.mismatches));
+  }
+  table.note(run.skipped ? "skipped: " + run.skip_reason
+                         : "all captured (cudaStreamBeginCapture) except graph_pdl_edges, built by hand with "
+                           "cudaGraphAddNode and programmatic edges; edge types from cudaGraphGetEdges");
+  return table;
+}
+
+static lab::Finding captured_edges(const ChainRun& run) {
+  const int expected = run.kernels - 1;
+  int graphs = 0, all = 0, none = 0, fewest = expected;
+  for (const ChainVariant& v : run.variants) {
+    if (v.name == "graph_plain") continue;
+    ++graphs;
+    all += v.programmatic_edges == expected ? 1 : 0;
+    none += v.programmatic_edges == 0 ? 1 : 0;
+    fewest = std::min(fewest, v.programmatic_edges);
+  }
+  const char* branch = graphs > 0 && all == graphs ? "all" : (graphs > 0 && none == graphs ? "none" : "some");
+  return lab::correctness_check(std::string("captured_edges_programmatic.") + branch,
+                                "PDL launches become programmatic edges (the guide's table)",
+                                graphs > 0 && all == graphs,
+                                lab::format("%d of %d PDL graphs have all K-1 = %d edges programmatic (fewest: %d)",
+                                            all, graphs, expected, fewest))
+      .with("graphs_count", graphs)
+      .with("expected_count", expected)
+      .with("fewest_count", fewest);
+}
+
+std::vector<lab::Finding> pdl_graph_findings(const ChainRun& run) {
+  if (run.skipped) return {skipped("pdl_graph", "PDL in a graph", run.skip_reason)};
+  const double plain = per_kernel(run, "graph_plain");
+  const auto best = faster(run, "graph_pdl", "graph_pdl_early_trigger");
+  return {chain_correct("graph_chain_correct", run), captured_edges(run),
+          saving("pdl_graph_per_kernel", "graph_plain", plain, best),
+          benchmark("pdl_graph_benchmark", plain, best.second)};
+}
+
+std::vector<lab::Background> pdl_graph_background() {
+  return {
+      {"\"Programmatic Dependent Launch can be used in CUDA Graphs via stream capture or directly via edge data\": "
+       "an edge of type cudaGraphDependencyTypeProgrammatic between two kernel nodes, which \"must be used with "
+       "an outgoing port of either cudaGraphKernelNodePortLaunchCompletion or cudaGraphKernelNodePortProgrammatic\"",
+       "CUDA Programming Guide, 4.5 Programmatic Dependent Launch and Synchronization, Use in CUDA Graphs"},
+      {"\"A zero-initialized struct indicates a standard full serialization of two nodes with memory "
+       "visibility\"; its reserved bytes \"must be zeroed\"",
+       "CUDA Runtime API, cudaGraphEdgeData"}};
+}
+
+}  // namespace ch10

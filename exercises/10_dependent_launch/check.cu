@@ -1,0 +1,109 @@
+// The check for exercise 10, built from this file against your pdl_chain.cu
+// (test ch10_exercise_check, label "exercise"), against solutions/ (test
+// ch10_solution_check, label "solution") and against the exercise as handed
+// out (test ch10_pristine_check, label "pristine": it must fail). It captures
+// a chain of your launches into a graph and asks for a programmatic edge
+// between every two of them (cudaGraphGetEdges), then runs your kernel behind
+// chapter 10's late-writing primary (ch10::launch_late_writer: it lets its
+// dependents start at once and writes 100 us later) and compares with the CPU.
+// The second part catches a wrong result; it does not reliably catch a read
+// before the wait (chapter 10's run: a secondary launched while that primary
+// ran began after its stores). The edges decide.
+// It needs compute capability 9.0: below that it says why and exits 77 (not checked).
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "check.cuh"
+#include "dependent_chain.cuh"
+#include "device.cuh"
+#include "memory.cuh"
+#include "pdl_chain.cuh"
+#include "program.hpp"
+#include "stream.cuh"
+#include "verify.hpp"
+
+namespace {
+
+constexpr int kKernels = 6;
+
+void exit_77_below_9_0() {
+  std::string why;
+  if (ch10::pdl_supported(&why)) return;
+  std::printf("skipped: %s\n", why.c_str());
+  std::fflush(stdout);
+  std::exit(lab::exit_code::no_device);
+}
+
+}  // namespace
+
+TEST_CASE("exercise 10: every launch is a programmatic dependent launch, and the chain adds up") {
+  exit_77_below_9_0();
+  const std::int64_t n = 10007;
+  const std::vector<float> a = lab::random_floats(n, 21), b = lab::random_floats(n, 22);
+  lab::DeviceBuffer<float> a_d(n), b_d(n), x[2] = {lab::DeviceBuffer<float>(n), lab::DeviceBuffer<float>(n)};
+  a_d.upload(a);
+  b_d.upload(b);
+  lab::Stream stream(cudaStreamNonBlocking);
+  cudaGraph_t captured = nullptr;
+  LAB_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  for (int k = 0; k < kKernels; ++k)  // x[0] = a + b, x[1] = x[0] + b, ...: each reads the one before's output
+    exercise10::launch_dependent(k == 0 ? a_d.data() : x[(k + 1) % 2].data(), b_d.data(), x[k % 2].data(), n, stream);
+  LAB_CHECK(cudaStreamEndCapture(stream, &captured));
+  const ch08::Graph graph(captured);
+  int edges = 0, programmatic = 0;
+  ch10::count_edges(graph.get(), edges, programmatic);
+  REQUIRE_MESSAGE(edges == kKernels - 1, "the " << kKernels << " launches, captured, have " << edges
+                                                << " edges; expected one between every two: launch exactly one "
+                                                   "kernel, on the stream you are given");
+  CHECK_MESSAGE(programmatic == kKernels - 1,
+                programmatic << " of the " << edges << " edges between your launches are programmatic "
+                             << "(cudaGraphDependencyTypeProgrammatic): launch with cudaLaunchKernelEx and the "
+                                "attribute cudaLaunchAttributeProgrammaticStreamSerialization set to 1");
+
+  cudaGraphExec_t exec = nullptr;
+  LAB_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
+  const ch08::GraphExec owned(exec);
+  x[0].poison(stream);
+  x[1].poison(stream);
+  LAB_CHECK(cudaGraphLaunch(exec, stream));
+  stream.synchronize();
+  std::vector<float> expected(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    float sum = a[i] + b[i];
+    for (int k = 1; k < kKernels; ++k) sum = sum + b[i];
+    expected[i] = sum;
+  }
+  const lab::Comparison result = lab::compare(x[(kKernels - 1) % 2].download(), expected);
+  CHECK_MESSAGE(result.passed(), "the chain of " << kKernels << " kernels: " << result.detail()
+                                                 << ": expected a + 6 b, each kernel adding b to the one before's");
+}
+
+TEST_CASE("exercise 10: behind a primary that writes late, your kernel reads what it wrote") {
+  exit_77_below_9_0();
+  const lab::DeviceInfo device = lab::query_device(0);
+  const std::int64_t n = static_cast<std::int64_t>(device.sm_count) * 256;  // one block per SM: all resident
+  const std::vector<float> a = lab::random_floats(n, 31), b = lab::random_floats(n, 32);
+  std::vector<float> expected(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) expected[i] = (a[i] + b[i]) + b[i];
+  lab::DeviceBuffer<float> a_d(n), b_d(n), mid(n), out(n);
+  lab::DeviceBuffer<unsigned long long> stored_at(1);
+  a_d.upload(a);
+  b_d.upload(b);
+  lab::Stream stream(cudaStreamNonBlocking);
+  for (int run = 1; run <= 5; ++run) {
+    CAPTURE(run);
+    mid.poison(stream);
+    out.poison(stream);
+    ch10::launch_late_writer(a_d.data(), b_d.data(), mid.data(), n, device.sm_count, 100'000, stored_at.data(), stream);
+    exercise10::launch_dependent(mid.data(), b_d.data(), out.data(), n, stream);
+    stream.synchronize();
+    const lab::Comparison result = lab::compare(out.download(), expected);
+    REQUIRE_MESSAGE(result.passed(), "run " << run << " of 5: " << result.detail()
+                                            << ": your kernel read in before the primary wrote it (NaN: the "
+                                               "poison); read in only after cudaGridDependencySynchronize()");
+  }
+}

@@ -14,24 +14,29 @@ HERE = pathlib.Path(__file__).resolve().parent
 SKIPPED = 77
 
 
-def missing():
+def missing(module_name="add_extension"):
+    """Why the suite cannot run here ('' when it can): pytest, then @p module_name's unavailable_reason()."""
     try:
         import pytest  # noqa: F401
     except ImportError:
         return "pytest is not installed"
     sys.path.insert(0, str(HERE))
-    import add_extension
-    return add_extension.unavailable_reason()
+    module = __import__(module_name)
+    return module.unavailable_reason()
+
+
+def run_suite(folder, reason, label, pytest_args=()):
+    """Runs pytest on python/@p folder, or prints '@p label skipped: @p reason' and returns 77."""
+    if reason:
+        print(f"{label} skipped: {reason}")
+        return SKIPPED
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", *pytest_args, str(HERE / folder),
+                           *sys.argv[1:]], cwd=HERE.parent, env=dict(os.environ))
+    return 1 if done.returncode == 5 else done.returncode
 
 
 def main():
-    reason = missing()
-    if reason:
-        print(f"python.pytest skipped: {reason}")
-        return SKIPPED
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", str(HERE / "tests"), *sys.argv[1:]],
-                          cwd=HERE.parent, env=dict(os.environ))
-    return 1 if done.returncode == 5 else done.returncode
+    return run_suite("tests", missing(), "python.pytest")
 
 
 if __name__ == "__main__":

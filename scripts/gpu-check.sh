@@ -19,6 +19,8 @@
 #   9. a build without CUPTI: --timeline says there is none and the chapter carries on
 #  10. the PyTorch side (scripts/torch-check.sh into <results>/torch): chapter 01's extension
 #      built, python/tests run, every python/ script once; skipped where PyTorch is missing
+#  11. the Numba side (scripts/numba-check.sh into <results>/numba): numba from the carried
+#      wheel, its pytest suite, every python/numba_*.py script once; skipped where it cannot run
 # Every step's output goes to <results>/<step>.log. Ends with each step's wall time
 # (also in <results>/steps.tsv) and one summary line; exits non-zero if any step failed.
 #
@@ -27,7 +29,7 @@
 #              SANITIZER_TIMEOUT (seconds per sanitizer run, default 300),
 #              SANITIZER_JOBS (sanitizer runs at a time, default 8),
 #              GPU_CHECK_PART: all (default), 1 (steps 1-5), 2 (steps 6-9 and the student
-#              copy, on the build part 1 left) or 3 (step 10): for a machine that gives a
+#              copy, on the build part 1 left) or 3 (steps 10 and 11): for a machine that gives a
 #              command ten minutes, run part 1, then 2, then 3 right after, into the same
 #              results folder.
 #              GPU_CHECK_SKIP: step names to leave out, separated by spaces (e.g.
@@ -369,6 +371,17 @@ step without-cupti without_cupti
 # where PyTorch, ninja or triton is missing, and the step then passes).
 steps_part=3
 step torch env BUILD_DIR="$build" scripts/torch-check.sh "$results/torch"
+
+# The Numba side (docs/numba.md; carry build/wheels/numba to a machine without network):
+# scripts/numba-check.sh exits 77 where Numba cannot run; the step then passes and its
+# log says why (the summary in <results>/numba/skipped.txt).
+numba_side() {
+  local rc=0
+  env BUILD_DIR="$build" scripts/numba-check.sh "$results/numba" || rc=$?
+  ((rc == 77)) && { echo "numba: skipped (see $results/numba/skipped.txt)"; return 0; }
+  return "$rc"
+}
+step numba numba_side
 
 echo
 echo "gpu-check: wall time of each step (also in $results/steps.tsv), slowest first:"

@@ -18,24 +18,8 @@ export BUILD_DIR=${BUILD_DIR:-build/gpu-check}
 export LAB_TORCH_EXT_DIR=${LAB_TORCH_EXT_DIR:-$PWD/build/torch-ext}
 python=${PYTHON:-python3}
 mkdir -p "$results"
-failed=0
-printf 'step\tresult\tseconds\n' >"$results/steps.tsv"
-
-step() {  # step <name> <command...>
-  local name=$1 rc=0 start=$SECONDS result=ok
-  shift
-  echo "==> $name"
-  "$@" >"$results/$name.log" 2>&1 </dev/null || rc=$?
-  if ((rc == 77)); then
-    result="skipped: $(grep -m1 -o 'skipped: .*' "$results/$name.log" | cut -c10-)"
-  elif ((rc != 0)); then
-    result="FAILED (exit $rc)"
-    failed=$((failed + 1))
-    tail -n 25 "$results/$name.log" | sed 's/^/    | /'
-  fi
-  echo "    $result ($((SECONDS - start)) s)"
-  printf '%s\t%s\t%s\n' "$name" "$result" "$((SECONDS - start))" >>"$results/steps.tsv"
-}
+# shellcheck source=scripts/side-steps.sh
+source scripts/side-steps.sh
 
 [[ -d $BUILD_DIR/chapters ]] || echo "torch-check: no chapters in $BUILD_DIR: the C++ columns will be '-'"
 "$python" -c 'import torch; print("PyTorch", torch.__version__, "CUDA", torch.version.cuda, "GPU", torch.cuda.is_available())' 2>&1 | tee "$results/versions.txt"

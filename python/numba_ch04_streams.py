@@ -1,0 +1,159 @@
+"""Chapter 04 from Numba: ten arrays normalised on one stream and on ten, as the article does it.
+
+    python3 python/numba_ch04_streams.py [--arrays 10] [--n 10000000] [--reps 5] [--blocks 1024]
+                                         [--build-dir build/release] [--no-chapter]
+
+Each array: pinned host -> device (copy_to_device on the array's stream), its sum
+(partial_sums, then sum_partials: the chapter's two kernels, double accumulation),
+a / sum (divide), device -> pinned host; queued round-robin on 1 stream and on
+--arrays streams, between two numba.cuda.event records on a main stream (each side
+stream waits for the start event; the main stream waits for each side stream's last
+event). The event time beside the C++ chapter's "1 stream" and "10 streams" medians
+(ch04_streams --json) from the same run; every output checked against NumPy's
+a / a.sum() in double on the same random inputs.
+Exit codes: 0 ok, 1 a wrong normalisation, 2 bad options, 77 no Numba or no GPU.
+"""
+import argparse
+import sys
+
+try:
+    import numpy as np
+except ImportError:  # numba_lab.unavailable_reason() says so, and main() skips
+    np = None
+
+import lab_chapters
+import numba_lab
+
+BLOCK = 256  # threads per block; a compile-time constant for the shared array
+TOLERANCE = 1e-5  # largest relative error against the CPU, as the chapter's 10 ppm
+cuda = None  # numba.cuda, set by init(); a module global, as the simulator needs for kernels
+KERNELS = {}
+
+
+def init():
+    """numba.cuda and the chapter's three kernels, compiled on first use."""
+    global cuda
+    cuda = numba_lab.load()
+    if KERNELS:
+        return KERNELS
+    from numba import float64
+
+    @cuda.jit
+    def partial_sums(a, partials):  # one double per block, grid-stride
+        shared = cuda.shared.array(BLOCK, float64)
+        t = cuda.threadIdx.x
+        acc = 0.0
+        for i in range(cuda.grid(1), a.size, cuda.gridsize(1)):
+            acc += a[i]
+        shared[t] = acc
+        cuda.syncthreads()
+        step = BLOCK // 2
+        while step > 0:
+            if t < step:
+                shared[t] += shared[t + step]
+            cuda.syncthreads()
+            step //= 2
+        if t == 0:
+            partials[cuda.blockIdx.x] = shared[0]
+
+    @cuda.jit
+    def sum_partials(partials, total):  # one block
+        shared = cuda.shared.array(BLOCK, float64)
+        t = cuda.threadIdx.x
+        acc = 0.0
+        for i in range(t, partials.size, BLOCK):
+            acc += partials[i]
+        shared[t] = acc
+        cuda.syncthreads()
+        step = BLOCK // 2
+        while step > 0:
+            if t < step:
+                shared[t] += shared[t + step]
+            cuda.syncthreads()
+            step //= 2
+        if t == 0:
+            total[0] = shared[0]
+
+    @cuda.jit
+    def divide(a, total):
+        for i in range(cuda.grid(1), a.size, cuda.gridsize(1)):
+            a[i] = a[i] / total[0]
+
+    KERNELS.update(partial_sums=partial_sums, sum_partials=sum_partials, divide=divide)
+    return KERNELS
+
+
+def normalise(arrays, n, streams, reps, blocks=1024, seed=4):
+    """@arrays normalisations queued round-robin on @streams streams; returns event
+    times (ms) of @reps runs and the largest relative error against NumPy."""
+    k = init()
+    rng = np.random.default_rng(seed)
+    host_in, host_out, device, partials, totals = [], [], [], [], []
+    for _ in range(arrays):
+        pinned = cuda.pinned_array(n, dtype=np.float32)
+        pinned[:] = rng.random(n, dtype=np.float32) * 0.75 + 0.25  # as the chapter: [0.25, 1)
+        host_in.append(pinned)
+        host_out.append(cuda.pinned_array(n, dtype=np.float32))
+        device.append(cuda.device_array(n, np.float32))
+        partials.append(cuda.device_array(blocks, np.float64))
+        totals.append(cuda.device_array(1, np.float64))
+    side = [cuda.stream() for _ in range(streams)]
+    main = cuda.stream()
+
+    def run():
+        begin = cuda.event()
+        begin.record(main)
+        for s in side:
+            begin.wait(s)
+        for i in range(arrays):
+            s = side[i % streams]
+            device[i].copy_to_device(host_in[i], stream=s)
+            k["partial_sums"][blocks, BLOCK, s](device[i], partials[i])
+            k["sum_partials"][1, BLOCK, s](partials[i], totals[i])
+            k["divide"][blocks, BLOCK, s](device[i], totals[i])
+            device[i].copy_to_host(host_out[i], stream=s)
+        for s in side:
+            done = cuda.event()
+            done.record(s)
+            done.wait(main)
+
+    times = numba_lab.event_times_ms(cuda, run, main, reps, warmup=1)
+    error = 0.0
+    for inp, out in zip(host_in, host_out):  # the CPU's answer, in double
+        expected = inp.astype(np.float64) / inp.astype(np.float64).sum()
+        error = max(error, float(np.max(np.abs(out.astype(np.float64) - expected) / expected)))
+    return times, error
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--arrays", type=int, default=10, help="arrays to normalise (default 10)")
+    parser.add_argument("--n", type=int, default=10_000_000, help="floats per array (default 10000000)")
+    parser.add_argument("--reps", type=int, default=5, help="timed runs per stream count (default 5)")
+    parser.add_argument("--blocks", type=int, default=1024, help="blocks per kernel (default 1024)")
+    parser.add_argument("--build-dir", help="the C++ build tree (default: $BUILD_DIR, build/gpu-check, build/release)")
+    parser.add_argument("--no-chapter", action="store_true", help="do not run the C++ chapter")
+    args = parser.parse_args(argv)
+    reason = numba_lab.unavailable_reason()
+    if reason:
+        return numba_lab.skip(reason)
+    print(numba_lab.versions())
+    report = numba_lab.chapter(
+        "ch04_streams", ["--n", str(args.n), "--arrays", str(args.arrays), "--streams", str(args.arrays),
+                         "--reps", str(args.reps)], args.build_dir, not args.no_chapter)
+    rows, worst = [], 0.0
+    for streams, name in ((1, "1 stream"), (args.arrays, f"{args.arrays} streams")):
+        times, error = normalise(args.arrays, args.n, streams, args.reps, args.blocks)
+        worst = max(worst, error)
+        rows.append((f"{name}, median of {args.reps}", lab_chapters.median(times),
+                     numba_lab.cpp_value(report, "streams", name)))
+    numba_lab.side_by_side(f"{args.arrays} arrays x {args.n} floats, each: copy in, a / sum(a), copy out: "
+                           "event time for all", rows, "ms")
+    if rows[0][1] > 0 and rows[1][1] > 0:
+        print(f"  Numba: {rows[0][1] / rows[1][1]:.2f} times faster with {args.arrays} streams")
+    print(f"  largest relative error against NumPy (double): {worst:.2e} (tolerance {TOLERANCE:g})")
+    return 0 if worst <= TOLERANCE else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

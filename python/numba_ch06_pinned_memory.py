@@ -1,0 +1,127 @@
+"""Chapter 06 from Numba: pageable against pinned copies, and which copy returns at once.
+
+    python3 python/numba_ch06_pinned_memory.py [--mib 256] [--reps 5] [--build-dir build/release] [--no-chapter]
+
+1. One host-to-device copy of --mib MiB, device_array.copy_to_device(source, stream=...),
+   four ways: a NumPy (pageable) or cuda.pinned_array source; no stream (Numba calls
+   cuMemcpyHtoD, which the chapter's cudaMemcpy row matches) or a stream (cuMemcpyHtoDAsync,
+   the cudaMemcpyAsync row). When the call returned to Python and when the copy was done
+   (the stream, or the device, synchronised), both on the host clock, beside the C++
+   chapter's "calls" rows (ch06_pinned_memory --json) from the same run. Only the pinned
+   copy on a stream returns before the copy is done.
+2. The CPU time it frees: the copy on a stream, CPU work as long as the copy, then a
+   wait, from pinned and from pageable memory, beside the chapter's "cpu_freed" rows.
+Every copy is checked against its NumPy source (exact). Exit codes: 0 ok, 1 the data
+arrived wrong, 2 bad options, 77 no Numba or no GPU (the reason is printed).
+"""
+import argparse
+import sys
+import time
+
+try:
+    import numpy as np
+except ImportError:  # numba_lab.unavailable_reason() says so, and main() skips
+    np = None
+
+import lab_chapters
+import numba_lab
+
+# (source memory, on a stream, the C++ chapter's row in table "calls", what Numba calls).
+WAYS = [("pageable", False, "pageable cudaMemcpy", "cuMemcpyHtoD"),
+        ("pageable", True, "pageable cudaMemcpyAsync", "cuMemcpyHtoDAsync"),
+        ("pinned", False, "pinned cudaMemcpy", "cuMemcpyHtoD"),
+        ("pinned", True, "pinned cudaMemcpyAsync", "cuMemcpyHtoDAsync")]
+
+
+def cpu_work(ms):
+    """Keeps this thread busy for @ms milliseconds (a stand-in for preparing the next batch)."""
+    end = time.perf_counter() + ms / 1e3
+    spins = 0
+    while time.perf_counter() < end:
+        spins += 1
+    return spins
+
+
+def measure(mib, reps, seed=6):
+    """Host ms (returned, done) per way and rep; the pinned copy's ms; the overlap runs.
+    Raises RuntimeError when a copy arrived wrong."""
+    cuda = numba_lab.load()
+    n = mib * (1 << 20) // 4
+    pageable = np.random.default_rng(seed).random(n, dtype=np.float32)
+    pinned = cuda.pinned_array(n, dtype=np.float32)
+    pinned[:] = pageable
+    destination = cuda.device_array(n, np.float32)
+    stream = cuda.stream()
+    sources = {"pageable": pageable, "pinned": pinned}
+    rows = {}
+    for memory, on_stream, _, _ in WAYS:
+        returned, done = [], []
+        for _ in range(reps):
+            cuda.synchronize()
+            start = time.perf_counter()
+            if on_stream:
+                destination.copy_to_device(sources[memory], stream=stream)
+            else:
+                destination.copy_to_device(sources[memory])
+            returned.append((time.perf_counter() - start) * 1e3)
+            cuda.synchronize()
+            done.append((time.perf_counter() - start) * 1e3)
+        if not np.array_equal(destination.copy_to_host(), pageable):
+            raise RuntimeError(f"the {memory} copy ({'stream' if on_stream else 'no stream'}) arrived wrong")
+        rows[(memory, on_stream)] = (returned, done)
+    copy_ms = lab_chapters.median(rows[("pinned", True)][1])
+    overlap = {}
+    for memory in ("pinned", "pageable"):
+        totals = []
+        for _ in range(reps):
+            cuda.synchronize()
+            start = time.perf_counter()
+            destination.copy_to_device(sources[memory], stream=stream)
+            cpu_work(copy_ms)
+            stream.synchronize()
+            totals.append((time.perf_counter() - start) * 1e3)
+        overlap[memory] = lab_chapters.median(totals)
+    return rows, copy_ms, overlap
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mib", type=int, default=256, help="MiB per copy (default 256)")
+    parser.add_argument("--reps", type=int, default=5, help="copies per way (default 5)")
+    parser.add_argument("--build-dir", help="the C++ build tree (default: $BUILD_DIR, build/gpu-check, build/release)")
+    parser.add_argument("--no-chapter", action="store_true", help="do not run the C++ chapter")
+    args = parser.parse_args(argv)
+    reason = numba_lab.unavailable_reason()
+    if reason:
+        return numba_lab.skip(reason)
+    print(numba_lab.versions())
+    try:
+        rows, copy_ms, overlap = measure(args.mib, args.reps)
+    except RuntimeError as error:
+        print(f"FAILED: {error}")
+        return 1
+    report = numba_lab.chapter(
+        "ch06_pinned_memory", ["--mib", str(args.mib), "--max-mib", str(args.mib), "--reps", str(args.reps)],
+        args.build_dir, not args.no_chapter)
+    for what, index, key in (("the call returned after", 0, "returned_ms"), ("the copy was done after", 1, "done_ms")):
+        pairs = [(f"{memory}, {'a stream' if on_stream else 'no stream'} ({call}; C++: {cpp_name})",
+                  lab_chapters.median(rows[(memory, on_stream)][index]),
+                  numba_lab.cpp_value(report, "calls", cpp_name, key)) for memory, on_stream, cpp_name, call in WAYS]
+        numba_lab.side_by_side(f"1. {args.mib} MiB host to device, median of {args.reps}: {what}", pairs, "ms")
+    for memory, on_stream, _, call in WAYS:
+        returned, done = (lab_chapters.median(t) for t in rows[(memory, on_stream)])
+        verdict = "returned before the copy was done" if returned < done / 10 else "held the host for the copy"
+        print(f"  {memory}, {call}: {verdict} (the call took {returned / done * 100:.0f} % of the copy's time)")
+    print(f"  pinned copy: {args.mib * (1 << 20) / (copy_ms * 1e-3) / 1e9:.1f} GB/s (10^9 bytes/s) on the host clock")
+
+    cpp_rows = {"pinned": "pinned, cudaMemcpyAsync, CPU work, sync",
+                "pageable": "pageable, cudaMemcpyAsync, CPU work, sync"}
+    pairs = [(f"{memory}: copy on a stream, CPU work, wait", overlap[memory],
+              numba_lab.cpp_value(report, "cpu_freed", cpp_rows[memory])) for memory in ("pinned", "pageable")]
+    numba_lab.side_by_side(f"2. The copy, then {copy_ms:.2f} ms of CPU work, then a wait (median of {args.reps})",
+                           pairs, "ms; the C++ chapter calibrates its CPU work to its own copy")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

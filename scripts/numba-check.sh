@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The Numba side (docs/numba.md), in one command, on a machine with a GPU and no network:
+#   1. install: numba from the carried wheel folder into build/numba-site (pip --target,
+#      offline, no dependencies), which goes first on PYTHONPATH; the machine's own
+#      numba-cuda, llvmlite and NumPy are used, and must match python/requirements-numba.txt
+#   2. the pytest suite (python/run_numba_tests.py)
+#   3. every python/numba_*.py script once, small repetition counts, each beside the C++
+#      chapter's figures from BUILD_DIR; output to <results>/<script>.log
+# Ends with one line per step and a summary; exits non-zero if a step failed, and 77
+# (skipped, with the reason) where Numba cannot run: no wheel, a version that does not
+# match, numba.cuda not importable, or no GPU.
+#
+# Usage: scripts/numba-check.sh <results-folder>   (on the GPU machine; carry build/wheels/numba)
+#        scripts/numba-check.sh --download         (where there is network: fills build/wheels/numba)
+# Environment: BUILD_DIR (the C++ build tree with chapters, default build/gpu-check),
+#              PYTHON (default python3), NUMBA_ENABLE_CUDASIM=1 (kernels on the CPU, for a try-out).
+set -u
+cd "$(dirname "$0")/.." || exit 1
+python=${PYTHON:-python3}
+[[ $python == */* ]] && python=$(cd "$(dirname "$python")" && pwd)/$(basename "$python")  # the checks below also run from python/
+wheels=build/wheels/numba
+site=$PWD/build/numba-site
+pin=$(grep -m1 -o '^numba==[0-9.]*' python/requirements-numba.txt)
+version=${pin#numba==}
+
+if [[ ${1:-} == --download ]]; then  # the GPU machine's Python: 3.12, manylinux x86_64
+  mkdir -p "$wheels"
+  exec "$python" -m pip download --no-deps --only-binary=:all: --python-version 3.12 \
+    --platform manylinux_2_28_x86_64 --dest "$wheels" "$pin"
+fi
+results=${1:?usage: scripts/numba-check.sh <results-folder> | --download}
+export BUILD_DIR=${BUILD_DIR:-build/gpu-check}
+mkdir -p "$results"
+
+skip() {  # the whole check cannot run here
+  echo "numba-check: skipped: $*" | tee "$results/skipped.txt"
+  exit 77
+}
+
+# What the machine's own numba does, for the record (issue 30 saw `import numba` fail with 0.68.0;
+# the H100 of 2026-11-25 imported its own 0.68.0).
+own=$("$python" -c 'import numba; print("imports:", numba.__version__)' 2>&1 | tail -n 1)
+echo "the machine's own numba: $own" >"$results/own-numba.txt"
+# 1. numba $version, unless the machine's Python already has it.
+if ! "$python" -c "import numba, sys; sys.exit(numba.__version__ != '$version')" 2>/dev/null; then
+  wheel=
+  for candidate in "$wheels"/numba-"$version"-cp312-*.whl; do [[ -f $candidate ]] && wheel=$candidate && break; done
+  [[ -n $wheel ]] || skip "no $pin wheel in $wheels (run scripts/numba-check.sh --download where there is network, carry $wheels)"
+  if [[ ! -d $site/numba-$version.dist-info ]]; then
+    rm -rf "$site"
+    # Without pip, unpacking the wheel gives the same tree (numba/ and its .dist-info).
+    "$python" -m pip install --no-index --no-deps --quiet --target "$site" "$wheel" >"$results/install.log" 2>&1 ||
+      "$python" -m zipfile -e "$wheel" "$site" >>"$results/install.log" 2>&1 ||
+      skip "could not install $wheel (see $results/install.log)"
+  fi
+  export PYTHONPATH=$site${PYTHONPATH:+:$PYTHONPATH}
+fi
+# The machine's own packages against the pins (offline: a mismatch skips, never downloads).
+"$python" - >"$results/versions.txt" 2>&1 <<'EOF' || skip "$(tail -n 1 "$results/versions.txt")"
+import re
+from importlib import metadata
+pins = dict(re.findall(r"^([\w-]+)==(\S+)", open("python/requirements-numba.txt").read(), re.M))
+for name, pinned in pins.items():
+    try:
+        found = metadata.version(name)
+    except metadata.PackageNotFoundError:
+        found = None
+    print(f"{name}: {found} (pinned {pinned})")
+    if found != pinned:
+        raise SystemExit(f"{name} {found} is not the pinned {pinned} (python/requirements-numba.txt)")
+EOF
+cat "$results/versions.txt"
+reason=$(cd python && "$python" -c 'import numba_lab; print(numba_lab.unavailable_reason() or "")' 2>&1 | tail -n 1)
+[[ -z $reason ]] || skip "$reason"
+(cd python && "$python" -c 'import numba_lab; print(numba_lab.versions())') | tee -a "$results/versions.txt"
+
+# shellcheck source=scripts/side-steps.sh
+source scripts/side-steps.sh
+
+step pytest "$python" python/run_numba_tests.py
+step numba_ch03_events "$python" python/numba_ch03_events.py --n 1Mi --samples 20
+step numba_ch04_streams "$python" python/numba_ch04_streams.py --arrays 10 --n 10000000 --reps 5
+step numba_ch06_pinned_memory "$python" python/numba_ch06_pinned_memory.py --mib 256 --reps 5
+
+echo "numba-check: $failed step(s) failed; logs in $results"
+((failed == 0))

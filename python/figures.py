@@ -563,6 +563,45 @@ def ch08_queue(path, out):
     save(fig, out, caption(report, path))
 
 
+def ch09_one_gpu(path, out):
+    """Section 4 on one GPU: the host link's rates in each direction (event pairs), and every sample of the
+    chunked pipeline against its bound; what needs two GPUs is not in the run, and the figure says so."""
+    report = load_report(path)
+    links, pipeline = rows(report, "host_link"), rows(report, "pipeline")
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6), gridspec_kw={"width_ratios": [1, 1.3]})
+    for i, r in enumerate(links):
+        for key, shift, direction in [("h2d_gbps", -0.2, "HtoD"), ("d2h_gbps", 0.2, "DtoH")]:
+            left.bar(i + shift, r[key], width=0.36, color=COLOURS[direction], label=LABELS[direction] if i == 0 else None)
+            left.annotate(f"{r[key]:.1f}", (i + shift, r[key]), xytext=(0, 3), textcoords="offset points",
+                          ha="center", fontsize=7)
+    left.set_xticks(range(len(links)), [r["name"] for r in links])
+    left.set_xlim(-0.6, len(links) - 0.4)
+    left.set_ylabel("pinned copy rate [GB/s] (events)")
+    left.set_ylim(0, 1.25 * max(r[k] for r in links for k in ("h2d_gbps", "d2h_gbps")))  # room for the legend
+    left.legend(fontsize=7, frameon=False, loc="upper center", ncol=2)
+    left.set_title(links[0]["table"], loc="left", fontsize=9)
+    for i, r in enumerate(pipeline):
+        strip(right, i, r["samples"], COLOURS["HtoD"])
+        right.hlines(r["bound_ms"], i - 0.4, i + 0.4, color="#d62728", linestyle=":", linewidth=1.5, zorder=4)
+        right.annotate(f"median {r['median']:.3f} ms\nbound {r['bound_ms']:.3f} ms\nfastest "
+                       f"{100 * (r['bound_ms'] - r['min']) / r['bound_ms']:.1f} % under it", (i + 0.42, r["median"]),
+                       fontsize=7, va="center")
+    right.set_xticks(range(len(pipeline)), [r["name"] for r in pipeline])
+    right.set_xlim(-0.5, len(pipeline) + 0.1)
+    right.set_ylabel("time per run [ms] (host wall time)")
+    right.legend(handles=[matplotlib.lines.Line2D([], [], marker="o", linestyle="", color=COLOURS["HtoD"],
+                                                  label=f"every run ({pipeline[0]['count']})"),
+                          matplotlib.lines.Line2D([], [], color="black", label="median"),
+                          matplotlib.lines.Line2D([], [], color="#d62728", linestyle=":", label="bound")],
+                 fontsize=7, frameon=False, loc="center left")
+    right.set_title(pipeline[0]["table"], loc="left", fontsize=9)
+    if len(rows(report, "devices")) == 1:
+        fig.suptitle("One GPU only: not drawn are the rows that need two GPUs (peer copies, both GPUs' host links "
+                     "at once, the pipeline over two), which this run skipped", x=0.01, ha="left", fontsize=9)
+    fig.tight_layout(rect=(0, 0, 1, 0.93))
+    save(fig, out, caption(report, path))
+
+
 PDL_COLOURS = {"plain": "#7f7f7f", "pdl": "#1f77b4", "early_trigger": "#ff7f0e", "edges": "#9467bd"}
 
 
@@ -696,6 +735,7 @@ def chapter_figures(run, out, kept=None):
                                ("ch07_cache_and_clock", "clock", ch07_clock),
                                ("ch07_cache_and_clock", "warm_cold", ch07_warm_cold),
                                ("ch08_launch_and_graphs", "queue", ch08_queue),
+                               ("ch09_multi_gpu", "one_gpu", ch09_one_gpu),
                                ("ch10_dependent_launch", "pdl", ch10_pdl),
                                ("ch10_dependent_launch", "jacobi", ch10_jacobi),
                                ("ch10_dependent_launch", "queue_scale", ch10_queue_scale)]:

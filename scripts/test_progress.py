@@ -286,12 +286,32 @@ class Hints(unittest.TestCase):
                 self.assertEqual(json.loads(state.read_text())["ch01"], expected)
 
 
+    def test_after_the_last_hint_it_says_so(self):
+        hints = len(progress.split_hints((progress.ROOT / "exercises" / "01_kernel_launch" / "HINTS.md").read_text())[0])
+        with tempfile.TemporaryDirectory() as folder:
+            state = Path(folder) / "seen.json"
+            state.write_text(json.dumps({"ch01": hints}))
+            with contextlib.redirect_stdout(io.StringIO()) as shown:
+                progress.hint("ch01", state_path=state)
+            self.assertIn("that was the last hint of ch01", shown.getvalue())
+            self.assertIn(f"ch01, hint {hints} of {hints}", shown.getvalue())
+            state.write_text(json.dumps({"ch01": 1}))
+            with contextlib.redirect_stdout(io.StringIO()) as shown:
+                progress.hint("ch01", state_path=state)
+            self.assertNotIn("that was the last hint", shown.getvalue())
+
+
 class NextExercise(unittest.TestCase):
     def test_the_first_begun_and_not_solved_comes_first(self):
         results = [{"status": s, "chapter": c, "files": [f"{c}.cu"]} for s, c in
                    [("solved", "ch01"), ("not_started", "ch01b"), ("not_yet", "ch02")]]
         self.assertEqual(progress.next_exercise(results)["chapter"], "ch02")
         self.assertIn("ch02.cu", progress.next_line(results))
+
+    def test_a_subset_with_nothing_left_points_at_the_rest(self):
+        results = [{"status": "not_checked", "chapter": "ch10", "files": []}]
+        self.assertIn("nothing more among the exercises asked for", progress.next_line(results, subset=True))
+        self.assertIn("until a GPU", progress.next_line(results))
 
     def test_then_the_first_not_started(self):
         results = [{"status": s, "chapter": c, "files": []} for s, c in [("solved", "ch01"), ("not_started", "ch01b")]]

@@ -6,9 +6,10 @@
 // between every two of them (cudaGraphGetEdges), then runs your kernel behind
 // chapter 10's late-writing primary (ch10::launch_late_writer: it lets its
 // dependents start at once and writes 100 us later) and compares with the CPU.
-// The second part catches a wrong result; it does not reliably catch a read
-// before the wait (chapter 10's run: a secondary launched while that primary
-// ran began after its stores). The edges decide.
+// It verifies the launch (programmatic edges), not the read order: a kernel
+// that reads in before cudaGridDependencySynchronize() passes the first part,
+// and whether the second part catches it has not been tried (chapter 10's
+// misuse pair, which started late, was launched cold; this kernel is warm).
 // It needs compute capability 9.0: below that it says why and exits 77 (not checked).
 #include <doctest/doctest.h>
 

@@ -49,7 +49,8 @@ TEST_CASE("exercise 10b: the Jacobi solve in one graph launch, looped on the dev
                                          << wrong
                                          << "): does the WHILE node's body "
                                             "hold one sweep and then the decision, and does the decision set the "
-                                            "condition (solver.queue_decide(stream, handle, true))?");
+                                            "condition (solver.queue_decide(stream, handle, true)), and was the handle "
+                                            "created with default 1 and cudaGraphCondAssignDefault?");
 
   REQUIRE_MESSAGE(solve.graph.get() != nullptr, "Solve::graph holds no graph: return the graph you launched");
   const std::vector<cudaGraphNodeType> types = node_types(solve.graph.get());

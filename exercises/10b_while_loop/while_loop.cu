@@ -2,12 +2,13 @@
 //
 // As handed out, one Jacobi sweep and its decision are captured into a graph
 // that the host relaunches after every decision: a cudaGraphLaunch, a copy of
-// the decision to the host and a cudaStreamSynchronize per sweep, about 440 of
-// each for this system (chapter 10, section 3: "graph_per_step"). Put the sweep
-// and the decision in the body of a WHILE conditional node instead: the
-// decision kernel sets the node's condition (cudaGraphSetConditional, inside
-// solver.queue_decide(stream, handle, true)), the node runs its body again
-// while the condition is 1, and the host launches the graph once and waits once.
+// the decision to the host and a cudaStreamSynchronize per sweep, 429 of each
+// for this system (430 for chapter 10's; chapter 10, section 3:
+// "graph_per_step"). Put the sweep and the decision in the body of a WHILE
+// conditional node instead: the decision kernel sets the node's condition
+// (cudaGraphSetConditional, inside solver.queue_decide(stream, handle, true)),
+// the node runs its body again while the condition is non-zero, and the host
+// launches the graph once and waits once.
 //
 // Check your work:  scripts/progress ch10b
 //   (it builds and runs this exercise's check only; by hand: ctest --preset exercises -R '^ch10b_')

@@ -50,15 +50,6 @@ def copy_times(source, destination, non_blocking, reps):
     return returned, done
 
 
-def cpu_work(ms):
-    """Keeps this thread busy for @ms milliseconds (a stand-in for preparing the next batch)."""
-    end = time.perf_counter() + ms / 1e3
-    spins = 0
-    while time.perf_counter() < end:
-        spins += 1
-    return spins
-
-
 def copy_then_cpu_work(source, destination, work_ms):
     """Queues the copy (non_blocking=True), does work_ms of CPU work, waits; host ms in all."""
     import torch
@@ -66,7 +57,7 @@ def copy_then_cpu_work(source, destination, work_ms):
     torch.cuda.synchronize()
     start = time.perf_counter()
     destination.copy_(source, non_blocking=True)
-    cpu_work(work_ms)
+    lab_chapters.cpu_work(work_ms)
     torch.cuda.synchronize()
     return (time.perf_counter() - start) * 1e3
 

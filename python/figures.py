@@ -28,6 +28,8 @@ import matplotlib.patches  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 
+import lab_chapters  # noqa: E402  (the same median as the PyTorch and Numba sides)
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RUN = ROOT / "docs" / "results" / "h100-2026-11-25" / "run3"
 RUN_CH10 = RUN.parent / "run4"  # chapter 10 came after run 3: its kept run is run 4
@@ -157,13 +159,7 @@ def strip(ax, position, values, colour, label=None):
     jitter = random.Random(position)  # the same dots on every run
     ax.scatter([position + jitter.uniform(-0.18, 0.18) for _ in values], values, s=7, color=colour, alpha=0.6,
                linewidths=0, label=label, zorder=3)
-    ax.hlines(median(values), position - 0.3, position + 0.3, color="black", linewidth=1.2, zorder=4)
-
-
-def median(values):
-    ordered = sorted(values)
-    middle = len(ordered) // 2
-    return ordered[middle] if len(ordered) % 2 else sum(ordered[middle - 1:middle + 1]) / 2
+    ax.hlines(lab_chapters.median(values), position - 0.3, position + 0.3, color="black", linewidth=1.2, zorder=4)
 
 
 def ch01_bandwidth(path, out):
@@ -344,7 +340,7 @@ def ch02_timers(path, out):
             ax.axvline(r["median"], color=COLOURS["kernel"], linestyle="--", linewidth=0.8)
         backlog = [r["backlog_ms"] for r in table if "backlog_ms" in r]
         if backlog:
-            ax.axvline(median(backlog), color="#7f7f7f", linestyle=":", linewidth=1)
+            ax.axvline(lab_chapters.median(backlog), color="#7f7f7f", linestyle=":", linewidth=1)
         ax.set_xscale("log")
         ax.set_yticks(range(len(table)), [r["name"] for r in table])
         ax.set_ylim(len(table) - 0.5, -0.5)
@@ -393,7 +389,7 @@ def ch02_waits(path, out):
                matplotlib.patches.Patch(facecolor="white", edgecolor="#777777", hatch="//",
                                         label="read stale values (wrong > 0)")]
     ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0, 1.07), ncol=3, frameon=False, fontsize=7)
-    ax.set_title(f"Which calls waited for {median([r['work_ms'] for t in tables for r in t]):.1f} ms of work queued on "
+    ax.set_title(f"Which calls waited for {lab_chapters.median([r['work_ms'] for t in tables for r in t]):.1f} ms of work queued on "
                  "another stream", loc="left", fontsize=9, pad=34)
     save(fig, out, caption(report, path))
 
@@ -652,14 +648,14 @@ def ch10_jacobi(path, out):
     for i, r in enumerate(table):
         scale = {"ms": 1000.0, "us": 1.0}[r.get("unit", "ms")] / r["iterations"]  # per solve to us per sweep
         per_sweep = [ms * scale for ms in r.get("samples", [r["median"]])]
-        ax.bar(i, median(per_sweep), width=0.7, color=COLOURS["HtoD"], alpha=0.3)
+        ax.bar(i, lab_chapters.median(per_sweep), width=0.7, color=COLOURS["HtoD"], alpha=0.3)
         strip(ax, i, per_sweep, COLOURS["HtoD"])
         if isinstance(r.get("kernel_us_per_iteration"), (int, float)):
             ax.hlines(r["kernel_us_per_iteration"], i - 0.35, i + 0.35, color=COLOURS["kernel"], linestyle=":",
                       linewidth=1.5, zorder=4)
         cupti = "" if isinstance(r.get("kernel_us_per_iteration"), (int, float)) else "\nCUPTI: not recorded"
-        ax.annotate(f"{median(per_sweep):.1f} us\n{r['host_calls']:,} CUDA calls\nper solve{cupti}",
-                    (i + 0.37, median(per_sweep)), fontsize=7, va="center")
+        ax.annotate(f"{lab_chapters.median(per_sweep):.1f} us\n{r['host_calls']:,} CUDA calls\nper solve{cupti}",
+                    (i + 0.37, lab_chapters.median(per_sweep)), fontsize=7, va="center")
     ax.set_xticks(range(len(table)), [r["name"] for r in table])
     ax.set_xlim(-0.5, len(table) - 0.1)
     ax.set_ylim(bottom=0)

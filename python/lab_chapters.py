@@ -14,6 +14,7 @@ import os
 import pathlib
 import subprocess
 import tempfile
+import time
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 
@@ -96,11 +97,11 @@ def find_row(report, table_id, name):
     return None
 
 
-def side_by_side(title, rows, unit):
-    """Prints rows of (what, pytorch value, C++ value) with the difference;
-    a value of None prints as '-' (not measured in this run)."""
+def side_by_side(title, rows, unit, label="PyTorch", width=44):
+    """Prints rows of (what, @label's value, C++ value) with the difference;
+    a value of None prints as '-' (not measured in this run). @width: of the 'what' column."""
     print(f"\n{title}")
-    print(f"  {'what':44s} {'PyTorch':>12s} {'C++ chapter':>12s} {'difference':>12s}")
+    print(f"  {'what':{width}s} {label:>12s} {'C++ chapter':>12s} {'difference':>12s}")
     for what, ours, theirs in rows:
         def show(v):
             return f"{v:12.3f}" if v is not None else f"{'-':>12s}"
@@ -108,8 +109,17 @@ def side_by_side(title, rows, unit):
             diff = f"{(ours - theirs) / theirs * 100:+11.1f}%"
         else:
             diff = f"{'-':>12s}"
-        print(f"  {what:44s} {show(ours)} {show(theirs)} {diff}")
-    print(f"  ({unit}; difference = (PyTorch - C++) / C++)")
+        print(f"  {what:{width}s} {show(ours)} {show(theirs)} {diff}")
+    print(f"  ({unit}; difference = ({label} - C++) / C++)")
+
+
+def cpu_work(ms):
+    """Keeps this thread busy for @ms milliseconds (a stand-in for preparing the next batch)."""
+    end = time.perf_counter() + ms / 1e3
+    spins = 0
+    while time.perf_counter() < end:
+        spins += 1
+    return spins
 
 
 def median(values):

@@ -33,15 +33,6 @@ WAYS = [("pageable", False, "pageable cudaMemcpy", "cuMemcpyHtoD"),
         ("pinned", True, "pinned cudaMemcpyAsync", "cuMemcpyHtoDAsync")]
 
 
-def cpu_work(ms):
-    """Keeps this thread busy for @ms milliseconds (a stand-in for preparing the next batch)."""
-    end = time.perf_counter() + ms / 1e3
-    spins = 0
-    while time.perf_counter() < end:
-        spins += 1
-    return spins
-
-
 def measure(mib, reps, seed=6):
     """Host ms (returned, done) per way and rep; the pinned copy's ms; the overlap runs.
     Raises RuntimeError when a copy arrived wrong."""
@@ -77,7 +68,7 @@ def measure(mib, reps, seed=6):
             cuda.synchronize()
             start = time.perf_counter()
             destination.copy_to_device(sources[memory], stream=stream)
-            cpu_work(copy_ms)
+            lab_chapters.cpu_work(copy_ms)
             stream.synchronize()
             totals.append((time.perf_counter() - start) * 1e3)
         overlap[memory] = lab_chapters.median(totals)

@@ -109,15 +109,7 @@ def cpp_value(report, table_id, name, key="median"):
 
 def side_by_side(title, rows, unit):
     """Rows of (what, Numba value, C++ value) with the difference; None prints as '-'."""
-    width = max([52] + [len(what) for what, _, _ in rows])
-    print(f"\n{title}")
-    print(f"  {'what':{width}s} {'Numba':>12s} {'C++ chapter':>12s} {'difference':>12s}")
-    for what, ours, theirs in rows:
-        def show(v):
-            return f"{v:12.3f}" if v is not None else f"{'-':>12s}"
-        diff = f"{(ours - theirs) / theirs * 100:+11.1f}%" if ours is not None and theirs else f"{'-':>12s}"
-        print(f"  {what:{width}s} {show(ours)} {show(theirs)} {diff}")
-    print(f"  ({unit}; difference = (Numba - C++) / C++)")
+    lab_chapters.side_by_side(title, rows, unit, label="Numba", width=max([52] + [len(what) for what, _, _ in rows]))
 
 
 def host_ms(work):

@@ -56,7 +56,9 @@ esac
 in_part() { [[ $part == all || $part == "$1" ]]; }  # in_part <n>: does this run do part n?
 steps_part=1  # the part the steps below belong to
 
-step() {  # step <name> <command...>: run, log, time, remember failures
+step() {  # step [--may-skip] <name> <command...>: run, log, time, remember failures
+  local may_skip=0
+  [[ $1 == --may-skip ]] && { may_skip=1; shift; }  # exit 77 means "cannot run here": skipped, not failed
   local name=$1 rc=0 start=$SECONDS result=ok
   shift
   in_part "$steps_part" || return 0
@@ -74,6 +76,11 @@ step() {  # step <name> <command...>: run, log, time, remember failures
   local seconds=$((SECONDS - start))
   if ((rc == 0)); then
     echo "    ok (${seconds} s)"
+  elif ((rc == 77 && may_skip)); then
+    steps=$((steps - 1))
+    result="skipped: $(grep -m1 -o 'skipped: .*' "$results/$name.log" | cut -c10-)"
+    echo "    $result"
+    skipped+=("$name")
   else
     result="FAILED (exit $rc)"
     ((rc == 124 || rc == 137)) && result="FAILED (timed out, exit $rc)"
@@ -373,15 +380,9 @@ steps_part=3
 step torch env BUILD_DIR="$build" scripts/torch-check.sh "$results/torch"
 
 # The Numba side (docs/numba.md; carry build/wheels/numba to a machine without network):
-# scripts/numba-check.sh exits 77 where Numba cannot run; the step then passes and its
-# log says why (the summary in <results>/numba/skipped.txt).
-numba_side() {
-  local rc=0
-  env BUILD_DIR="$build" scripts/numba-check.sh "$results/numba" || rc=$?
-  ((rc == 77)) && { echo "numba: skipped (see $results/numba/skipped.txt)"; return 0; }
-  return "$rc"
-}
-step numba numba_side
+# scripts/numba-check.sh exits 77 where Numba cannot run: the step is then recorded as
+# skipped, with the reason from its log, never as passed.
+step --may-skip numba env BUILD_DIR="$build" scripts/numba-check.sh "$results/numba"
 
 echo
 echo "gpu-check: wall time of each step (also in $results/steps.tsv), slowest first:"
@@ -389,9 +390,9 @@ tail -n +2 "$results/steps.tsv" | sort -t $'\t' -k3,3nr | awk -F '\t' '{ printf 
 echo "  total: ${SECONDS} s"
 if ((${#failed[@]} == 0)); then
   echo "gpu-check: PASS: $steps steps (part $part) passed on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)"
-  ((${#skipped[@]} > 0)) && echo "gpu-check: NOT RUN (GPU_CHECK_SKIP): ${skipped[*]}"
+  ((${#skipped[@]} > 0)) && echo "gpu-check: NOT RUN (skipped): ${skipped[*]}"
   exit 0
 fi
 echo "gpu-check: FAIL: ${#failed[@]} of $steps steps (part $part) failed: ${failed[*]}"
-((${#skipped[@]} > 0)) && echo "gpu-check: NOT RUN (GPU_CHECK_SKIP): ${skipped[*]}"
+((${#skipped[@]} > 0)) && echo "gpu-check: NOT RUN (skipped): ${skipped[*]}"
 exit 1

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The figures of the chapter pages, drawn from the kept runs (issue 22).
+"""The figures of the chapter pages, drawn from the kept runs.
 
   python/figures.py                 every figure, from the runs named in RUN and KEPT, into docs/figures/
   python/figures.py --check         draws them into a temporary folder and fails when one

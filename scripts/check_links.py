@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Broken links and rendering defects, in the Markdown as GitHub shows it and in
-the site the docs target builds (issue 22).
+the site the docs target builds.
 
   scripts/check_links.py --markdown           every relative link and #anchor of the
                                                repository's Markdown, resolved as GitHub does

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The chapter shape, checked (docs/chapter-shape.md; issue 24's change 10).
+"""The chapter shape, checked (docs/chapter-shape.md).
 
 For every chapters/NN_name/ folder:
   - main.cu has at most 130 lines and computes nothing: no std::to_string,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The built site in a real browser (issue 22): headless Chromium, driven by
+"""The built site in a real browser: headless Chromium, driven by
 Selenium (both pinned: Debian's chromium and chromium-driver, and
 python/requirements-tools.txt), opens the front page, every chapter page and one
 source page at desktop width (1280 px) and phone width (390 px), and fails on

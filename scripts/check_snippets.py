@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The code on the pages is the code in the sources (issue 22): one source of truth.
+"""The code on the pages is the code in the sources: one source of truth.
 
 A page shows lesson code as a fenced block right after an HTML comment that names
 a source file (from the repository root) and a region of it:

@@ -37,7 +37,7 @@ skip() {  # the whole check cannot run here
   exit 77
 }
 
-# What the machine's own numba does, for the record (issue 30 saw `import numba` fail with 0.68.0;
+# What the machine's own numba does, for the record (an earlier look saw `import numba` fail with 0.68.0;
 # the H100 of 2026-11-25 imported its own 0.68.0).
 own=$("$python" -c 'import numba; print("imports:", numba.__version__)' 2>&1 | tail -n 1)
 echo "the machine's own numba: $own" >"$results/own-numba.txt"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The full-text index of the site's pages (issue 22), written after Doxygen has run.
+"""The full-text index of the site's pages, written after Doxygen has run.
 
 Doxygen 1.9.4's own search (SEARCHENGINE) runs in the browser but indexes symbols
 and page titles only; its full-text options (SERVER_BASED_SEARCH, EXTERNAL_SEARCH)

@@ -1,4 +1,4 @@
-/* CUDA Async Lab: search the text of the site's pages (issue 22).
+/* CUDA Async Lab: search the text of the site's pages.
  * Doxygen's own search box finds symbols and titles; this one finds the pages and
  * sections whose text holds every word typed. The index is window.LAB_SEARCH_INDEX,
  * written by scripts/site_search_index.py into lab-search-index.js after Doxygen has

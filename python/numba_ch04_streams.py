@@ -38,13 +38,8 @@ def init():
         return KERNELS
     from numba import float64
 
-    @cuda.jit
-    def partial_sums(a, partials):  # one double per block, grid-stride
-        shared = cuda.shared.array(BLOCK, float64)
-        t = cuda.threadIdx.x
-        acc = 0.0
-        for i in range(cuda.grid(1), a.size, cuda.gridsize(1)):
-            acc += a[i]
+    @cuda.jit(device=True)
+    def block_sum(shared, t, acc):  # every thread's acc, summed into shared[0] by the block
         shared[t] = acc
         cuda.syncthreads()
         step = BLOCK // 2
@@ -53,6 +48,15 @@ def init():
                 shared[t] += shared[t + step]
             cuda.syncthreads()
             step //= 2
+
+    @cuda.jit
+    def partial_sums(a, partials):  # one double per block, grid-stride
+        shared = cuda.shared.array(BLOCK, float64)
+        t = cuda.threadIdx.x
+        acc = 0.0
+        for i in range(cuda.grid(1), a.size, cuda.gridsize(1)):
+            acc += a[i]
+        block_sum(shared, t, acc)
         if t == 0:
             partials[cuda.blockIdx.x] = shared[0]
 
@@ -63,14 +67,7 @@ def init():
         acc = 0.0
         for i in range(t, partials.size, BLOCK):
             acc += partials[i]
-        shared[t] = acc
-        cuda.syncthreads()
-        step = BLOCK // 2
-        while step > 0:
-            if t < step:
-                shared[t] += shared[t + step]
-            cuda.syncthreads()
-            step //= 2
+        block_sum(shared, t, acc)
         if t == 0:
             total[0] = shared[0]
 

@@ -94,6 +94,7 @@ TEST_CASE("inside a replayed graph an external event pair times the node; a defa
   REQUIRE(run.external_us.size() == 5);
   CHECK(lab::median(run.external_us) > 0.0);
   CHECK(run.floor_us.size() == 5);
+  CHECK(run.floor_returned == "cudaSuccess");
   CHECK_MESSAGE(run.default_returned != "cudaSuccess", "default pair read " << run.default_us.size() << " times");
   CHECK(cudaGetLastError() == cudaSuccess);  // the refusal was cleared
 }

@@ -177,8 +177,7 @@ GraphTimingRun time_node_in_graph(std::int64_t n, int reps, std::uint64_t seed) 
   for (int i = 0; i < reps; ++i) {
     replay(external.get());
     read_pair(start, stop, run.external_us, run.external_returned);
-    std::string floor_returned;
-    read_pair(floor_start, floor_stop, run.floor_us, floor_returned);
+    read_pair(floor_start, floor_stop, run.floor_us, run.floor_returned);
   }
   if (recording) {
     const std::vector<lab::Interval> work = recorder.stop();

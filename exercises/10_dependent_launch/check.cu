@@ -6,9 +6,11 @@
 // between every two of them (cudaGraphGetEdges), then runs your kernel behind
 // chapter 10's late-writing primary (ch10::launch_late_writer: it lets its
 // dependents start at once and writes 100 us later) and compares with the CPU.
-// The second part catches a wrong result; it does not reliably catch a read
-// before the wait (chapter 10's run: a secondary launched while that primary
-// ran began after its stores). The edges decide.
+// In the second part both kernels are run once first (a lazily loaded kernel's
+// first launch may wait for the GPU), then queued behind a held stream
+// (lab::StreamBlocker) and released together, so your kernel is queued before
+// the primary starts: a read before the wait can see the poison. A correct
+// kernel gives the right answer whatever the timing.
 // It needs compute capability 9.0: below that it says why and exits 77 (not checked).
 #include <doctest/doctest.h>
 
@@ -24,6 +26,7 @@
 #include "pdl_chain.cuh"
 #include "program.hpp"
 #include "stream.cuh"
+#include "stream_blocker.cuh"
 #include "verify.hpp"
 
 namespace {
@@ -94,13 +97,24 @@ TEST_CASE("exercise 10: behind a primary that writes late, your kernel reads wha
   a_d.upload(a);
   b_d.upload(b);
   lab::Stream stream(cudaStreamNonBlocking);
+  const auto queue_pair = [&] {
+    ch10::launch_late_writer(a_d.data(), b_d.data(), mid.data(), n, device.sm_count, 100'000, stored_at.data(), stream);
+    exercise10::launch_dependent(mid.data(), b_d.data(), out.data(), n, stream);
+  };
+  queue_pair();  // both kernels loaded and run once, nothing held
+  stream.synchronize();
+  lab::StreamBlocker blocker;  // gives up after 5 s: a launch that waits for the held stream cannot hang the check
   for (int run = 1; run <= 5; ++run) {
     CAPTURE(run);
     mid.poison(stream);
     out.poison(stream);
-    ch10::launch_late_writer(a_d.data(), b_d.data(), mid.data(), n, device.sm_count, 100'000, stored_at.data(), stream);
-    exercise10::launch_dependent(mid.data(), b_d.data(), out.data(), n, stream);
+    blocker.block(stream);
+    queue_pair();  // both queued before the primary starts
+    blocker.release();
     stream.synchronize();
+    REQUIRE_MESSAGE(!blocker.timed_out(), "run " << run << " of 5: the held stream gave up waiting (5 s) before "
+                                                 << "both launches were queued: does launch_dependent wait for the "
+                                                    "GPU (a synchronize)? It should only queue the kernel");
     const lab::Comparison result = lab::compare(out.download(), expected);
     REQUIRE_MESSAGE(result.passed(), "run " << run << " of 5: " << result.detail()
                                             << ": your kernel read in before the primary wrote it (NaN: the "

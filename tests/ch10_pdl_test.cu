@@ -86,12 +86,10 @@ TEST_CASE("pdl: a captured PDL chain has K-1 programmatic edges, a plain one non
     ch10::count_edges(graph.get(), edges, programmatic);
     CHECK(edges == 6);
     CHECK(programmatic == (how == ch10::Launch::plain ? 0 : 6));
-    cudaGraphExec_t exec = nullptr;
-    REQUIRE(cudaGraphInstantiate(&exec, graph.get(), 0) == cudaSuccess);
-    const ch08::GraphExec owned(exec);
+    const ch08::GraphExec exec = ch08::instantiate(graph);
     for (int replay = 0; replay < 3; ++replay) {
       chain.poison(stream);
-      REQUIRE(cudaGraphLaunch(exec, stream) == cudaSuccess);
+      REQUIRE(cudaGraphLaunch(exec.get(), stream) == cudaSuccess);
       stream.synchronize();
       const lab::Comparison result = chain.check();
       CHECK_MESSAGE(result.passed(), result.detail());
@@ -108,11 +106,9 @@ TEST_CASE("pdl: the graph built by hand with programmatic edges replays right") 
   ch10::count_edges(graph.get(), edges, programmatic);
   CHECK(edges == 8);
   CHECK(programmatic == 8);
-  cudaGraphExec_t exec = nullptr;
-  REQUIRE(cudaGraphInstantiate(&exec, graph.get(), 0) == cudaSuccess);
-  const ch08::GraphExec owned(exec);
+  const ch08::GraphExec exec = ch08::instantiate(graph);
   chain.poison(stream);
-  REQUIRE(cudaGraphLaunch(exec, stream) == cudaSuccess);
+  REQUIRE(cudaGraphLaunch(exec.get(), stream) == cudaSuccess);
   stream.synchronize();
   const lab::Comparison result = chain.check();
   CHECK_MESSAGE(result.passed(), result.detail());

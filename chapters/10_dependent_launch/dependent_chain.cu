@@ -98,10 +98,6 @@ __global__ void reads_after_wait(const float* in, const float* b, float* out, st
 constexpr char kHeldTooLong[] =
     "the held stream timed out before its sample was queued (is a profiler serialising kernels?)";
 
-double event_us(const lab::Event& start, const lab::Event& stop) {
-  return static_cast<double>(lab::Event::elapsed_ms(start, stop)) * 1e3;
-}
-
 // Adds one checked result to @p v.
 void note_result(ChainVariant& v, const lab::Comparison& result) {
   ++v.results_checked;
@@ -120,12 +116,6 @@ ChainRun new_run(std::int64_t n, int kernels, double preamble_us) {
     run.skip_reason = why;
   }
   return run;
-}
-
-ch08::GraphExec instantiate(const ch08::Graph& graph) {
-  cudaGraphExec_t exec = nullptr;
-  LAB_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
-  return ch08::GraphExec(exec);
 }
 
 }  // namespace
@@ -165,12 +155,7 @@ DependentChain::DependentChain(std::int64_t n, int kernels, double preamble_us, 
   const std::vector<float> b = lab::random_floats(static_cast<std::size_t>(n), seed + 1);
   a_.upload(a);
   b_.upload(b);
-  expected_.resize(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i) {  // the kernels' additions, in their order
-    float x = a[i] + b[i];
-    for (int k = 1; k < kernels; ++k) x = x + b[i];
-    expected_[i] = x;
-  }
+  expected_ = ch08::chain_on_cpu(a, b, kernels);  // the kernels' additions, in their order
 }
 
 StepArgs DependentChain::args(int k, Launch how) {
@@ -311,7 +296,7 @@ ChainRun run_pdl_stream(std::int64_t n, int kernels, double preamble_us, int sam
       if (run.held) blocker.release();
       LAB_CHECK(cudaEventSynchronize(stop));
       if (run.held && blocker.timed_out()) throw std::runtime_error(kHeldTooLong);
-      v.per_kernel_us.push_back(event_us(start, stop) / kernels);
+      v.per_kernel_us.push_back(lab::Event::elapsed_us(start, stop) / kernels);
       note_result(v, chain.check());
     }
     v.stamps = chain.stamps();
@@ -336,8 +321,7 @@ MisuseRun run_pdl_misuse(std::uint64_t seed, bool instrumented, const lab::Devic
   const std::int64_t n = static_cast<std::int64_t>(blocks) * kThreads;  // one element per thread, all resident
   const std::vector<float> a = lab::random_floats(static_cast<std::size_t>(n), seed);
   const std::vector<float> b = lab::random_floats(static_cast<std::size_t>(n), seed + 1);
-  std::vector<float> expected(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i) expected[i] = (a[i] + b[i]) + b[i];
+  const std::vector<float> expected = ch08::chain_on_cpu(a, b, 2);  // (a + b) + b
   lab::DeviceBuffer<float> a_d(a.size()), b_d(b.size()), mid(a.size()), out(a.size());
   lab::DeviceBuffer<unsigned long long> stored_at(1), started(static_cast<std::size_t>(blocks));
   a_d.upload(a);
@@ -421,7 +405,7 @@ ChainRun run_pdl_graph(std::int64_t n, int kernels, double preamble_us, int samp
     ChainVariant v;
     v.name = name;
     count_edges(graph.get(), v.edges, v.programmatic_edges);
-    const ch08::GraphExec exec = instantiate(graph);
+    const ch08::GraphExec exec = ch08::instantiate(graph);
     LAB_CHECK(cudaGraphLaunch(exec.get(), stream));  // the first launch uploads it
     LAB_CHECK(cudaStreamSynchronize(stream));
     for (int i = 0; i < samples; ++i) {
@@ -430,7 +414,7 @@ ChainRun run_pdl_graph(std::int64_t n, int kernels, double preamble_us, int samp
       LAB_CHECK(cudaGraphLaunch(exec.get(), stream));
       LAB_CHECK(cudaEventRecord(stop, stream));
       LAB_CHECK(cudaEventSynchronize(stop));
-      v.per_kernel_us.push_back(event_us(start, stop) / kernels);
+      v.per_kernel_us.push_back(lab::Event::elapsed_us(start, stop) / kernels);
       note_result(v, chain.check());
     }
     v.stamps = chain.stamps();

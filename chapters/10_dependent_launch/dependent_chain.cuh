@@ -67,7 +67,6 @@ class DependentChain {
   std::vector<BlockStamps> stamps() const;
   int kernels() const { return kernels_; }  ///< K
   int blocks() const { return blocks_; }    ///< blocks per kernel
-  std::int64_t n() const { return n_; }     ///< floats per buffer
 
  private:
   std::int64_t n_;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "findings_shared.hpp"
 #include "vocabulary.hpp"
 
 namespace ch10 {
@@ -28,12 +29,6 @@ double kernel_us(const JacobiWay& w) {
 
 // What a sweep costs besides its kernels.
 double rest_us(const JacobiWay& w) { return per_sweep_us(w) - kernel_us(w); }
-
-const JacobiWay* find_way(const JacobiRun& run, const std::string& name) {
-  for (const JacobiWay& w : run.ways)
-    if (w.name == name) return &w;
-  return nullptr;
-}
 
 bool way_right(const JacobiWay& w, std::int64_t cpu_iterations) {
   return w.results_checked > 0 && w.wrong.empty() &&
@@ -108,8 +103,8 @@ static std::string unrecorded(const JacobiWay* host, const JacobiWay* loop) {
 }
 
 static lab::Finding while_overhead(const JacobiRun& run) {
-  const JacobiWay* host = find_way(run, "host_loop");
-  const JacobiWay* loop = find_way(run, "while_node");
+  const JacobiWay* host = find_named(run.ways, "host_loop");
+  const JacobiWay* loop = find_named(run.ways, "while_node");
   const char* name = "the WHILE node's cost per sweep besides the kernels";
   if (host == nullptr || loop == nullptr)
     return lab::named_observation("while_overhead.not_measured", name, "not measured: a way is missing");
@@ -131,8 +126,8 @@ static lab::Finding while_overhead(const JacobiRun& run) {
 }
 
 static lab::Finding host_thread_freed(const JacobiRun& run) {
-  const JacobiWay* host = find_way(run, "host_loop");
-  const JacobiWay* loop = find_way(run, "while_node");
+  const JacobiWay* host = find_named(run.ways, "host_loop");
+  const JacobiWay* loop = find_named(run.ways, "while_node");
   if (host == nullptr || loop == nullptr)
     return lab::named_observation("host_thread_freed", "the host thread", "not measured: a way is missing");
   const double h = lab::median_or_nan(host->host_call_ms), w = lab::median_or_nan(loop->host_call_ms);
@@ -149,8 +144,8 @@ static lab::Finding host_thread_freed(const JacobiRun& run) {
 
 // Overhead per sweep when CUPTI recorded both ways; else not measured, with the whole time per sweep's ratio.
 static lab::Finding while_benchmark(const JacobiRun& run) {
-  const JacobiWay* host = find_way(run, "host_loop");
-  const JacobiWay* loop = find_way(run, "while_node");
+  const JacobiWay* host = find_named(run.ways, "host_loop");
+  const JacobiWay* loop = find_named(run.ways, "while_node");
   if (host == nullptr || loop == nullptr)
     return lab::named_observation("while_benchmark.not_measured", "benchmark", "not measured: a way is missing");
   if (host->cupti_kernel_us.empty() || loop->cupti_kernel_us.empty()) {

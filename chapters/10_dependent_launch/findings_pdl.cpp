@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "findings_shared.hpp"
 #include "vocabulary.hpp"
 
 namespace ch10 {
@@ -12,14 +13,8 @@ namespace {
 constexpr double kSamePercent = 3.0;        // per-kernel times within this are "the same"
 constexpr double kBenchmarkPercent = 10.0;  // the page's benchmark: PDL at least this much lower
 
-const ChainVariant* find_variant(const ChainRun& run, const std::string& name) {
-  for (const ChainVariant& v : run.variants)
-    if (v.name == name) return &v;
-  return nullptr;
-}
-
 double per_kernel(const ChainRun& run, const std::string& name) {
-  const ChainVariant* v = find_variant(run, name);
+  const ChainVariant* v = find_named(run.variants, name);
   return v == nullptr ? lab::median_or_nan({}) : lab::median_or_nan(v->per_kernel_us);
 }
 
@@ -31,10 +26,6 @@ StampSummary stamps_of(const ChainRun& run, const ChainVariant& v) {
 std::pair<std::string, double> faster(const ChainRun& run, const std::string& one, const std::string& other) {
   const double a = per_kernel(run, one), b = per_kernel(run, other);
   return !(b < a) ? std::make_pair(one, a) : std::make_pair(other, b);
-}
-
-lab::Finding skipped(const std::string& id, const std::string& name, const std::string& why) {
-  return lab::named_observation(id + ".skipped", name, "skipped: " + why);
 }
 
 // Every variant's results against the CPU.
@@ -180,8 +171,8 @@ lab::ResultTable pdl_misuse_table(const MisuseRun& run) {
 
 static lab::Finding blocks_started_early(const ChainRun& run) {
   const char* name = "with an early trigger, kernel k+1's blocks start before kernel k ends";
-  const ChainVariant* plain = find_variant(run, "plain");
-  const ChainVariant* early = find_variant(run, "pdl_early_trigger");
+  const ChainVariant* plain = find_named(run.variants, "plain");
+  const ChainVariant* early = find_named(run.variants, "pdl_early_trigger");
   const StampSummary p = plain ? stamps_of(run, *plain) : StampSummary{};
   const StampSummary e = early ? stamps_of(run, *early) : StampSummary{};
   if (p.overlap_us.empty() || e.overlap_us.empty() || e.step_us <= 0)
@@ -204,29 +195,23 @@ static lab::Finding blocks_started_early(const ChainRun& run) {
 }
 
 std::vector<lab::Finding> pdl_stream_findings(const ChainRun& run) {
-  if (run.skipped) return {skipped("pdl_stream", "PDL in a stream", run.skip_reason)};
+  if (run.skipped) return {skipped_finding("pdl_stream", "PDL in a stream", run.skip_reason)};
   const double plain = per_kernel(run, "plain");
   const auto best = faster(run, "pdl", "pdl_early_trigger");
   return {chain_correct("chain_correct", run), blocks_started_early(run),
           saving("pdl_per_kernel", "plain", plain, best), benchmark("pdl_benchmark", "plain", plain, best)};
 }
 
-static const MisuseCase* find_case(const MisuseRun& run, const std::string& name) {
-  for (const MisuseCase& c : run.cases)
-    if (c.name == name) return &c;
-  return nullptr;
-}
-
 // pdl_misuse and pdl_fix_correct on the cases named with @p suffix ("" or "_held"), their ids with it too.
 static std::vector<lab::Finding> misuse_findings(const MisuseRun& run, const std::string& suffix) {
   const std::string name = std::string("a read before cudaGridDependencySynchronize()") +
                            (suffix.empty() ? "" : ", both kernels queued behind a held stream");
-  const MisuseCase* before = find_case(run, "read_before_wait" + suffix);
-  const MisuseCase* never = find_case(run, "never_waits" + suffix);
-  const MisuseCase* fixed = find_case(run, "read_after_wait" + suffix);
+  const MisuseCase* before = find_named(run.cases, "read_before_wait" + suffix);
+  const MisuseCase* never = find_named(run.cases, "never_waits" + suffix);
+  const MisuseCase* fixed = find_named(run.cases, "read_after_wait" + suffix);
   const std::string id = "pdl_misuse" + suffix;
   const std::string why = suffix.empty() ? run.skip_reason : run.held_why_not;
-  if (!before || !never || !fixed) return {skipped(id, name, why.empty() ? "the rows did not run" : why)};
+  if (!before || !never || !fixed) return {skipped_finding(id, name, why.empty() ? "the rows did not run" : why)};
   const std::size_t wrong = before->result.mismatches + never->result.mismatches;
   const double lead = std::max(before->lead_us, never->lead_us);
   const std::string counts = lab::format("%zu of %zu values wrong with the read before the wait, %zu with no wait",
@@ -254,7 +239,8 @@ static std::vector<lab::Finding> misuse_findings(const MisuseRun& run, const std
 }
 
 std::vector<lab::Finding> pdl_misuse_findings(const MisuseRun& run) {
-  if (run.skipped) return {skipped("pdl_misuse", "a read before cudaGridDependencySynchronize()", run.skip_reason)};
+  if (run.skipped)
+    return {skipped_finding("pdl_misuse", "a read before cudaGridDependencySynchronize()", run.skip_reason)};
   std::vector<lab::Finding> findings = misuse_findings(run, "");
   for (lab::Finding& f : misuse_findings(run, "_held")) findings.push_back(std::move(f));
   return findings;
@@ -312,7 +298,7 @@ static std::vector<lab::Finding> captured_edges(const ChainRun& run) {
   const int expected = run.kernels - 1;
   int graphs = 0, all = 0, none = 0, fewest = expected;
   for (const char* captured : {"graph_pdl", "graph_pdl_early_trigger"}) {
-    const ChainVariant* v = find_variant(run, captured);
+    const ChainVariant* v = find_named(run.variants, captured);
     if (v == nullptr) continue;
     ++graphs;
     all += v->programmatic_edges == expected ? 1 : 0;
@@ -320,7 +306,7 @@ static std::vector<lab::Finding> captured_edges(const ChainRun& run) {
     fewest = std::min(fewest, v->programmatic_edges);
   }
   const char* branch = graphs > 0 && all == graphs ? "all" : (graphs > 0 && none == graphs ? "none" : "some");
-  const ChainVariant* built = find_variant(run, "graph_pdl_edges");
+  const ChainVariant* built = find_named(run.variants, "graph_pdl_edges");
   const int built_edges = built ? built->programmatic_edges : -1;
   return {lab::correctness_check(std::string("captured_edges_programmatic.") + branch,
                                  "captured PDL launches become programmatic edges (the guide's table)",
@@ -339,7 +325,7 @@ static std::vector<lab::Finding> captured_edges(const ChainRun& run) {
 }
 
 std::vector<lab::Finding> pdl_graph_findings(const ChainRun& run) {
-  if (run.skipped) return {skipped("pdl_graph", "PDL in a graph", run.skip_reason)};
+  if (run.skipped) return {skipped_finding("pdl_graph", "PDL in a graph", run.skip_reason)};
   const double plain = per_kernel(run, "graph_plain");
   const auto best = faster(run, "graph_pdl", "graph_pdl_early_trigger");
   std::vector<lab::Finding> findings = {chain_correct("graph_chain_correct", run)};

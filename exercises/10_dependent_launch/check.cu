@@ -51,12 +51,10 @@ TEST_CASE("exercise 10: every launch is a programmatic dependent launch, and the
   a_d.upload(a);
   b_d.upload(b);
   lab::Stream stream(cudaStreamNonBlocking);
-  cudaGraph_t captured = nullptr;
-  LAB_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  for (int k = 0; k < kKernels; ++k)  // x[0] = a + b, x[1] = x[0] + b, ...: each reads the one before's output
-    exercise10::launch_dependent(k == 0 ? a_d.data() : x[(k + 1) % 2].data(), b_d.data(), x[k % 2].data(), n, stream);
-  LAB_CHECK(cudaStreamEndCapture(stream, &captured));
-  const ch08::Graph graph(captured);
+  const ch08::Graph graph = ch08::capture(stream, cudaStreamCaptureModeThreadLocal, [&] {
+    for (int k = 0; k < kKernels; ++k)  // x[0] = a + b, x[1] = x[0] + b, ...: each reads the one before's output
+      exercise10::launch_dependent(k == 0 ? a_d.data() : x[(k + 1) % 2].data(), b_d.data(), x[k % 2].data(), n, stream);
+  });
   int edges = 0, programmatic = 0;
   ch10::count_edges(graph.get(), edges, programmatic);
   REQUIRE_MESSAGE(edges == kKernels - 1, "the " << kKernels << " launches, captured, have " << edges
@@ -67,19 +65,12 @@ TEST_CASE("exercise 10: every launch is a programmatic dependent launch, and the
                              << "(cudaGraphDependencyTypeProgrammatic): launch with cudaLaunchKernelEx and the "
                                 "attribute cudaLaunchAttributeProgrammaticStreamSerialization set to 1");
 
-  cudaGraphExec_t exec = nullptr;
-  LAB_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
-  const ch08::GraphExec owned(exec);
+  const ch08::GraphExec exec = ch08::instantiate(graph);
   x[0].poison(stream);
   x[1].poison(stream);
-  LAB_CHECK(cudaGraphLaunch(exec, stream));
+  LAB_CHECK(cudaGraphLaunch(exec.get(), stream));
   stream.synchronize();
-  std::vector<float> expected(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    float sum = a[i] + b[i];
-    for (int k = 1; k < kKernels; ++k) sum = sum + b[i];
-    expected[i] = sum;
-  }
+  const std::vector<float> expected = ch08::chain_on_cpu(a, b, kKernels);  // a + 6 b, added in the kernels' order
   const lab::Comparison result = lab::compare(x[(kKernels - 1) % 2].download(), expected);
   CHECK_MESSAGE(result.passed(), "the chain of " << kKernels << " kernels: " << result.detail()
                                                  << ": expected a + 6 b, each kernel adding b to the one before's");
@@ -90,8 +81,7 @@ TEST_CASE("exercise 10: behind a primary that writes late, your kernel reads wha
   const lab::DeviceInfo device = lab::query_device(0);
   const std::int64_t n = static_cast<std::int64_t>(device.sm_count) * 256;  // one block per SM: all resident
   const std::vector<float> a = lab::random_floats(n, 31), b = lab::random_floats(n, 32);
-  std::vector<float> expected(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i) expected[i] = (a[i] + b[i]) + b[i];
+  const std::vector<float> expected = ch08::chain_on_cpu(a, b, 2);  // (a + b) + b
   lab::DeviceBuffer<float> a_d(n), b_d(n), mid(n), out(n);
   lab::DeviceBuffer<unsigned long long> stored_at(1);
   a_d.upload(a);

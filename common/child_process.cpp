@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <sstream>
 
 #include "fields.hpp"
 
@@ -108,6 +109,24 @@ ChildOutput run_child(const std::string& program, const std::vector<std::string>
   out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (timed_out) out.error = name + " did not finish within " + fixed(timeout_s, 0) + " s";
   return out;
+}
+
+std::string child_failure(const std::string& name, const ChildOutput& out, std::size_t tail) {
+  if (!out.error.empty()) return out.error;
+  std::string said = out.text;
+  while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
+  return name + " exited with code " + std::to_string(out.exit_code) +
+         (said.empty() ? "" : ": " + said.substr(said.size() > tail ? said.size() - tail : 0));
+}
+
+bool find_child_line(const std::string& text, const std::string& tag, const std::function<bool(std::istream&)>& read) {
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string first;
+    if (words >> first && first == tag && read(words)) return true;
+  }
+  return false;
 }
 
 std::string program_beside_this_one(const std::string& name) {

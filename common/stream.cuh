@@ -66,6 +66,10 @@ class Event {
     LAB_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
     return ms;
   }
+  /// The same, in microseconds.
+  static double elapsed_us(const Event& start, const Event& stop) {
+    return static_cast<double>(elapsed_ms(start, stop)) * 1e3;
+  }
 
  private:
   using Handle = detail::UniqueHandle<cudaEvent_t, cudaEventDestroy>;

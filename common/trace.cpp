@@ -108,6 +108,18 @@ double busy_ms(const std::vector<Interval>& intervals, const std::string& symbol
   return total / 1e6;
 }
 
+std::vector<Interval> kernels_named(const std::vector<Interval>& intervals, const std::vector<std::string>& names) {
+  std::vector<Interval> kernels;
+  for (const Interval& i : intervals) {
+    bool named = names.empty();
+    for (const std::string& name : names) named = named || i.name.find(name) != std::string::npos;
+    if (i.kind == Interval::Kind::kernel && named) kernels.push_back(i);
+  }
+  std::sort(kernels.begin(), kernels.end(),
+            [](const Interval& x, const Interval& y) { return x.start_ns < y.start_ns; });
+  return kernels;
+}
+
 double overlap_ms(const std::vector<Interval>& intervals, const std::string& first, const std::string& second) {
   const auto a = merged(intervals, first);
   const auto b = merged(intervals, second);

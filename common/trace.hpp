@@ -44,6 +44,10 @@ double busy_ms(const std::vector<Interval>& intervals, const std::string& symbol
 /// both ran: overlap_ms(work, "H", "D") is how long copies ran both ways at once.
 double overlap_ms(const std::vector<Interval>& intervals, const std::string& first, const std::string& second);
 
+/// The kernels of @p intervals whose name contains one of @p names (every
+/// kernel when @p names is empty), in the order they started.
+std::vector<Interval> kernels_named(const std::vector<Interval>& intervals, const std::vector<std::string>& names = {});
+
 /// Draws @p intervals as a text chart at most @p width (>= 40) columns wide: one
 /// row per stream in the order they started work, a scale and a legend. Where
 /// spans share a column the shorter is drawn; regions are left out.

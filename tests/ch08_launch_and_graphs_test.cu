@@ -3,6 +3,7 @@
 // large effects hold as ratios measured in the same run.
 #include <doctest/doctest.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -28,15 +29,31 @@ TEST_CASE("a captured chain is a graph of K kernel nodes whose replay adds b K t
   std::size_t nodes = 0;
   REQUIRE(cudaGraphGetNodes(graph.get(), nullptr, &nodes) == cudaSuccess);
   CHECK(nodes == 7);
-  cudaGraphExec_t exec = nullptr;
-  REQUIRE(cudaGraphInstantiate(&exec, graph.get(), 0) == cudaSuccess);
-  const ch08::GraphExec owned(exec);
+  const ch08::GraphExec exec = ch08::instantiate(graph);
   chain.poison(stream);
-  REQUIRE(cudaGraphLaunch(exec, stream) == cudaSuccess);
+  REQUIRE(cudaGraphLaunch(exec.get(), stream) == cudaSuccess);
   stream.synchronize();
   const lab::Comparison result = chain.check(chain.expected(7));
   CHECK_MESSAGE(result.passed(), result.detail());
   CHECK_FALSE(chain.check(chain.expected(6)).passed());  // every kernel counts
+}
+
+TEST_CASE("capture ends the capture when what it queues throws, and the stream works again") {
+  lab::Stream stream(cudaStreamNonBlocking);
+  ch08::AddChain chain(1000, 4, device());
+  CHECK_THROWS_WITH(ch08::capture(stream, cudaStreamCaptureModeThreadLocal,
+                                  [&] {
+                                    chain.launch(0, stream);
+                                    throw std::runtime_error("queue failed");
+                                  }),
+                    "queue failed");
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusActive;
+  REQUIRE(cudaStreamIsCapturing(stream, &status) == cudaSuccess);
+  CHECK(status == cudaStreamCaptureStatusNone);
+  chain.poison(stream);
+  for (int k = 0; k < 3; ++k) chain.launch(k, stream);  // run, not recorded
+  stream.synchronize();
+  CHECK(chain.check(chain.expected(3)).passed());
 }
 
 TEST_CASE("a 100-kernel graph costs less per kernel than 100 stream launches, every result correct") {

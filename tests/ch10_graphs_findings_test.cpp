@@ -50,6 +50,7 @@ ch10::GraphTimingRun graph_timing(double event_us, double cupti_us, double floor
   run.n = 65536;
   run.external_returned = "cudaSuccess";
   run.external_us = {event_us, event_us, event_us};
+  run.floor_returned = "cudaSuccess";
   run.floor_us = {floor_us, floor_us, floor_us};
   if (cupti_us > 0)
     run.cupti_us = {cupti_us, cupti_us, cupti_us};
@@ -126,7 +127,24 @@ TEST_CASE("while_overhead: lower, not lower, not measured") {
   const std::vector<lab::Finding> unmeasured = ch10::jacobi_findings(partly);
   CHECK(by_id(unmeasured, "while_overhead").id == "while_overhead.not_measured");
   CHECK(by_id(unmeasured, "while_overhead").kind == lab::Finding::Kind::observation);
-  CHECK(by_id(ch10::jacobi_findings(jacobi(false)), "while_overhead").id == "while_overhead.not_measured");
+  // Only the way CUPTI missed is named.
+  CHECK(by_id(unmeasured, "while_overhead").value("host_loop_recorded").boolean());
+  CHECK_FALSE(by_id(unmeasured, "while_overhead").value("while_recorded").boolean());
+  CHECK(lab_test::contains(by_id(unmeasured, "while_overhead").text, "of the WHILE node's solve"));
+  CHECK(by_id(unmeasured, "while_overhead").text.find("host loop's solve") == std::string::npos);
+  const std::vector<lab::Finding> neither = ch10::jacobi_findings(jacobi(false));
+  CHECK(by_id(neither, "while_overhead").id == "while_overhead.not_measured");
+  CHECK(lab_test::contains(by_id(neither, "while_overhead").text, "the host loop's solve"));
+  CHECK(lab_test::contains(by_id(neither, "while_overhead").text, "and the WHILE node's solve"));
+  ch10::JacobiRun host_only = jacobi();
+  host_only.ways[0].cupti_kernel_us.clear();
+  const std::vector<lab::Finding> host_missed = ch10::jacobi_findings(host_only);
+  const lab::Finding& h = by_id(host_missed, "while_overhead");
+  CHECK_FALSE(h.value("host_loop_recorded").boolean());
+  CHECK(h.text.find("WHILE node's solve") == std::string::npos);
+  ch10::JacobiRun missing = jacobi();
+  missing.ways.pop_back();
+  CHECK(lab_test::contains(by_id(ch10::jacobi_findings(missing), "while_overhead").text, "a way is missing"));
 }
 
 TEST_CASE("host_thread_freed: the calls and their time, per way") {
@@ -137,11 +155,11 @@ TEST_CASE("host_thread_freed: the calls and their time, per way") {
   CHECK(value(f, "host_thread_freed", "while_call_ms") == doctest::Approx(0.01));
 }
 
-TEST_CASE("while_benchmark: met on the overhead, not met, and the per-sweep fallback without CUPTI") {
+TEST_CASE("while_benchmark: met on the overhead, not met, not measured without CUPTI or a way") {
   const std::vector<lab::Finding> met = ch10::jacobi_findings(jacobi());
   CHECK(by_id(met, "while_benchmark").id == "while_benchmark.met");
   CHECK(value(met, "while_benchmark", "ratio") == doctest::Approx(11.0));
-  CHECK(by_id(met, "while_benchmark").value("basis").text() == "overhead");
+  CHECK(met.size() == 4);
 
   ch10::JacobiRun close = jacobi();
   close.ways[2].total_ms = {440 * 7e-3};  // rest 4 us against 11: 2.75x
@@ -149,10 +167,16 @@ TEST_CASE("while_benchmark: met on the overhead, not met, and the per-sweep fall
   CHECK(by_id(not_met, "while_benchmark").id == "while_benchmark.not_met");
   CHECK(value(not_met, "while_benchmark", "ratio") == doctest::Approx(2.75));
 
+  // Without CUPTI the benchmark (the cost besides the kernels) is not measured; the whole time's ratio is kept.
   const std::vector<lab::Finding> fallback = ch10::jacobi_findings(jacobi(false));  // 14 us against 4 us per sweep
-  CHECK(by_id(fallback, "while_benchmark").id == "while_benchmark.met");
-  CHECK(value(fallback, "while_benchmark", "ratio") == doctest::Approx(3.5));
-  CHECK(by_id(fallback, "while_benchmark").value("basis").text() == "per_iteration");
+  CHECK(by_id(fallback, "while_benchmark").id == "while_benchmark.not_measured");
+  CHECK(value(fallback, "while_benchmark", "whole_time_ratio") == doctest::Approx(3.5));
+  ch10::JacobiRun while_unrecorded = close;  // 2x on the whole time: not measured, not "not met"
+  while_unrecorded.ways[2].cupti_kernel_us.clear();
+  CHECK(by_id(ch10::jacobi_findings(while_unrecorded), "while_benchmark").id == "while_benchmark.not_measured");
+  ch10::JacobiRun missing = jacobi();
+  missing.ways.erase(missing.ways.begin());
+  CHECK(by_id(ch10::jacobi_findings(missing), "while_benchmark").id == "while_benchmark.not_measured");
 }
 
 // --- 4. Timing inside a graph --------------------------------------------------
@@ -165,6 +189,11 @@ TEST_CASE("graph_timing: four rows, every sample kept, CUPTI's absence said") {
   CHECK(lab_test::cell(table, "cupti_node", "median") == doctest::Approx(1.8));
   CHECK(table.row("external_floor").sample_values().size() == 3);
   CHECK(table.row("default_pair").get("returned").text() == "cudaErrorInvalidResourceHandle");
+  ch10::GraphTimingRun floor_refused = graph_timing(2.1, 1.8, 0.5);  // each pair's return code its own
+  floor_refused.floor_returned = "cudaErrorInvalidValue";
+  const lab::ResultTable own = ch10::graph_timing_table(floor_refused);
+  CHECK(own.row("external_floor").get("returned").text() == "cudaErrorInvalidValue");
+  CHECK(own.row("external_pair").get("returned").text() == "cudaSuccess");
   const lab::ResultTable none = ch10::graph_timing_table(graph_timing(2.1, 0, 0.5));
   CHECK(lab_test::contains(none.row("cupti_node").get("returned").text(), "not recorded"));
 }
@@ -189,6 +218,14 @@ TEST_CASE("default_events: not timestamps when cudaEventElapsedTime refuses, tim
   const std::vector<lab::Finding> f = ch10::graph_timing_findings(timed);
   CHECK(by_id(f, "default_events").id == "default_events.timed");
   CHECK(value(f, "default_events", "median_us") == 0.0);
+  // Some replays refused, some timed: not "every replay".
+  ch10::GraphTimingRun some = graph_timing(2.1, 1.8, 0.5);
+  some.default_us = {0.5, 0.7};
+  const std::vector<lab::Finding> s = ch10::graph_timing_findings(some);
+  CHECK(by_id(s, "default_events").id == "default_events.some_refused");
+  CHECK(value(s, "default_events", "timed_count") == 2);
+  CHECK(value(s, "default_events", "median_us") == doctest::Approx(0.6));
+  CHECK(by_id(s, "default_events").text.find("every replay") == std::string::npos);
 }
 
 TEST_CASE("external_vs_cupti and its benchmark: within, outside, not recorded") {
@@ -203,6 +240,7 @@ TEST_CASE("external_vs_cupti and its benchmark: within, outside, not recorded") 
   // 2.5 us apart: outside 1 us, and outside a floor of 2 us; inside a floor of 3 us.
   const std::vector<lab::Finding> outside = ch10::graph_timing_findings(graph_timing(4.3, 1.8, 2.0));
   CHECK(by_id(outside, "external_vs_cupti").id == "external_vs_cupti.outside");
+  CHECK(by_id(outside, "external_vs_cupti").name.find("reads the node's own time") == std::string::npos);
   CHECK(value(outside, "external_vs_cupti", "allowance_us") == doctest::Approx(2.0));
   CHECK(by_id(outside, "graph_timing_benchmark").id == "graph_timing_benchmark.not_met");
   const std::vector<lab::Finding> wide_floor = ch10::graph_timing_findings(graph_timing(4.3, 1.8, 3.0));

@@ -15,12 +15,6 @@
 
 namespace {
 
-ch08::GraphExec instantiated(const ch08::Graph& graph) {
-  cudaGraphExec_t exec = nullptr;
-  REQUIRE(cudaGraphInstantiate(&exec, graph.get(), 0) == cudaSuccess);
-  return ch08::GraphExec(exec);
-}
-
 double per_sweep_us(const ch10::JacobiWay& w) {
   return lab::median(w.total_ms) * 1e3 / static_cast<double>(w.iterations.front());
 }
@@ -58,7 +52,7 @@ TEST_CASE("the WHILE graph is one conditional node, and its one launch runs the 
   cudaGraphNodeType type = cudaGraphNodeTypeKernel;
   REQUIRE(cudaGraphNodeGetType(node, &type) == cudaSuccess);
   CHECK(type == cudaGraphNodeTypeConditional);
-  const ch08::GraphExec exec = instantiated(graph);
+  const ch08::GraphExec exec = ch08::instantiate(graph);
   for (int replay = 0; replay < 2; ++replay) {  // every launch starts afresh (cudaGraphCondAssignDefault)
     solver.poison(stream);
     const ch10::SolveTiming t = ch10::solve_while_node(solver, exec.get(), stream);
@@ -72,8 +66,8 @@ TEST_CASE("the decision stops every control at --max-iterations, as on the CPU")
   lab::Stream stream(cudaStreamNonBlocking);
   ch10::JacobiSolver solver(300, 1e-7, 7, 5);  // a tolerance it cannot reach in 7 sweeps
   REQUIRE(solver.cpu_iterations() == 7);
-  const ch08::GraphExec step = instantiated(ch10::capture_step_graph(solver, stream));
-  const ch08::GraphExec loop = instantiated(ch10::build_while_graph(solver, stream));
+  const ch08::GraphExec step = ch08::instantiate(ch10::capture_step_graph(solver, stream));
+  const ch08::GraphExec loop = ch08::instantiate(ch10::build_while_graph(solver, stream));
   for (int way = 0; way < 3; ++way) {
     CAPTURE(way);
     solver.poison(stream);
@@ -94,6 +88,7 @@ TEST_CASE("inside a replayed graph an external event pair times the node; a defa
   REQUIRE(run.external_us.size() == 5);
   CHECK(lab::median(run.external_us) > 0.0);
   CHECK(run.floor_us.size() == 5);
+  CHECK(run.floor_returned == "cudaSuccess");
   CHECK_MESSAGE(run.default_returned != "cudaSuccess", "default pair read " << run.default_us.size() << " times");
   CHECK(cudaGetLastError() == cudaSuccess);  // the refusal was cleared
 }

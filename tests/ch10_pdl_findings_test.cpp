@@ -87,6 +87,18 @@ ch10::MisuseRun misuse(std::size_t before_wrong, std::size_t after_wrong, double
   return run;
 }
 
+// misuse(...) with the held rows: @p held_wrong values wrong with the read before the wait, @p held_lead_us.
+ch10::MisuseRun with_held(ch10::MisuseRun run, std::size_t held_wrong, double held_lead_us) {
+  const std::vector<ch10::MisuseCase> unheld = run.cases;
+  for (ch10::MisuseCase c : unheld) {
+    c.name += "_held";
+    c.lead_us = held_lead_us;
+    c.result.mismatches = c.name == "read_before_wait_held" ? held_wrong : 0;
+    run.cases.push_back(c);
+  }
+  return run;
+}
+
 }  // namespace
 
 TEST_CASE("pdl stamps: overlap per pair, the wait, the timer's step") {
@@ -121,6 +133,8 @@ TEST_CASE("pdl stream: correct, blocks started early, PDL saves and meets the be
   CHECK(value(f, "pdl_per_kernel", "saving_percent") == doctest::Approx(15.0));
   CHECK(by_id(f, "pdl_benchmark").id == "pdl_benchmark.met");
   CHECK(value(f, "pdl_benchmark", "lower_percent") == doctest::Approx(15.0));
+  CHECK(by_id(f, "pdl_benchmark").value("pdl_variant").text() == "pdl_early_trigger");  // named in the line
+  CHECK(lab_test::contains(by_id(f, "pdl_benchmark").text, "pdl_early_trigger 1.70 against plain 2.00 us"));
 }
 
 TEST_CASE("pdl stream: the same, slower, not met") {
@@ -128,6 +142,7 @@ TEST_CASE("pdl stream: the same, slower, not met") {
   CHECK(by_id(same, "pdl_per_kernel").id == "pdl_per_kernel.same");
   CHECK(value(same, "pdl_per_kernel", "pdl_us") == doctest::Approx(1.98));
   CHECK(by_id(same, "pdl_benchmark").id == "pdl_benchmark.not_met");
+  CHECK(by_id(same, "pdl_benchmark").value("pdl_variant").text() == "pdl");
   const std::vector<lab::Finding> slower = ch10::pdl_stream_findings(stream_run(2.0, 2.2, 2.3));
   CHECK(by_id(slower, "pdl_per_kernel").id == "pdl_per_kernel.slower");
   CHECK(value(slower, "pdl_per_kernel", "saving_percent") == doctest::Approx(-10.0));
@@ -142,6 +157,10 @@ TEST_CASE("pdl stream: serialized, not measured, wrong results, skipped") {
 
   ch10::ChainRun plain_overlaps = stream_run(2.0, 1.9, 1.7);
   plain_overlaps.variants[0].stamps = stamps(1364);  // plain must not overlap: its own stamps would be wrong
+  const std::vector<lab::Finding> po = ch10::pdl_stream_findings(plain_overlaps);
+  CHECK(by_id(po, "blocks_started_early").id == "blocks_started_early.plain_overlapped");
+  CHECK_FALSE(by_id(po, "blocks_started_early").passed);
+  plain_overlaps.variants[2].stamps = stamps(3064);  // and the early trigger left a gap: serialized
   CHECK(by_id(ch10::pdl_stream_findings(plain_overlaps), "blocks_started_early").id ==
         "blocks_started_early.serialized");
 
@@ -199,6 +218,14 @@ TEST_CASE("pdl misuse: wrong, the race hidden, skipped; the fix") {
   const std::vector<lab::Finding> late = ch10::pdl_misuse_findings(misuse(0, 0, -3.0));
   CHECK(by_id(late, "pdl_misuse").id == "pdl_misuse.started_late");
   CHECK(value(late, "pdl_misuse", "lead_us") == doctest::Approx(-3.0));
+  CHECK(lab_test::contains(by_id(late, "pdl_misuse").text, "3.0 us after the last primary block began its stores"));
+  // Wrong although the secondary began after every block's store start: the lead is worded by its sign.
+  const std::vector<lab::Finding> wrong_late = ch10::pdl_misuse_findings(misuse(40, 0, -2.0));
+  CHECK(by_id(wrong_late, "pdl_misuse").id == "pdl_misuse.wrong");
+  CHECK(lab_test::contains(by_id(wrong_late, "pdl_misuse").text, "2.0 us after the last primary block"));
+  CHECK(by_id(wrong_late, "pdl_misuse").text.find("before the last") == std::string::npos);
+  CHECK(lab_test::contains(by_id(wrong, "pdl_misuse").text, "95.0 us before the last primary block"));
+  CHECK(lab_test::contains(by_id(hidden, "pdl_misuse").text, "no read saw the poison"));
   // A run without the no-wait row is not judged.
   ch10::MisuseRun two = misuse(40, 0);
   two.cases.erase(two.cases.begin() + 1);
@@ -216,12 +243,45 @@ TEST_CASE("pdl misuse: wrong, the race hidden, skipped; the fix") {
   CHECK(s[0].id == "pdl_misuse.skipped");
   CHECK_FALSE(has_id(s, "pdl_fix_correct"));
 
-  const lab::ResultTable t = ch10::pdl_misuse_table(misuse(40, 0));
+  const lab::ResultTable t = ch10::pdl_misuse_table(with_held(misuse(40, 0), 7, 60.0));
   CHECK(t.id() == "pdl_misuse");
+  CHECK(t.rows().size() == 6);
+  CHECK(lab_test::cell(t, "read_before_wait_held", "mismatches") == 7);
+  CHECK(lab_test::cell(t, "never_waits_held", "lead_us") == doctest::Approx(60.0));
   CHECK(lab_test::cell(t, "read_before_wait", "mismatches") == 40);
   CHECK(lab_test::cell(t, "read_before_wait", "first_bad_index") == 5);
   CHECK(lab_test::cell(t, "read_after_wait", "mismatches") == 0);
   CHECK(lab_test::cell(t, "never_waits", "lead_us") == doctest::Approx(95.0));
+}
+
+TEST_CASE("pdl misuse behind a held stream: its own findings, by name") {
+  const std::vector<lab::Finding> none = ch10::pdl_misuse_findings(misuse(0, 0, -3.0));
+  CHECK(by_id(none, "pdl_misuse_held").id == "pdl_misuse_held.skipped");  // rows missing: not judged
+  CHECK_FALSE(has_id(none, "pdl_fix_correct_held"));
+
+  const std::vector<lab::Finding> f = ch10::pdl_misuse_findings(with_held(misuse(0, 0, -3.0), 40, 60.0));
+  CHECK(by_id(f, "pdl_misuse").id == "pdl_misuse.started_late");  // the unheld rows keep their verdict
+  CHECK(by_id(f, "pdl_misuse_held").id == "pdl_misuse_held.wrong");
+  CHECK(value(f, "pdl_misuse_held", "mismatches_count") == 40);
+  CHECK(value(f, "pdl_misuse_held", "lead_us") == doctest::Approx(60.0));
+  CHECK(lab_test::contains(by_id(f, "pdl_misuse_held").name, "held stream"));
+  CHECK(by_id(f, "pdl_fix_correct_held").passed);
+
+  const std::vector<lab::Finding> hidden = ch10::pdl_misuse_findings(with_held(misuse(40, 0), 0, 60.0));
+  CHECK(by_id(hidden, "pdl_misuse").id == "pdl_misuse.wrong");
+  CHECK(by_id(hidden, "pdl_misuse_held").id == "pdl_misuse_held.race_hidden");
+  CHECK(by_id(ch10::pdl_misuse_findings(with_held(misuse(0, 0), 0, -1.0)), "pdl_misuse_held").id ==
+        "pdl_misuse_held.started_late");
+
+  ch10::MisuseRun broken = with_held(misuse(0, 0), 0, 60.0);
+  broken.cases.back().result.mismatches = 3;  // read_after_wait_held
+  CHECK_FALSE(by_id(ch10::pdl_misuse_findings(broken), "pdl_fix_correct_held").passed);
+  CHECK(by_id(ch10::pdl_misuse_findings(broken), "pdl_fix_correct").passed);
+
+  ch10::MisuseRun timed_out = misuse(0, 0);
+  timed_out.held_why_not = "the held stream timed out";
+  const std::vector<lab::Finding> t = ch10::pdl_misuse_findings(timed_out);
+  CHECK(lab_test::contains(by_id(t, "pdl_misuse_held").text, "timed out"));
 }
 
 TEST_CASE("pdl graph: edges all programmatic, correct, saves, benchmark met") {
@@ -231,7 +291,10 @@ TEST_CASE("pdl graph: edges all programmatic, correct, saves, benchmark met") {
   CHECK(edges.id == "captured_edges_programmatic.all");
   CHECK(edges.kind == lab::Finding::Kind::correctness);
   CHECK(edges.passed);
-  CHECK(value(f, "captured_edges_programmatic", "graphs_count") == 3);
+  CHECK(value(f, "captured_edges_programmatic", "graphs_count") == 2);  // the captured ones only
+  CHECK(by_id(f, "built_edges_programmatic").id == "built_edges_programmatic.all");
+  CHECK(value(f, "built_edges_programmatic", "programmatic_count") == kKernels - 1);
+  CHECK(by_id(f, "pdl_graph_benchmark").value("pdl_variant").text() == "graph_pdl");
   CHECK(value(f, "captured_edges_programmatic", "expected_count") == kKernels - 1);
   CHECK(by_id(f, "pdl_graph_per_kernel").id == "pdl_graph_per_kernel.saves");
   CHECK(value(f, "pdl_graph_per_kernel", "pdl_us") == doctest::Approx(1.7));
@@ -245,7 +308,19 @@ TEST_CASE("pdl graph: no programmatic edges, some, slower, skipped; the table") 
   CHECK(by_id(none, "pdl_graph_per_kernel").id == "pdl_graph_per_kernel.slower");
   CHECK(by_id(none, "pdl_graph_benchmark").id == "pdl_graph_benchmark.not_met");
 
-  const std::vector<lab::Finding> some = ch10::pdl_graph_findings(graph_run(2.0, 1.7, 0, kKernels - 1));
+  CHECK(by_id(none, "built_edges_programmatic").id == "built_edges_programmatic.not_all");
+
+  // The hand-built graph's edges do not count for the captured ones.
+  const std::vector<lab::Finding> built_only = ch10::pdl_graph_findings(graph_run(2.0, 1.7, 0, kKernels - 1));
+  CHECK(by_id(built_only, "captured_edges_programmatic").id == "captured_edges_programmatic.none");
+  CHECK(by_id(built_only, "built_edges_programmatic").id == "built_edges_programmatic.all");
+  const std::vector<lab::Finding> captured_only = ch10::pdl_graph_findings(graph_run(2.0, 1.7, kKernels - 1, 1));
+  CHECK(by_id(captured_only, "captured_edges_programmatic").id == "captured_edges_programmatic.all");
+  CHECK(by_id(captured_only, "built_edges_programmatic").id == "built_edges_programmatic.not_all");
+
+  ch10::ChainRun one = graph_run(2.0, 1.7, kKernels - 1, kKernels - 1);
+  one.variants[2].programmatic_edges = 0;  // the early-trigger capture lost its edges
+  const std::vector<lab::Finding> some = ch10::pdl_graph_findings(one);
   CHECK(by_id(some, "captured_edges_programmatic").id == "captured_edges_programmatic.some");
   CHECK_FALSE(by_id(some, "captured_edges_programmatic").passed);
   CHECK(value(some, "captured_edges_programmatic", "fewest_count") == 0);

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "child_process.hpp"
 
@@ -43,4 +44,30 @@ TEST_CASE("program_beside_this_one is in the folder of the running test") {
   const std::string path = lab::program_beside_this_one("ch00_child");
   CHECK(path.size() > std::string("/ch00_child").size());
   CHECK(path.substr(path.size() - 11) == "/ch00_child");
+}
+
+TEST_CASE("child_failure: the reason it could not run, else its exit code and the tail of what it printed") {
+  lab::ChildOutput out;
+  out.exit_code = 3;
+  out.text = "first line\nlast words \n\n";
+  CHECK(lab::child_failure("ch00_child", out) == "ch00_child exited with code 3: first line\nlast words");
+  CHECK(lab::child_failure("ch00_child", out, 10) == "ch00_child exited with code 3: last words");
+  out.text = " \n";
+  CHECK(lab::child_failure("ch00_child", out) == "ch00_child exited with code 3");
+  out.error = "ch00_child did not finish within 1 s";
+  CHECK(lab::child_failure("ch00_child", out) == "ch00_child did not finish within 1 s");
+}
+
+TEST_CASE("find_child_line hands the words after the tag to the reader, line by line, until it accepts them") {
+  const std::string text = "noise ch00_child 1\nch00_child x\nch00_childish 5\nch00_child 7 8\nch00_child 9 9\n";
+  std::vector<int> seen;
+  const bool found = lab::find_child_line(text, "ch00_child", [&](std::istream& words) {
+    int a = 0, b = 0;
+    if (!(words >> a >> b)) return false;
+    seen = {a, b};
+    return true;
+  });
+  CHECK(found);
+  CHECK(seen == std::vector<int>{7, 8});  // the first line it accepted; "ch00_child x" and the others skipped
+  CHECK_FALSE(lab::find_child_line(text, "ch01_child", [](std::istream&) { return true; }));
 }

@@ -214,3 +214,21 @@ TEST_CASE("overlap_ms is the intersection of the two unions, and 0 when they onl
   CHECK(lab::overlap_ms(work, "HD", "K") == 0);
   CHECK(lab::overlap_ms(work, "H", "H") == doctest::Approx(0.020));
 }
+
+TEST_CASE("kernels_named: the kernels whose name contains one of the names, in the order they started") {
+  lab::Interval late = kernel(1, "stream 1", 30, 40), early = kernel(2, "stream 2", 10, 20);
+  late.name = "void jacobi_sweep<float>(...)";
+  early.name = "jacobi_decide";
+  lab::Interval other = kernel(1, "stream 1", 0, 5), moved = copy(1, "HtoD", 5, 8);
+  other.name = "pass_add";
+  moved.name = "jacobi_sweep copy";  // a copy, not a kernel, whatever its name
+  const std::vector<lab::Interval> work = {late, other, moved, early};
+  const std::vector<lab::Interval> named = lab::kernels_named(work, {"jacobi_sweep", "jacobi_decide"});
+  REQUIRE(named.size() == 2);
+  CHECK(named[0].name == "jacobi_decide");
+  CHECK(named[1].name == "void jacobi_sweep<float>(...)");
+  const std::vector<lab::Interval> all = lab::kernels_named(work);
+  REQUIRE(all.size() == 3);
+  CHECK(all[0].name == "pass_add");
+  CHECK(lab::kernels_named(work, {"timed_add"}).empty());
+}

@@ -98,8 +98,8 @@ std::vector<lab::Background> wrong_stream_background() {
           {"cudaStreamNonBlocking: \"work running in the created stream may run concurrently with work in stream 0 "
            "(the NULL stream), and ... the created stream should perform no implicit synchronization with stream 0\"; "
            "\"the blocking and non-blocking semantics refer only to how the streams synchronize with the default "
-           "stream\". The two streams here do not wait for each other because nothing orders them, not because of "
-           "the flag",
+           "stream\". The mistake pair is ordered against nothing because no wait orders it, not because of the "
+           "flag; the fork-and-join row orders the two streams with cudaStreamWaitEvent at each end",
            "CUDA Runtime API, cudaStreamCreateWithFlags; CUDA Programming Guide, 2.3.6 Blocking and non-blocking "
            "streams and the default stream"}};
 }

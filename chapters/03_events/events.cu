@@ -215,10 +215,7 @@ std::vector<WaitCase> wait_in_child(const std::string& program, bool before_cont
     if (!out.error.empty()) {
       c.why_not = out.error;
     } else if (out.exit_code != 0 || !read_wait_case_line(out.text, call, c)) {
-      std::string said = out.text;
-      while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
-      c.why_not = "ch03_wait_child exited with code " + std::to_string(out.exit_code) +
-                  (said.empty() ? "" : ": " + said.substr(said.size() > 200 ? said.size() - 200 : 0));
+      c.why_not = lab::child_failure("ch03_wait_child", out);
     }
     cases.push_back(c);
   }

@@ -301,10 +301,7 @@ QueueRun compare_connections(const std::string& child_program, const std::vector
     if (!out.error.empty()) {
       child.why_not = out.error;
     } else if (out.exit_code != 0) {
-      std::string text = out.text;
-      while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-      child.why_not = "ch05_queue_child exited with code " + std::to_string(out.exit_code) +
-                      (text.empty() ? "" : ": " + text.substr(text.size() > 300 ? text.size() - 300 : 0));
+      child.why_not = lab::child_failure("ch05_queue_child", out, 300);
     } else {
       read_child_output(out.text, child);
     }

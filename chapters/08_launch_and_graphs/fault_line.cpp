@@ -1,7 +1,8 @@
 #include "fault_line.hpp"
 
-#include <sstream>
+#include <istream>
 
+#include "child_process.hpp"
 #include "vocabulary.hpp"
 
 namespace ch08 {
@@ -19,23 +20,18 @@ std::string fault_line(const FaultReport& r) {
 }
 
 bool read_fault_line(const std::string& text, FaultReport& into) {
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) {
-    std::istringstream words(line);
-    std::string child;
+  return lab::find_child_line(text, kChild, [&](std::istream& words) {
     int blocking = 0;
     FaultReport r = into;
-    if (!(words >> child >> blocking >> r.launch_error >> r.sync_error >> r.later_last_error >> r.later_malloc >>
-          r.later_kernel >> r.launch_call_us) ||
-        child != kChild)
-      continue;
+    if (!(words >> blocking >> r.launch_error >> r.sync_error >> r.later_last_error >> r.later_malloc >>
+          r.later_kernel >> r.launch_call_us))
+      return false;
     r.launch_blocking = blocking == 1;
     r.measured = true;
     r.why_not.clear();
     into = r;
     return true;
-  }
-  return false;
+  });
 }
 
 }  // namespace ch08

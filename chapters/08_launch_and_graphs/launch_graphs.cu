@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <stdexcept>
 #include <thread>
 
@@ -36,20 +37,11 @@ __global__ void store_outside_every_allocation(int* address) { *address = 1; }
 
 double microseconds(const lab::HostTimer& timer) { return timer.elapsed_ms() * 1e3; }
 
-// The time between two completed events, in microseconds.
-double event_us(const lab::Event& start, const lab::Event& stop) {
-  return static_cast<double>(lab::Event::elapsed_ms(start, stop)) * 1e3;
-}
-
 // The durations (us) of the recorded kernels that bear the name of the first
 // one recorded, the first left out: the lesson launches its kernel once, untimed,
 // right after the recording starts, so the name is the one CUPTI gives it.
-std::vector<double> durations_named_like_first(std::vector<lab::Interval> work) {
-  std::vector<lab::Interval> kernels;
-  for (const lab::Interval& w : work)
-    if (w.kind == lab::Interval::Kind::kernel) kernels.push_back(w);
-  std::sort(kernels.begin(), kernels.end(),
-            [](const lab::Interval& x, const lab::Interval& y) { return x.start_ns < y.start_ns; });
+std::vector<double> durations_named_like_first(const std::vector<lab::Interval>& work) {
+  const std::vector<lab::Interval> kernels = lab::kernels_named(work);  // every kernel, in the order they started
   std::vector<double> durations;
   for (std::size_t i = 1; i < kernels.size(); ++i) {
     if (kernels[i].name == kernels.front().name) durations.push_back((kernels[i].end_ns - kernels[i].start_ns) * 1e-3);
@@ -105,9 +97,11 @@ void AddChain::launch(int k, cudaStream_t stream) {
                    stream);
 }
 
-std::vector<float> AddChain::expected(int kernels) const {
-  std::vector<float> c = ch01::add_on_cpu(a_host_, b_host_);
-  for (int k = 1; k < kernels; ++k) c = ch01::add_on_cpu(c, b_host_);
+std::vector<float> AddChain::expected(int kernels) const { return chain_on_cpu(a_host_, b_host_, kernels); }
+
+std::vector<float> chain_on_cpu(const std::vector<float>& a, const std::vector<float>& b, int kernels) {
+  std::vector<float> c = ch01::add_on_cpu(a, b);
+  for (int k = 1; k < kernels; ++k) c = ch01::add_on_cpu(c, b);
   return c;
 }
 
@@ -116,11 +110,11 @@ lab::Comparison AddChain::check(const std::vector<float>& expected) const {
 }
 
 // [snippet:capture_chain]
-Graph capture_chain(AddChain& chain, int kernels, cudaStream_t stream) {
+Graph capture(cudaStream_t stream, cudaStreamCaptureMode mode, const std::function<void()>& queue) {
   cudaGraph_t graph = nullptr;
-  LAB_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  LAB_CHECK(cudaStreamBeginCapture(stream, mode));
   try {
-    for (int k = 0; k < kernels; ++k) chain.launch(k, stream);  // recorded into the graph, not run
+    queue();  // what it queues on the stream is recorded into the graph, not run
   } catch (...) {
     cudaStreamEndCapture(stream, &graph);  // leave capture mode before the error goes on
     if (graph != nullptr) cudaGraphDestroy(graph);
@@ -129,7 +123,19 @@ Graph capture_chain(AddChain& chain, int kernels, cudaStream_t stream) {
   LAB_CHECK(cudaStreamEndCapture(stream, &graph));
   return Graph(graph);
 }
+
+Graph capture_chain(AddChain& chain, int kernels, cudaStream_t stream) {
+  return capture(stream, cudaStreamCaptureModeGlobal, [&] {
+    for (int k = 0; k < kernels; ++k) chain.launch(k, stream);
+  });
+}
 // [snippet:capture_chain]
+
+GraphExec instantiate(const Graph& graph) {
+  cudaGraphExec_t exec = nullptr;
+  LAB_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
+  return GraphExec(exec);
+}
 
 // --- 1. What a launch costs ----------------------------------------------------
 
@@ -167,7 +173,7 @@ LaunchCostRun measure_launch_cost(int samples, int back_to_back, cudaStream_t st
     LAB_CHECK(cudaEventRecord(stop, stream));
     blocker.release();
     LAB_CHECK(cudaEventSynchronize(stop));
-    run.back_to_back_us.push_back(event_us(start, stop) / back_to_back);
+    run.back_to_back_us.push_back(lab::Event::elapsed_us(start, stop) / back_to_back);
     if (blocker.timed_out()) throw std::runtime_error(kHeldTooLong);
   }
   read_cupti(recorder, recording, why, static_cast<std::size_t>(samples) * back_to_back, run.cupti_kernel_us,
@@ -329,7 +335,7 @@ void stream_and_graph_sample(AddChain& chain, GraphSize& size, cudaGraphExec_t e
   LAB_CHECK(cudaEventRecord(stop, stream));
   LAB_CHECK(cudaStreamSynchronize(stream));
   size.stream_us.push_back(microseconds(streamed));
-  size.stream_gpu_us.push_back(event_us(start, stop));  // both events are done: the stream is idle
+  size.stream_gpu_us.push_back(lab::Event::elapsed_us(start, stop));  // both events are done: the stream is idle
   note_result(chain.check(expected));
 
   chain.poison(stream);
@@ -340,14 +346,8 @@ void stream_and_graph_sample(AddChain& chain, GraphSize& size, cudaGraphExec_t e
   LAB_CHECK(cudaEventRecord(stop, stream));
   LAB_CHECK(cudaStreamSynchronize(stream));
   size.graph_us.push_back(microseconds(replayed));
-  size.graph_gpu_us.push_back(event_us(start, stop));  // both events are done: the stream is idle
+  size.graph_gpu_us.push_back(lab::Event::elapsed_us(start, stop));  // both events are done: the stream is idle
   note_result(chain.check(expected));
-}
-
-GraphExec instantiate(const Graph& graph) {
-  cudaGraphExec_t exec = nullptr;
-  LAB_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
-  return GraphExec(exec);
 }
 
 GraphUpdateRun update_graph(AddChain& first, AddChain& second, int kernels, int samples, cudaStream_t stream) {
@@ -439,11 +439,9 @@ HonestTimingRun time_small_kernel(std::int64_t n, int graph_kernels, int samples
   LAB_CHECK(cudaStreamSynchronize(stream));
 
   // triton's do_bench_cudagraph: the launch unrolled K times in one graph.
-  cudaGraph_t captured = nullptr;
-  LAB_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  for (int k = 0; k < graph_kernels; ++k) add.launch(stream);
-  LAB_CHECK(cudaStreamEndCapture(stream, &captured));
-  const Graph graph(captured);
+  const Graph graph = capture(stream, cudaStreamCaptureModeGlobal, [&] {
+    for (int k = 0; k < graph_kernels; ++k) add.launch(stream);
+  });
   const GraphExec exec = instantiate(graph);
   LAB_CHECK(cudaGraphLaunch(exec.get(), stream));  // uploads it
   LAB_CHECK(cudaStreamSynchronize(stream));
@@ -462,7 +460,7 @@ HonestTimingRun time_small_kernel(std::int64_t n, int graph_kernels, int samples
     add.launch(stream);
     LAB_CHECK(cudaEventRecord(stop, stream));
     LAB_CHECK(cudaEventSynchronize(stop));
-    run.event_pair_us.push_back(event_us(start, stop));
+    run.event_pair_us.push_back(lab::Event::elapsed_us(start, stop));
   }
   run.results.push_back(add.check());  // the stream is idle: the last stop event was waited for
   add.poison(stream);
@@ -475,7 +473,7 @@ HonestTimingRun time_small_kernel(std::int64_t n, int graph_kernels, int samples
     LAB_CHECK(cudaEventRecord(stop, stream));
     blocker.release();
     LAB_CHECK(cudaEventSynchronize(stop));
-    run.blocked_us.push_back(event_us(start, stop));
+    run.blocked_us.push_back(lab::Event::elapsed_us(start, stop));
     if (blocker.timed_out()) throw std::runtime_error(kHeldTooLong);
   }
   run.results.push_back(add.check());
@@ -487,7 +485,7 @@ HonestTimingRun time_small_kernel(std::int64_t n, int graph_kernels, int samples
     LAB_CHECK(cudaGraphLaunch(exec.get(), stream));
     LAB_CHECK(cudaEventRecord(stop, stream));
     LAB_CHECK(cudaEventSynchronize(stop));
-    run.graph_us.push_back(event_us(start, stop) / graph_kernels);
+    run.graph_us.push_back(lab::Event::elapsed_us(start, stop) / graph_kernels);
   }
   run.results.push_back(add.check());
 
@@ -543,10 +541,7 @@ FaultReport fault_in_child(const std::string& program, bool launch_blocking) {
   if (!out.error.empty()) {
     report.why_not = out.error;
   } else if (out.exit_code != 0 || !read_fault_line(out.text, report)) {
-    std::string said = out.text;
-    while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
-    report.why_not = "ch08_fault_child exited with code " + std::to_string(out.exit_code) +
-                     (said.empty() ? "" : ": " + said.substr(said.size() > 200 ? said.size() - 200 : 0));
+    report.why_not = lab::child_failure("ch08_fault_child", out);
   }
   return report;
 }

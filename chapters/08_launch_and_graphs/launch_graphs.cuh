@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,18 @@ class AddChain {
   std::vector<float> a_host_, b_host_;
   lab::DeviceBuffer<float> a_, b_, c_;
 };
+
+/// The CPU's result of K = @p kernels chained additions: c = a + b, then c = c + b
+/// (ch01::add_on_cpu, @p kernels times), the same float additions in the same order.
+std::vector<float> chain_on_cpu(const std::vector<float>& a, const std::vector<float>& b, int kernels);
+
+/// Records what @p queue queues on @p stream into a graph: cudaStreamBeginCapture
+/// in @p mode, @p queue (recorded, not run), cudaStreamEndCapture. If @p queue
+/// throws, the capture is ended and its graph destroyed before the error goes on.
+Graph capture(cudaStream_t stream, cudaStreamCaptureMode mode, const std::function<void()>& queue);
+
+/// An executable graph of @p graph (cudaGraphInstantiate, no flags).
+GraphExec instantiate(const Graph& graph);
 
 /// Records the first @p kernels kernels of @p chain, queued on @p stream, into
 /// a graph: cudaStreamBeginCapture, the launches (recorded, not run),

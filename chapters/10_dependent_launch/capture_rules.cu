@@ -150,10 +150,7 @@ CaptureProbe run_capture_child(const std::string& child_program, const std::stri
   if (!out.error.empty()) {
     probe.why_not = out.error;
   } else if (out.exit_code != 0 || !read_capture_line(out.text, probe)) {
-    std::string said = out.text;
-    while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
-    probe.why_not = "ch10_capture_child exited with code " + std::to_string(out.exit_code) +
-                    (said.empty() ? "" : ": " + said.substr(said.size() > 200 ? said.size() - 200 : 0));
+    probe.why_not = lab::child_failure("ch10_capture_child", out);
   }
   return probe;
 }

@@ -1,7 +1,8 @@
 #include "child_lines.hpp"
 
-#include <sstream>
+#include <istream>
 
+#include "child_process.hpp"
 #include "vocabulary.hpp"
 
 namespace ch10 {
@@ -49,23 +50,17 @@ std::string capture_line(const CaptureProbe& p) {
 }
 
 bool read_capture_line(const std::string& text, CaptureProbe& into) {
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) {
-    std::istringstream words(line);
-    std::string child;
+  return lab::find_child_line(text, kCaptureChild, [&](std::istream& words) {
     int graph_null = 0;
     CaptureProbe p = into;
-    if (!(words >> child >> p.mode >> p.call >> p.returned >> p.status_after >> p.end_capture >> graph_null >>
-          p.context) ||
-        child != kCaptureChild)
-      continue;
+    if (!(words >> p.mode >> p.call >> p.returned >> p.status_after >> p.end_capture >> graph_null >> p.context))
+      return false;
     p.graph_null = graph_null == 1;
     p.measured = true;
     p.why_not.clear();
     into = p;
     return true;
-  }
-  return false;
+  });
 }
 
 std::string queue_line(const QueueScaleProbe& p) {
@@ -75,16 +70,11 @@ std::string queue_line(const QueueScaleProbe& p) {
 }
 
 bool read_queue_line(const std::string& text, QueueScaleProbe& into) {
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) {
-    std::istringstream words(line);
-    std::string child;
+  return lab::find_child_line(text, kQueueChild, [&](std::istream& words) {
     long long launches = 0, depth = 0;
     int timed_out = 0;
     QueueScaleProbe p = into;
-    if (!(words >> child >> p.seen >> launches >> depth >> p.median_call_us >> p.blocked_call_ms >> timed_out) ||
-        child != kQueueChild)
-      continue;
+    if (!(words >> p.seen >> launches >> depth >> p.median_call_us >> p.blocked_call_ms >> timed_out)) return false;
     p.seen = unword(p.seen);
     p.launches = launches;
     p.depth = depth;
@@ -93,8 +83,7 @@ bool read_queue_line(const std::string& text, QueueScaleProbe& into) {
     p.why_not.clear();
     into = p;
     return true;
-  }
-  return false;
+  });
 }
 
 }  // namespace ch10

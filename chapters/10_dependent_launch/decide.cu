@@ -66,12 +66,6 @@ __global__ void jacobi_decide(JacobiState* state, float tolerance, std::int64_t 
   if (set_condition) cudaGraphSetConditional(handle, go);  // the WHILE node reads it after the body
 }
 
-ch08::GraphExec instantiate(const ch08::Graph& graph) {
-  cudaGraphExec_t exec = nullptr;
-  LAB_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
-  return ch08::GraphExec(exec);
-}
-
 // Times each CUDA call of one solve on the host; the last one is the final wait.
 class CallClock {
  public:
@@ -119,14 +113,14 @@ JacobiSolver::JacobiSolver(std::int64_t n, double tolerance, std::int64_t max_it
       tolerance_(tolerance),
       max_iterations_(max_iterations),
       blocks_(static_cast<int>(std::min<std::int64_t>(kMostBlocks, (n + kThreads - 1) / kThreads))),
-      b_host_(lab::random_floats(static_cast<std::size_t>(n), seed + kRhsSeed, 0.0f, 1.0f)),
-      cpu_(jacobi_on_cpu(b_host_, static_cast<float>(tolerance), max_iterations)),
       b_(static_cast<std::size_t>(n)),
       x0_(static_cast<std::size_t>(n)),
       x1_(static_cast<std::size_t>(n)),
       state_(1),
       decision_(1) {
-  b_.upload(b_host_);
+  const std::vector<float> b = lab::random_floats(static_cast<std::size_t>(n), seed + kRhsSeed, 0.0f, 1.0f);
+  cpu_ = jacobi_on_cpu(b, static_cast<float>(tolerance), max_iterations);
+  b_.upload(b);
   decision_[0] = 0;
 }
 
@@ -188,19 +182,11 @@ SolveTiming solve_host_loop(JacobiSolver& solver, cudaStream_t stream) {
 // [snippet:host_loop]
 
 ch08::Graph capture_step_graph(JacobiSolver& solver, cudaStream_t stream) {
-  cudaGraph_t graph = nullptr;
-  LAB_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  try {
+  return ch08::capture(stream, cudaStreamCaptureModeThreadLocal, [&] {
     solver.queue_sweep(stream);
     solver.queue_decide(stream);
     solver.queue_read_decision(stream);  // a memcpy node into pinned memory
-  } catch (...) {
-    cudaStreamEndCapture(stream, &graph);  // leave capture mode before the error goes on
-    if (graph != nullptr) cudaGraphDestroy(graph);
-    throw;
-  }
-  LAB_CHECK(cudaStreamEndCapture(stream, &graph));
-  return ch08::Graph(graph);
+  });
 }
 
 SolveTiming solve_graph_per_step(JacobiSolver& solver, cudaGraphExec_t step, cudaStream_t stream) {
@@ -265,13 +251,7 @@ namespace {
 // per sweep, in order; empty with the reason when not every one was recorded.
 std::vector<double> per_sweep_us(const std::vector<lab::Interval>& work, std::int64_t iterations, std::size_t dropped,
                                  std::string& missing) {
-  std::vector<lab::Interval> kernels;
-  for (const lab::Interval& w : work)
-    if (w.kind == lab::Interval::Kind::kernel &&
-        (w.name.find("jacobi_sweep") != std::string::npos || w.name.find("jacobi_decide") != std::string::npos))
-      kernels.push_back(w);
-  std::sort(kernels.begin(), kernels.end(),
-            [](const lab::Interval& x, const lab::Interval& y) { return x.start_ns < y.start_ns; });
+  const std::vector<lab::Interval> kernels = lab::kernels_named(work, {"jacobi_sweep", "jacobi_decide"});
   if (static_cast<std::int64_t>(kernels.size()) != 2 * iterations || dropped > 0) {
     missing = "CUPTI recorded " + std::to_string(kernels.size()) + " of the solve's " + std::to_string(2 * iterations) +
               " kernels (" + std::to_string(dropped) + " records dropped)";
@@ -294,8 +274,8 @@ JacobiRun run_jacobi(std::int64_t n, double tolerance, std::int64_t max_iteratio
   lab::Stream stream(cudaStreamNonBlocking);  // captured below: not the legacy default stream
   JacobiSolver solver(n, tolerance, max_iterations, seed);
   run.cpu_iterations = solver.cpu_iterations();
-  const ch08::GraphExec step = instantiate(capture_step_graph(solver, stream));
-  const ch08::GraphExec loop = instantiate(build_while_graph(solver, stream));
+  const ch08::GraphExec step = ch08::instantiate(capture_step_graph(solver, stream));
+  const ch08::GraphExec loop = ch08::instantiate(build_while_graph(solver, stream));
   const char* const names[] = {"host_loop", "graph_per_step", "while_node"};
   const auto solve = [&](int way) {
     if (way == 0) return solve_host_loop(solver, stream);

@@ -65,18 +65,14 @@ class JacobiSolver {
   /// The device's x after its last solve compared with the CPU's, exactly ("" in @p wrong when
   /// right); also wrong when its sweeps differ from the CPU's.
   bool check(std::string& wrong) const;
-  std::int64_t n() const { return n_; }                            ///< unknowns
   std::int64_t cpu_iterations() const { return cpu_.iterations; }  ///< sweeps the CPU made
-  double tolerance() const { return tolerance_; }                  ///< stop below this
-  std::int64_t max_iterations() const { return max_iterations_; }  ///< stop here at the latest
 
  private:
   std::int64_t n_;
   double tolerance_;
   std::int64_t max_iterations_;
   int blocks_;
-  std::vector<float> b_host_;
-  JacobiCpu cpu_;
+  JacobiCpu cpu_;  ///< the CPU's solve of the same system
   lab::DeviceBuffer<float> b_, x0_, x1_;
   lab::DeviceBuffer<JacobiState> state_;
   lab::PinnedBuffer<int> decision_;

@@ -10,6 +10,7 @@
 // `__CUDA_ARCH__ >= 900`, and below 9.0 the host never sets the attribute.
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <stdexcept>
 
 #include "check.cuh"
@@ -56,7 +57,7 @@ __global__ void late_writer(const float* in, const float* b, float* out, std::in
   const unsigned long long start = lab::globaltimer_ns();
   while (lab::globaltimer_ns() - start < static_cast<unsigned long long>(delay_ns)) {
   }
-  if (blockIdx.x == 0 && threadIdx.x == 0) *stored_at = lab::globaltimer_ns();  // when the stores begin
+  if (threadIdx.x == 0) atomicMax(stored_at, lab::globaltimer_ns());  // the latest block's store start
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n; i += stride)
     out[i] = in[i] + b[i];
@@ -97,10 +98,6 @@ __global__ void reads_after_wait(const float* in, const float* b, float* out, st
 constexpr char kHeldTooLong[] =
     "the held stream timed out before its sample was queued (is a profiler serialising kernels?)";
 
-double event_us(const lab::Event& start, const lab::Event& stop) {
-  return static_cast<double>(lab::Event::elapsed_ms(start, stop)) * 1e3;
-}
-
 // Adds one checked result to @p v.
 void note_result(ChainVariant& v, const lab::Comparison& result) {
   ++v.results_checked;
@@ -119,12 +116,6 @@ ChainRun new_run(std::int64_t n, int kernels, double preamble_us) {
     run.skip_reason = why;
   }
   return run;
-}
-
-ch08::GraphExec instantiate(const ch08::Graph& graph) {
-  cudaGraphExec_t exec = nullptr;
-  LAB_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
-  return ch08::GraphExec(exec);
 }
 
 }  // namespace
@@ -164,12 +155,7 @@ DependentChain::DependentChain(std::int64_t n, int kernels, double preamble_us, 
   const std::vector<float> b = lab::random_floats(static_cast<std::size_t>(n), seed + 1);
   a_.upload(a);
   b_.upload(b);
-  expected_.resize(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i) {  // the kernels' additions, in their order
-    float x = a[i] + b[i];
-    for (int k = 1; k < kernels; ++k) x = x + b[i];
-    expected_[i] = x;
-  }
+  expected_ = ch08::chain_on_cpu(a, b, kernels);  // the kernels' additions, in their order
 }
 
 StepArgs DependentChain::args(int k, Launch how) {
@@ -259,7 +245,7 @@ ch08::Graph build_chain_with_edges(DependentChain& chain) {
 }
 // [snippet:build_chain_with_edges]
 
-void count_edges(cudaGraph_t graph, int& edges, int& programmatic) {
+void count_edges(cudaGraph_t graph, int& edges, int& programmatic) {  // programmatic: type and port
   std::size_t count = 0;
   LAB_CHECK(cudaGraphGetEdges(graph, nullptr, nullptr, nullptr, &count));
   std::vector<cudaGraphNode_t> from(count), to(count);
@@ -268,11 +254,13 @@ void count_edges(cudaGraph_t graph, int& edges, int& programmatic) {
   edges = static_cast<int>(count);
   programmatic = 0;
   for (const cudaGraphEdgeData& e : data)
-    if (e.type == cudaGraphDependencyTypeProgrammatic) ++programmatic;
+    if (e.type == cudaGraphDependencyTypeProgrammatic && e.from_port == cudaGraphKernelNodePortProgrammatic)
+      ++programmatic;
 }
 
 void launch_late_writer(const float* in, const float* b, float* out, std::int64_t n, int blocks, long long delay_ns,
                         unsigned long long* stored_at, cudaStream_t stream) {
+  LAB_CHECK(cudaMemsetAsync(stored_at, 0, sizeof(*stored_at), stream));  // atomicMax starts from 0
   late_writer<<<blocks, kThreads, 0, stream>>>(in, b, out, n, delay_ns, stored_at);
   LAB_CHECK_LAUNCH();
 }
@@ -308,7 +296,7 @@ ChainRun run_pdl_stream(std::int64_t n, int kernels, double preamble_us, int sam
       if (run.held) blocker.release();
       LAB_CHECK(cudaEventSynchronize(stop));
       if (run.held && blocker.timed_out()) throw std::runtime_error(kHeldTooLong);
-      v.per_kernel_us.push_back(event_us(start, stop) / kernels);
+      v.per_kernel_us.push_back(lab::Event::elapsed_us(start, stop) / kernels);
       note_result(v, chain.check());
     }
     v.stamps = chain.stamps();
@@ -333,8 +321,7 @@ MisuseRun run_pdl_misuse(std::uint64_t seed, bool instrumented, const lab::Devic
   const std::int64_t n = static_cast<std::int64_t>(blocks) * kThreads;  // one element per thread, all resident
   const std::vector<float> a = lab::random_floats(static_cast<std::size_t>(n), seed);
   const std::vector<float> b = lab::random_floats(static_cast<std::size_t>(n), seed + 1);
-  std::vector<float> expected(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i) expected[i] = (a[i] + b[i]) + b[i];
+  const std::vector<float> expected = ch08::chain_on_cpu(a, b, 2);  // (a + b) + b
   lab::DeviceBuffer<float> a_d(a.size()), b_d(b.size()), mid(a.size()), out(a.size());
   lab::DeviceBuffer<unsigned long long> stored_at(1), started(static_cast<std::size_t>(blocks));
   a_d.upload(a);
@@ -344,9 +331,7 @@ MisuseRun run_pdl_misuse(std::uint64_t seed, bool instrumented, const lab::Devic
   using Secondary = void (*)(const float*, const float*, float*, std::int64_t, unsigned long long*);
   const std::pair<const char*, Secondary> cases[] = {
       {"read_before_wait", reads_before_wait}, {"never_waits", never_waits}, {"read_after_wait", reads_after_wait}};
-  for (const auto& [name, secondary] : cases) {
-    mid.poison(stream);  // what a read before the primary's store sees: NaN
-    out.poison(stream);
+  const auto queue_pair = [&](Secondary secondary) {  // the late writer, then the secondary with PDL
     launch_late_writer(a_d.data(), b_d.data(), mid.data(), n, blocks, std::llround(run.delay_us * 1e3),
                        stored_at.data(), stream);
     cudaLaunchAttribute attribute{};
@@ -361,11 +346,38 @@ MisuseRun run_pdl_misuse(std::uint64_t seed, bool instrumented, const lab::Devic
     LAB_CHECK(cudaLaunchKernelEx(&config, secondary, static_cast<const float*>(mid.data()),
                                  static_cast<const float*>(b_d.data()), out.data(), n, started.data()));
     LAB_CHECK_LAUNCH();
-    LAB_CHECK(cudaStreamSynchronize(stream));
+  };
+  const auto read_case = [&](const std::string& name) {  // once the stream is idle
     const std::vector<unsigned long long> starts = started.download();
     const unsigned long long first = *std::min_element(starts.begin(), starts.end());
     const double lead_us = (static_cast<double>(stored_at.download()[0]) - static_cast<double>(first)) * 1e-3;
     run.cases.push_back({name, lab::compare(out.download(), expected), lead_us});
+  };
+  // Every kernel once first: a lazily loaded kernel's first launch may wait for the GPU (and for a held stream).
+  for (const auto& c : cases) queue_pair(c.second);
+  LAB_CHECK(cudaStreamSynchronize(stream));
+  for (const auto& [name, secondary] : cases) {
+    mid.poison(stream);  // what a read before the primary's store sees: NaN
+    out.poison(stream);
+    queue_pair(secondary);
+    LAB_CHECK(cudaStreamSynchronize(stream));
+    read_case(name);
+  }
+  // Again, the pair queued behind a held stream: the secondary is queued before the primary starts.
+  lab::StreamBlocker blocker;
+  for (const auto& [name, secondary] : cases) {
+    mid.poison(stream);
+    out.poison(stream);
+    blocker.block(stream);
+    queue_pair(secondary);
+    blocker.release();
+    LAB_CHECK(cudaStreamSynchronize(stream));
+    if (blocker.timed_out()) {
+      run.held_why_not = kHeldTooLong;
+      run.cases.resize(std::size(cases));  // the held rows are not what they say
+      break;
+    }
+    read_case(std::string(name) + "_held");
   }
   return run;
 }
@@ -393,7 +405,7 @@ ChainRun run_pdl_graph(std::int64_t n, int kernels, double preamble_us, int samp
     ChainVariant v;
     v.name = name;
     count_edges(graph.get(), v.edges, v.programmatic_edges);
-    const ch08::GraphExec exec = instantiate(graph);
+    const ch08::GraphExec exec = ch08::instantiate(graph);
     LAB_CHECK(cudaGraphLaunch(exec.get(), stream));  // the first launch uploads it
     LAB_CHECK(cudaStreamSynchronize(stream));
     for (int i = 0; i < samples; ++i) {
@@ -402,7 +414,7 @@ ChainRun run_pdl_graph(std::int64_t n, int kernels, double preamble_us, int samp
       LAB_CHECK(cudaGraphLaunch(exec.get(), stream));
       LAB_CHECK(cudaEventRecord(stop, stream));
       LAB_CHECK(cudaEventSynchronize(stop));
-      v.per_kernel_us.push_back(event_us(start, stop) / kernels);
+      v.per_kernel_us.push_back(lab::Event::elapsed_us(start, stop) / kernels);
       note_result(v, chain.check());
     }
     v.stamps = chain.stamps();

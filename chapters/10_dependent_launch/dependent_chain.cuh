@@ -67,7 +67,6 @@ class DependentChain {
   std::vector<BlockStamps> stamps() const;
   int kernels() const { return kernels_; }  ///< K
   int blocks() const { return blocks_; }    ///< blocks per kernel
-  std::int64_t n() const { return n_; }     ///< floats per buffer
 
  private:
   std::int64_t n_;
@@ -85,13 +84,15 @@ ch08::Graph capture_chain(DependentChain& chain, Launch how, cudaStream_t stream
 /// before by a programmatic edge (cudaGraphAddNode with cudaGraphEdgeData).
 ch08::Graph build_chain_with_edges(DependentChain& chain);
 
-/// The edges of @p graph: how many, and how many of type cudaGraphDependencyTypeProgrammatic.
+/// The edges of @p graph: how many, and how many are what a captured PDL launch gives (the guide's
+/// table): type cudaGraphDependencyTypeProgrammatic from port cudaGraphKernelNodePortProgrammatic.
 void count_edges(cudaGraph_t graph, int& edges, int& programmatic);
 
 /// Queues the misuse demonstration's primary on @p stream: a kernel that
 /// triggers its dependents at once, waits @p delay_ns, then writes out = in + b
 /// (CCCL's trick to expose a missing cudaGridDependencySynchronize()).
-/// Its first thread stamps %globaltimer into @p stored_at when the stores begin.
+/// It zeroes @p stored_at, then thread 0 of every block raises it (atomicMax) to %globaltimer when
+/// that block's stores begin: it holds the latest block's store start.
 void launch_late_writer(const float* in, const float* b, float* out, std::int64_t n, int blocks, long long delay_ns,
                         unsigned long long* stored_at, cudaStream_t stream);
 
@@ -107,7 +108,8 @@ ChainRun run_pdl_stream(std::int64_t n, int kernels, double preamble_us, int sam
 
 /// 1. A PDL secondary that reads its input before its wait, one that never waits, and one that reads it after,
 /// each launched behind launch_late_writer while it runs, one element per thread of one block per SM (all
-/// resident at once); skipped when @p instrumented (a sanitizer serialises the kernels).
+/// resident at once); then the three again with both kernels queued behind a held stream ("_held"). Every
+/// kernel runs once before. Skipped when @p instrumented (a sanitizer serialises the kernels).
 MisuseRun run_pdl_misuse(std::uint64_t seed, bool instrumented, const lab::DeviceInfo& device);
 
 /// 2. The chain captured plain and with PDL, and built by hand with programmatic

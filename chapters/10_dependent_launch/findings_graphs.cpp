@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "findings_shared.hpp"
 #include "vocabulary.hpp"
 
 namespace ch10 {
@@ -28,12 +29,6 @@ double kernel_us(const JacobiWay& w) {
 
 // What a sweep costs besides its kernels.
 double rest_us(const JacobiWay& w) { return per_sweep_us(w) - kernel_us(w); }
-
-const JacobiWay* find_way(const JacobiRun& run, const std::string& name) {
-  for (const JacobiWay& w : run.ways)
-    if (w.name == name) return &w;
-  return nullptr;
-}
 
 bool way_right(const JacobiWay& w, std::int64_t cpu_iterations) {
   return w.results_checked > 0 && w.wrong.empty() &&
@@ -96,16 +91,28 @@ static lab::Finding jacobi_identical(const JacobiRun& run) {
       .with("solves_count", solves);
 }
 
+// Which ways CUPTI did not fully record ("" when both were), with the recorder's reason.
+static std::string unrecorded(const JacobiWay* host, const JacobiWay* loop) {
+  std::string text;
+  for (const JacobiWay* w : {host, loop}) {
+    if (w == nullptr || !w->cupti_kernel_us.empty()) continue;
+    text += std::string(text.empty() ? "" : " and ") + (w == host ? "the host loop's" : "the WHILE node's") +
+            " solve (" + w->cupti_missing + ")";
+  }
+  return text;
+}
+
 static lab::Finding while_overhead(const JacobiRun& run) {
-  const JacobiWay* host = find_way(run, "host_loop");
-  const JacobiWay* loop = find_way(run, "while_node");
+  const JacobiWay* host = find_named(run.ways, "host_loop");
+  const JacobiWay* loop = find_named(run.ways, "while_node");
   const char* name = "the WHILE node's cost per sweep besides the kernels";
-  if (host == nullptr || loop == nullptr || host->cupti_kernel_us.empty() || loop->cupti_kernel_us.empty())
-    return lab::named_observation(
-        "while_overhead.not_measured", name,
-        "not measured: CUPTI did not record every kernel of the host loop's and the WHILE "
-        "node's solves" +
-            std::string(loop != nullptr && !loop->cupti_missing.empty() ? " (" + loop->cupti_missing + ")" : ""));
+  if (host == nullptr || loop == nullptr)
+    return lab::named_observation("while_overhead.not_measured", name, "not measured: a way is missing");
+  if (const std::string missed = unrecorded(host, loop); !missed.empty())
+    return lab::named_observation("while_overhead.not_measured", name,
+                                  "not measured: CUPTI did not record every kernel of " + missed)
+        .with("host_loop_recorded", !host->cupti_kernel_us.empty())
+        .with("while_recorded", !loop->cupti_kernel_us.empty());
   const double h = rest_us(*host), w = rest_us(*loop);
   const bool lower = w < h;
   return lab::timing_check(lower ? "while_overhead.lower" : "while_overhead.not_lower",
@@ -119,8 +126,8 @@ static lab::Finding while_overhead(const JacobiRun& run) {
 }
 
 static lab::Finding host_thread_freed(const JacobiRun& run) {
-  const JacobiWay* host = find_way(run, "host_loop");
-  const JacobiWay* loop = find_way(run, "while_node");
+  const JacobiWay* host = find_named(run.ways, "host_loop");
+  const JacobiWay* loop = find_named(run.ways, "while_node");
   if (host == nullptr || loop == nullptr)
     return lab::named_observation("host_thread_freed", "the host thread", "not measured: a way is missing");
   const double h = lab::median_or_nan(host->host_call_ms), w = lab::median_or_nan(loop->host_call_ms);
@@ -135,23 +142,29 @@ static lab::Finding host_thread_freed(const JacobiRun& run) {
       .with("while_call_ms", w);
 }
 
-// Overhead per sweep when CUPTI recorded both ways, else the whole time per sweep (and says so).
+// Overhead per sweep when CUPTI recorded both ways; else not measured, with the whole time per sweep's ratio.
 static lab::Finding while_benchmark(const JacobiRun& run) {
-  const JacobiWay* host = find_way(run, "host_loop");
-  const JacobiWay* loop = find_way(run, "while_node");
+  const JacobiWay* host = find_named(run.ways, "host_loop");
+  const JacobiWay* loop = find_named(run.ways, "while_node");
   if (host == nullptr || loop == nullptr)
-    return lab::named_observation("while_benchmark.not_met", "benchmark", "not measured: a way is missing");
-  const bool overhead = !host->cupti_kernel_us.empty() && !loop->cupti_kernel_us.empty();
-  const double h = overhead ? rest_us(*host) : per_sweep_us(*host);
-  const double w = overhead ? rest_us(*loop) : per_sweep_us(*loop);
+    return lab::named_observation("while_benchmark.not_measured", "benchmark", "not measured: a way is missing");
+  if (host->cupti_kernel_us.empty() || loop->cupti_kernel_us.empty()) {
+    const double h = per_sweep_us(*host), w = per_sweep_us(*loop);
+    return lab::named_observation(
+               "while_benchmark.not_measured", "benchmark",
+               lab::format("not measured besides the kernels (CUPTI did not record them); the whole time per sweep, "
+                           "WHILE node against host loop: %.2f us against %.2f us, %.1fx",
+                           w, h, h / w))
+        .with("whole_time_ratio", h / w);
+  }
+  const double h = rest_us(*host), w = rest_us(*loop);
   const bool met = h / w >= kWhileBenchmark;
   return lab::named_observation(
              met ? "while_benchmark.met" : "while_benchmark.not_met", "benchmark",
-             lab::format("WHILE node against host loop, %s per sweep: %.2f us against %.2f us, %.1fx (%s %.0fx)",
-                         overhead ? "besides the kernels" : "whole time (CUPTI not recorded)", w, h, h / w,
-                         met ? "at least" : "short of", kWhileBenchmark))
-      .with("ratio", h / w)
-      .with("basis", overhead ? "overhead" : "per_iteration");
+             lab::format("WHILE node against host loop, besides the kernels per sweep: %.2f us against %.2f us, "
+                         "%.1fx (%s %.0fx)",
+                         w, h, h / w, met ? "at least" : "short of", kWhileBenchmark))
+      .with("ratio", h / w);
 }
 
 std::vector<lab::Finding> jacobi_findings(const JacobiRun& run) {
@@ -190,7 +203,7 @@ lab::ResultTable graph_timing_table(const GraphTimingRun& run) {
     row.set("returned", returned);
   };
   add("external_pair", run.external_us, run.external_returned);
-  add("external_floor", run.floor_us, run.external_returned);
+  add("external_floor", run.floor_us, run.floor_returned);
   add("cupti_node", run.cupti_us, run.cupti_us.empty() ? "not recorded: " + run.cupti_missing : "(CUPTI)");
   add("default_pair", run.default_us, run.default_returned);
   table.note(
@@ -210,22 +223,30 @@ static lab::Finding graph_timing_correct(const GraphTimingRun& run) {
 
 static lab::Finding default_events(const GraphTimingRun& run) {
   const char* name = "events recorded without the flag during capture";
-  if (run.default_returned != "cudaSuccess")
+  const double median = lab::median_or_nan(run.default_us);
+  if (run.default_returned != "cudaSuccess" && run.default_us.empty())
     return lab::named_observation("default_events.not_timestamps", name,
                                   "cudaEventElapsedTime returned " + run.default_returned +
                                       " after every replay: inside a graph they mark dependencies, not times")
         .with("returned", run.default_returned);
+  if (run.default_returned != "cudaSuccess")
+    return lab::named_observation("default_events.some_refused", name,
+                                  lab::format("cudaEventElapsedTime returned %s after some replays, cudaSuccess "
+                                              "after %zu (a median of %.3f us)",
+                                              run.default_returned.c_str(), run.default_us.size(), median))
+        .with("returned", run.default_returned)
+        .with("timed_count", run.default_us.size())
+        .with("median_us", median);
   return lab::named_observation("default_events.timed", name,
-                                lab::format("cudaEventElapsedTime returned cudaSuccess, a median of %.3f us",
-                                            lab::median_or_nan(run.default_us)))
+                                lab::format("cudaEventElapsedTime returned cudaSuccess, a median of %.3f us", median))
       .with("returned", run.default_returned)
-      .with("median_us", lab::median_or_nan(run.default_us));
+      .with("median_us", median);
 }
 
 // The external pair against CUPTI: whether it brackets the node (a timing check: a pair that
 // misses the node reads about the floor), how close it comes (an observation), and the benchmark.
 static std::vector<lab::Finding> external_vs_cupti(const GraphTimingRun& run) {
-  const char* name = "an external event pair reads the node's own time";
+  const char* name = "an external event pair against CUPTI";
   if (run.cupti_us.empty() || run.external_us.empty()) {
     const std::string why =
         run.external_us.empty() ? "the external pair returned " + run.external_returned : "CUPTI: " + run.cupti_missing;

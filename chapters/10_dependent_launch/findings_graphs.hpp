@@ -47,10 +47,12 @@ std::vector<lab::Background> jacobi_background();
 
 /// One kernel node timed inside a replayed graph, four ways.
 struct GraphTimingRun {
-  std::int64_t n = 0;               ///< floats per buffer
-  std::string external_returned;    ///< cudaEventElapsedTime on the external pairs (first failure, else cudaSuccess)
+  std::int64_t n = 0;  ///< floats per buffer
+  std::string
+      external_returned;  ///< cudaEventElapsedTime on the pair around the node (first failure, else cudaSuccess)
   std::vector<double> external_us;  ///< external event pair around the node, per replay
   std::vector<double> floor_us;     ///< external event pair around nothing, per replay
+  std::string floor_returned;       ///< cudaEventElapsedTime on the floor pair (first failure, else cudaSuccess)
   std::vector<double> cupti_us;     ///< CUPTI's duration of the node, per replay; empty when missing
   std::string cupti_missing;        ///< why cupti_us is empty
   std::string default_returned;     ///< cudaEventElapsedTime on the pair recorded without the flag

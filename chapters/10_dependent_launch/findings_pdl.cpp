@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "findings_shared.hpp"
 #include "vocabulary.hpp"
 
 namespace ch10 {
@@ -12,14 +13,8 @@ namespace {
 constexpr double kSamePercent = 3.0;        // per-kernel times within this are "the same"
 constexpr double kBenchmarkPercent = 10.0;  // the page's benchmark: PDL at least this much lower
 
-const ChainVariant* find_variant(const ChainRun& run, const std::string& name) {
-  for (const ChainVariant& v : run.variants)
-    if (v.name == name) return &v;
-  return nullptr;
-}
-
 double per_kernel(const ChainRun& run, const std::string& name) {
-  const ChainVariant* v = find_variant(run, name);
+  const ChainVariant* v = find_named(run.variants, name);
   return v == nullptr ? lab::median_or_nan({}) : lab::median_or_nan(v->per_kernel_us);
 }
 
@@ -31,10 +26,6 @@ StampSummary stamps_of(const ChainRun& run, const ChainVariant& v) {
 std::pair<std::string, double> faster(const ChainRun& run, const std::string& one, const std::string& other) {
   const double a = per_kernel(run, one), b = per_kernel(run, other);
   return !(b < a) ? std::make_pair(one, a) : std::make_pair(other, b);
-}
-
-lab::Finding skipped(const std::string& id, const std::string& name, const std::string& why) {
-  return lab::named_observation(id + ".skipped", name, "skipped: " + why);
 }
 
 // Every variant's results against the CPU.
@@ -67,14 +58,17 @@ lab::Finding saving(const std::string& id, const std::string& base, double base_
       .with("saving_percent", saved);
 }
 
-lab::Finding benchmark(const std::string& id, double base_us, double pdl_us) {
-  const double lower = -lab::percent_above(pdl_us, base_us);
+// The benchmark on the faster PDL way @p best (named in the line) against @p base.
+lab::Finding benchmark(const std::string& id, const std::string& base, double base_us,
+                       const std::pair<std::string, double>& best) {
+  const double lower = -lab::percent_above(best.second, base_us);
   const bool met = lower >= kBenchmarkPercent;
-  return lab::named_observation(
-             id + (met ? ".met" : ".not_met"), "benchmark: PDL >= 10 % lower per kernel",
-             lab::format("%.1f %% lower (%.2f against %.2f us): %s", lower, pdl_us, base_us, met ? "met" : "not met"))
+  return lab::named_observation(id + (met ? ".met" : ".not_met"), "benchmark: PDL >= 10 % lower per kernel",
+                                lab::format("%.1f %% lower (%s %.2f against %s %.2f us): %s", lower, best.first.c_str(),
+                                            best.second, base.c_str(), base_us, met ? "met" : "not met"))
       .with("base_us", base_us)
-      .with("pdl_us", pdl_us)
+      .with("pdl_us", best.second)
+      .with("pdl_variant", best.first)
       .with("lower_percent", lower);
 }
 
@@ -162,30 +156,34 @@ lab::ResultTable pdl_misuse_table(const MisuseRun& run) {
       "secondary",
       {{"mismatches", "mismatches", "", 0},
        {"first_bad_index", "first bad index", "", 0},
-       {"lead_us", "began before the stores", "us", 1}});
+       {"lead_us", "began before last store", "us", 1}});
   for (const MisuseCase& c : run.cases) {
     lab::ResultTable::Row& row =
         table.add_row(c.name).set("mismatches", static_cast<long long>(c.result.mismatches)).set("lead_us", c.lead_us);
     if (!c.result.first.empty()) row.set("first_bad_index", static_cast<long long>(c.result.first.front().index));
   }
   table.note(run.skipped ? "skipped: " + run.skip_reason
-                         : "began before the stores: the primary's first store less the secondary's first block start "
-                           "(%globaltimer; > 0: the secondary was running before the data it reads was written)");
+                         : "began before last store: the latest store start of a primary block less the secondary's "
+                           "first block start (%globaltimer; > 0: the secondary ran before every block stored); "
+                           "_held: both queued behind a held stream; every kernel run once before");
   return table;
 }
 
 static lab::Finding blocks_started_early(const ChainRun& run) {
   const char* name = "with an early trigger, kernel k+1's blocks start before kernel k ends";
-  const ChainVariant* plain = find_variant(run, "plain");
-  const ChainVariant* early = find_variant(run, "pdl_early_trigger");
+  const ChainVariant* plain = find_named(run.variants, "plain");
+  const ChainVariant* early = find_named(run.variants, "pdl_early_trigger");
   const StampSummary p = plain ? stamps_of(run, *plain) : StampSummary{};
   const StampSummary e = early ? stamps_of(run, *early) : StampSummary{};
   if (p.overlap_us.empty() || e.overlap_us.empty() || e.step_us <= 0)
     return lab::named_observation("blocks_started_early.not_measured", name, "no stamps to compare");
   const double plain_us = lab::median_or_nan(p.overlap_us), early_us = lab::median_or_nan(e.overlap_us);
-  const bool overlapped = early_us > e.step_us && plain_us <= p.step_us;
-  return lab::timing_check(overlapped ? "blocks_started_early.overlapped" : "blocks_started_early.serialized", name,
-                           overlapped,
+  const bool early_overlapped = early_us > e.step_us, plain_overlapped = plain_us > p.step_us;
+  const bool overlapped = early_overlapped && !plain_overlapped;  // plain must not: its stamps would be wrong
+  return lab::timing_check(overlapped         ? "blocks_started_early.overlapped"
+                           : early_overlapped ? "blocks_started_early.plain_overlapped"
+                                              : "blocks_started_early.serialized",
+                           name, overlapped,
                            lab::format("median overlap of a pair: %.3f us with PDL and an early trigger (%d of %zu "
                                        "pairs above one %.3f us timer step), %.3f us plain",
                                        early_us, e.pairs_overlapped, e.overlap_us.size(), e.step_us, plain_us))
@@ -197,50 +195,55 @@ static lab::Finding blocks_started_early(const ChainRun& run) {
 }
 
 std::vector<lab::Finding> pdl_stream_findings(const ChainRun& run) {
-  if (run.skipped) return {skipped("pdl_stream", "PDL in a stream", run.skip_reason)};
+  if (run.skipped) return {skipped_finding("pdl_stream", "PDL in a stream", run.skip_reason)};
   const double plain = per_kernel(run, "plain");
   const auto best = faster(run, "pdl", "pdl_early_trigger");
   return {chain_correct("chain_correct", run), blocks_started_early(run),
-          saving("pdl_per_kernel", "plain", plain, best), benchmark("pdl_benchmark", plain, best.second)};
+          saving("pdl_per_kernel", "plain", plain, best), benchmark("pdl_benchmark", "plain", plain, best)};
 }
 
-static const MisuseCase* find_case(const MisuseRun& run, const std::string& name) {
-  for (const MisuseCase& c : run.cases)
-    if (c.name == name) return &c;
-  return nullptr;
-}
-
-std::vector<lab::Finding> pdl_misuse_findings(const MisuseRun& run) {
-  const char* name = "a read before cudaGridDependencySynchronize()";
-  const MisuseCase* before = find_case(run, "read_before_wait");
-  const MisuseCase* never = find_case(run, "never_waits");
-  const MisuseCase* fixed = find_case(run, "read_after_wait");
-  if (run.skipped || !before || !never || !fixed) return {skipped("pdl_misuse", name, run.skip_reason)};
+// pdl_misuse and pdl_fix_correct on the cases named with @p suffix ("" or "_held"), their ids with it too.
+static std::vector<lab::Finding> misuse_findings(const MisuseRun& run, const std::string& suffix) {
+  const std::string name = std::string("a read before cudaGridDependencySynchronize()") +
+                           (suffix.empty() ? "" : ", both kernels queued behind a held stream");
+  const MisuseCase* before = find_named(run.cases, "read_before_wait" + suffix);
+  const MisuseCase* never = find_named(run.cases, "never_waits" + suffix);
+  const MisuseCase* fixed = find_named(run.cases, "read_after_wait" + suffix);
+  const std::string id = "pdl_misuse" + suffix;
+  const std::string why = suffix.empty() ? run.skip_reason : run.held_why_not;
+  if (!before || !never || !fixed) return {skipped_finding(id, name, why.empty() ? "the rows did not run" : why)};
   const std::size_t wrong = before->result.mismatches + never->result.mismatches;
   const double lead = std::max(before->lead_us, never->lead_us);
   const std::string counts = lab::format("%zu of %zu values wrong with the read before the wait, %zu with no wait",
                                          before->result.mismatches, before->result.count, never->result.mismatches);
-  lab::Finding misuse =
-      wrong > 0 ? lab::named_observation("pdl_misuse.wrong", name,
-                                         counts + lab::format(": the secondary began up to %.1f us before the "
-                                                              "primary's stores and read the poison",
-                                                              lead))
-      : lead > 0
-          ? lab::named_observation("pdl_misuse.race_hidden", name,
-                                   counts + lab::format(", although the secondary began up to %.1f us before the "
-                                                        "primary's stores: its reads came after them this time; the "
-                                                        "race is still there",
-                                                        lead))
-          : lab::named_observation("pdl_misuse.started_late", name,
-                                   counts + lab::format(": the secondary began %.1f us after the primary's stores, so "
-                                                        "nothing overlapped this time",
-                                                        -lead));
+  // lead: the latest store start of a primary block less the secondary's first block start.
+  const std::string when =
+      lead > 0 ? lab::format(
+                     "the secondary's first block began up to %.1f us before the last primary block began "
+                     "its stores",
+                     lead)
+               : lab::format("the secondary's first block began %.1f us after the last primary block began its stores",
+                             -lead);
+  lab::Finding misuse = wrong > 0 ? lab::named_observation(id + ".wrong", name, counts + ": " + when)
+                        : lead > 0
+                            ? lab::named_observation(id + ".race_hidden", name,
+                                                     counts + ", although " + when +
+                                                         ": no read saw the poison this time; the race is still there")
+                            : lab::named_observation(id + ".started_late", name, counts + ": " + when);
   misuse.with("mismatches_count", static_cast<double>(before->result.mismatches))
       .with("no_wait_mismatches_count", static_cast<double>(never->result.mismatches))
       .with("lead_us", lead);
-  return {misuse, lab::correctness_check("pdl_fix_correct", "the wait before the read gives the right answer",
+  return {misuse, lab::correctness_check("pdl_fix_correct" + suffix, "the wait before the read gives the right answer",
                                          fixed->result.passed(), fixed->result.detail())
                       .with("mismatches_count", static_cast<double>(fixed->result.mismatches))};
+}
+
+std::vector<lab::Finding> pdl_misuse_findings(const MisuseRun& run) {
+  if (run.skipped)
+    return {skipped_finding("pdl_misuse", "a read before cudaGridDependencySynchronize()", run.skip_reason)};
+  std::vector<lab::Finding> findings = misuse_findings(run, "");
+  for (lab::Finding& f : misuse_findings(run, "_held")) findings.push_back(std::move(f));
+  return findings;
 }
 
 std::vector<lab::Background> pdl_stream_background() {
@@ -282,40 +285,54 @@ lab::ResultTable pdl_graph_table(const ChainRun& run) {
         .set("overlap_us", lab::median_or_nan(stamps_of(run, v).overlap_us))
         .set("mismatches", static_cast<long long>(v.mismatches));
   }
-  table.note(run.skipped ? "skipped: " + run.skip_reason
-                         : "all captured (cudaStreamBeginCapture) except graph_pdl_edges, built by hand with "
-                           "cudaGraphAddNode and programmatic edges; edge types from cudaGraphGetEdges");
+  table.note(run.skipped
+                 ? "skipped: " + run.skip_reason
+                 : "all captured (cudaStreamBeginCapture) except graph_pdl_edges, built by hand with "
+                   "cudaGraphAddNode and programmatic edges; programmatic: type and port, from cudaGraphGetEdges");
   return table;
 }
 
-static lab::Finding captured_edges(const ChainRun& run) {
+// The two captured PDL graphs (the guide's table: a PDL launch becomes a programmatic edge from the
+// programmatic port); the graph built by hand is programmatic by construction and said on its own.
+static std::vector<lab::Finding> captured_edges(const ChainRun& run) {
   const int expected = run.kernels - 1;
   int graphs = 0, all = 0, none = 0, fewest = expected;
-  for (const ChainVariant& v : run.variants) {
-    if (v.name == "graph_plain") continue;
+  for (const char* captured : {"graph_pdl", "graph_pdl_early_trigger"}) {
+    const ChainVariant* v = find_named(run.variants, captured);
+    if (v == nullptr) continue;
     ++graphs;
-    all += v.programmatic_edges == expected ? 1 : 0;
-    none += v.programmatic_edges == 0 ? 1 : 0;
-    fewest = std::min(fewest, v.programmatic_edges);
+    all += v->programmatic_edges == expected ? 1 : 0;
+    none += v->programmatic_edges == 0 ? 1 : 0;
+    fewest = std::min(fewest, v->programmatic_edges);
   }
   const char* branch = graphs > 0 && all == graphs ? "all" : (graphs > 0 && none == graphs ? "none" : "some");
-  return lab::correctness_check(std::string("captured_edges_programmatic.") + branch,
-                                "PDL launches become programmatic edges (the guide's table)",
-                                graphs > 0 && all == graphs,
-                                lab::format("%d of %d PDL graphs have all K-1 = %d edges programmatic (fewest: %d)",
-                                            all, graphs, expected, fewest))
-      .with("graphs_count", graphs)
-      .with("expected_count", expected)
-      .with("fewest_count", fewest);
+  const ChainVariant* built = find_named(run.variants, "graph_pdl_edges");
+  const int built_edges = built ? built->programmatic_edges : -1;
+  return {lab::correctness_check(std::string("captured_edges_programmatic.") + branch,
+                                 "captured PDL launches become programmatic edges (the guide's table)",
+                                 graphs > 0 && all == graphs,
+                                 lab::format("%d of %d captured PDL graphs have all K-1 = %d edges programmatic "
+                                             "(type and port; fewest: %d)",
+                                             all, graphs, expected, fewest))
+              .with("graphs_count", graphs)
+              .with("expected_count", expected)
+              .with("fewest_count", fewest),
+          lab::named_observation(
+              built_edges == expected ? "built_edges_programmatic.all" : "built_edges_programmatic.not_all",
+              "the graph built by hand with programmatic edges",
+              lab::format("graph_pdl_edges: %d of %d edges programmatic", built_edges, expected))
+              .with("programmatic_count", built_edges)};
 }
 
 std::vector<lab::Finding> pdl_graph_findings(const ChainRun& run) {
-  if (run.skipped) return {skipped("pdl_graph", "PDL in a graph", run.skip_reason)};
+  if (run.skipped) return {skipped_finding("pdl_graph", "PDL in a graph", run.skip_reason)};
   const double plain = per_kernel(run, "graph_plain");
   const auto best = faster(run, "graph_pdl", "graph_pdl_early_trigger");
-  return {chain_correct("graph_chain_correct", run), captured_edges(run),
-          saving("pdl_graph_per_kernel", "graph_plain", plain, best),
-          benchmark("pdl_graph_benchmark", plain, best.second)};
+  std::vector<lab::Finding> findings = {chain_correct("graph_chain_correct", run)};
+  for (lab::Finding& f : captured_edges(run)) findings.push_back(std::move(f));
+  findings.push_back(saving("pdl_graph_per_kernel", "graph_plain", plain, best));
+  findings.push_back(benchmark("pdl_graph_benchmark", "graph_plain", plain, best));
+  return findings;
 }
 
 std::vector<lab::Background> pdl_graph_background() {

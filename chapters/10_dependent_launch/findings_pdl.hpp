@@ -26,7 +26,7 @@ struct ChainVariant {
   std::vector<double> per_kernel_us;  ///< events around the K kernels (or the graph launch) / K, one per sample
   std::vector<BlockStamps> stamps;    ///< the last sample's, kernel-major: stamps[k * blocks + block]
   int edges = -1;                     ///< graphs: edges of the graph (cudaGraphGetEdges); -1: not a graph
-  int programmatic_edges = -1;        ///< graphs: those of type cudaGraphDependencyTypeProgrammatic
+  int programmatic_edges = -1;        ///< graphs: programmatic ones, type and port (count_edges)
   int results_checked = 0;            ///< samples whose result was compared with the CPU
   std::size_t mismatches = 0;         ///< wrong elements over all of them
   std::string wrong;                  ///< the first wrong result ("" when all were right)
@@ -46,9 +46,9 @@ struct ChainRun {
 
 /// One kernel pair of the misuse demonstration: a primary that writes late, a PDL secondary.
 struct MisuseCase {
-  std::string name;        ///< "read_before_wait", "never_waits" or "read_after_wait"
+  std::string name;  ///< "read_before_wait", "never_waits", "read_after_wait"; "_held" after: behind a held stream
   lab::Comparison result;  ///< the secondary's output against the CPU
-  double lead_us = 0;      ///< the primary's first store less the secondary's first block start (> 0: began before)
+  double lead_us = 0;  ///< the latest primary block's store start less the secondary's first block start (> 0: before)
 };
 
 /// Section 1's misuse and its fix; skipped below 9.0 and under --instrumented.
@@ -56,7 +56,8 @@ struct MisuseRun {
   bool skipped = false;           ///< not run
   std::string skip_reason;        ///< why
   double delay_us = 0;            ///< how long the primary waits, after its trigger, before it writes
-  std::vector<MisuseCase> cases;  ///< read_before_wait, never_waits, read_after_wait
+  std::vector<MisuseCase> cases;  ///< read_before_wait, never_waits, read_after_wait, then the three _held
+  std::string held_why_not;       ///< why the _held cases are missing ("" when they ran)
 };
 
 /// What a chain's stamps say, pair by pair of consecutive kernels.
@@ -78,14 +79,15 @@ lab::ResultTable overlap_table(const std::string& id, const ChainRun& run);
 lab::ResultTable pdl_misuse_table(const MisuseRun& run);
 /// 1. chain_correct, blocks_started_early, pdl_per_kernel, pdl_benchmark (or pdl_stream.skipped).
 std::vector<lab::Finding> pdl_stream_findings(const ChainRun& run);
-/// 1. pdl_misuse and pdl_fix_correct (or pdl_misuse.skipped).
+/// 1. pdl_misuse and pdl_fix_correct, then pdl_misuse_held and pdl_fix_correct_held (or *.skipped).
 std::vector<lab::Finding> pdl_misuse_findings(const MisuseRun& run);
 /// 1. What the Programming Guide says about PDL.
 std::vector<lab::Background> pdl_stream_background();
 
 /// 2. Per kernel time, edges, overlap and mismatches of each graph.
 lab::ResultTable pdl_graph_table(const ChainRun& run);
-/// 2. graph_chain_correct, captured_edges_programmatic, pdl_graph_per_kernel, pdl_graph_benchmark.
+/// 2. graph_chain_correct, captured_edges_programmatic, built_edges_programmatic, pdl_graph_per_kernel,
+/// pdl_graph_benchmark.
 std::vector<lab::Finding> pdl_graph_findings(const ChainRun& run);
 /// 2. PDL in graphs, as documented.
 std::vector<lab::Background> pdl_graph_background();

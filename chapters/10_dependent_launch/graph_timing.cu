@@ -39,16 +39,14 @@ class AddSeven {
   AddSeven(std::int64_t n, std::uint64_t seed)
       : n_(n),
         blocks_(static_cast<int>(std::min<std::int64_t>(kMostBlocks, (n + kThreads - 1) / kThreads))),
-        a_host_(lab::random_floats(static_cast<std::size_t>(n), seed)),
-        b_host_(lab::random_floats(static_cast<std::size_t>(n), seed + 1)),
         a_(static_cast<std::size_t>(n)),
         b_(static_cast<std::size_t>(n)),
         x_(static_cast<std::size_t>(n)) {
-    a_.upload(a_host_);
-    b_.upload(b_host_);
-    expected_ = a_host_;
-    for (int k = 0; k < kBefore + 1 + kAfter; ++k)
-      for (std::size_t i = 0; i < expected_.size(); ++i) expected_[i] = expected_[i] + b_host_[i];
+    const std::vector<float> a = lab::random_floats(static_cast<std::size_t>(n), seed);
+    const std::vector<float> b = lab::random_floats(static_cast<std::size_t>(n), seed + 1);
+    a_.upload(a);
+    b_.upload(b);
+    expected_ = ch08::chain_on_cpu(a, b, kBefore + 1 + kAfter);
   }
   // Kernel k of the chain (k == kBefore is the timed one).
   void queue(int k, cudaStream_t stream) {
@@ -65,7 +63,7 @@ class AddSeven {
  private:
   std::int64_t n_;
   int blocks_;
-  std::vector<float> a_host_, b_host_, expected_;
+  std::vector<float> expected_;
   lab::DeviceBuffer<float> a_, b_, x_;
 };
 
@@ -110,12 +108,6 @@ ch08::Graph capture_timed_graph(AddSeven& adds, const Marks& marks, bool externa
 }
 // [snippet:external_events]
 
-ch08::GraphExec instantiate(const ch08::Graph& graph) {
-  cudaGraphExec_t exec = nullptr;
-  LAB_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
-  return ch08::GraphExec(exec);
-}
-
 // cudaEventElapsedTime between two events, in us, or its error: appends the
 // time to @p us on success, keeps the first error's name in @p returned.
 void read_pair(cudaEvent_t start, cudaEvent_t stop, std::vector<double>& us, std::string& returned) {
@@ -133,11 +125,7 @@ void read_pair(cudaEvent_t start, cudaEvent_t stop, std::vector<double>& us, std
 // CUPTI's durations (us) of the kernels named timed_add, in order; empty with the reason when not all were recorded.
 std::vector<double> timed_durations(const std::vector<lab::Interval>& work, int expected, std::size_t dropped,
                                     std::string& missing) {
-  std::vector<lab::Interval> timed;
-  for (const lab::Interval& w : work)
-    if (w.kind == lab::Interval::Kind::kernel && w.name.find("timed_add") != std::string::npos) timed.push_back(w);
-  std::sort(timed.begin(), timed.end(),
-            [](const lab::Interval& x, const lab::Interval& y) { return x.start_ns < y.start_ns; });
+  const std::vector<lab::Interval> timed = lab::kernels_named(work, {"timed_add"});
   if (static_cast<int>(timed.size()) != expected || dropped > 0) {
     missing = "CUPTI recorded " + std::to_string(timed.size()) + " timed_add kernels for " + std::to_string(expected) +
               " replays (" + std::to_string(dropped) + " records dropped)";
@@ -157,9 +145,9 @@ GraphTimingRun time_node_in_graph(std::int64_t n, int reps, std::uint64_t seed) 
   AddSeven adds(n, seed);
   lab::Event start, stop, floor_start, floor_stop, plain_start, plain_stop;  // timing events (the default flags)
   const ch08::GraphExec external =
-      instantiate(capture_timed_graph(adds, {start, stop, floor_start, floor_stop}, true, stream));
+      ch08::instantiate(capture_timed_graph(adds, {start, stop, floor_start, floor_stop}, true, stream));
   const ch08::GraphExec plain =
-      instantiate(capture_timed_graph(adds, {plain_start, plain_stop, nullptr, nullptr}, false, stream));
+      ch08::instantiate(capture_timed_graph(adds, {plain_start, plain_stop, nullptr, nullptr}, false, stream));
   const auto replay = [&](cudaGraphExec_t exec) {  // x poisoned first, the result checked
     adds.poison(stream);
     LAB_CHECK(cudaGraphLaunch(exec, stream));
@@ -177,8 +165,7 @@ GraphTimingRun time_node_in_graph(std::int64_t n, int reps, std::uint64_t seed) 
   for (int i = 0; i < reps; ++i) {
     replay(external.get());
     read_pair(start, stop, run.external_us, run.external_returned);
-    std::string floor_returned;
-    read_pair(floor_start, floor_stop, run.floor_us, floor_returned);
+    read_pair(floor_start, floor_stop, run.floor_us, run.floor_returned);
   }
   if (recording) {
     const std::vector<lab::Interval> work = recorder.stop();

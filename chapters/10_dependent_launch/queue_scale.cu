@@ -73,10 +73,7 @@ QueueScaleRun run_queue_children(const std::string& child_program, const std::ve
     if (!out.error.empty()) {
       probe.why_not = out.error;
     } else if (out.exit_code != 0 || !read_queue_line(out.text, probe)) {
-      std::string said = out.text;
-      while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
-      probe.why_not = "ch10_queue_child exited with code " + std::to_string(out.exit_code) +
-                      (said.empty() ? "" : ": " + said.substr(said.size() > 200 ? said.size() - 200 : 0));
+      probe.why_not = lab::child_failure("ch10_queue_child", out);
     }
     run.probes.push_back(probe);
   }

@@ -1,0 +1,370 @@
+// Chapter 12's findings on hand-made data: every branch of every function in
+// chapters/12_async_copies/findings_*.hpp (its id, verdict and numbers), the
+// stage model on hand-worked numbers, the options and the CPU reference. No GPU.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "findings_bandwidth.hpp"
+#include "findings_stages.hpp"
+#include "findings_versions.hpp"
+#include "options.hpp"
+#include "overlap_model.hpp"
+#include "stencil.hpp"
+#include "tma_background.hpp"
+#include "support/findings_support.hpp"
+#include "vocabulary.hpp"
+
+namespace {
+
+using lab_test::by_id;
+using lab_test::value;
+
+constexpr std::int64_t kN = std::int64_t{1} << 20;  // floats per buffer in the hand-made sweeps
+
+// The ms that move kN floats in and out at @p gbps.
+double ms_at(double gbps) { return ch12::bytes_moved(kN) / (gbps * 1e9) * 1e3; }
+
+ch12::ConfigRun run(const std::string& point, const std::string& version, int stages, double gbps, int work = 4) {
+  ch12::ConfigRun r;
+  r.point = point;
+  r.version = version;
+  r.stages = stages;
+  r.blocks_per_sm = point == "8/SM" ? 8 : 1;
+  r.tile_floats = point == "1/SM full" ? 28672 / std::max(1, stages) : 2048;
+  r.work = work;
+  r.threads = point == "8/SM" ? 256 : 512;
+  r.resident_per_sm = r.blocks_per_sm;
+  r.ms = {ms_at(gbps), ms_at(gbps), ms_at(gbps)};
+  r.checked = 2048;
+  return r;
+}
+
+ch12::ConfigRun skipped(const std::string& point, const std::string& version, int stages, const std::string& why) {
+  ch12::ConfigRun r = run(point, version, stages, 1);
+  r.ms.clear();
+  r.checked = 0;
+  r.skipped = why;
+  return r;
+}
+
+// The copy at 3000 GB/s, 8 x a 0.5 MiB "L2" (n = 4 MiB per buffer); at 8/SM sync 2760 (92 %) and pipeline 2800;
+// at 1/SM full sync 1000 and pipeline x2 2600 (2.6x); tma skipped.
+ch12::Sweep sweep(double l2_bytes = 0.5 * 1024 * 1024) {
+  ch12::Sweep s;
+  s.n = kN;
+  s.l2_bytes = l2_bytes;
+  s.sm_count = 132;
+  s.copy_ms = {ms_at(3000), ms_at(3000)};
+  s.runs = {run("8/SM", "direct", 0, 2700),        run("8/SM", "sync_staged", 1, 2760),
+            run("8/SM", "pipeline", 2, 2800),      skipped("8/SM", "tma", 2, "TMA needs compute capability 9.0"),
+            run("1/SM full", "direct", 0, 1500),   run("1/SM full", "sync_staged", 1, 1000),
+            run("1/SM full", "pipeline", 2, 2600), skipped("1/SM full", "tma", 2, "TMA needs compute capability 9.0")};
+  return s;
+}
+
+ch12::ConfigRun* find(ch12::Sweep& s, const std::string& point, const std::string& version) {
+  for (ch12::ConfigRun& r : s.runs)
+    if (r.point == point && r.version == version) return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+// --- configurations and helpers --------------------------------------------------------
+
+TEST_CASE("ch12 configurations: points, specs and fill tiles") {
+  const auto points = ch12::occupancy_points();
+  REQUIRE(points.size() == 5);
+  CHECK(points.front().blocks_per_sm == 8);
+  CHECK(points.back().fill);
+  CHECK(ch12::extreme_points().size() == 2);
+  CHECK(ch12::extreme_points().back().name == "1/SM full");
+  CHECK(ch12::version_specs().size() == 10);
+  CHECK(ch12::side_by_side_specs().size() == 4);
+  // 227 KiB opt-in less 1 KiB: 57856 floats for one buffer, 28928 for two, rounded down to 128.
+  CHECK(ch12::fill_tile_floats(232448, 1024, 1) == 57856);
+  CHECK(ch12::fill_tile_floats(232448, 1024, 2) == 28928);
+  CHECK(ch12::fill_tile_floats(232448, 1024, 3) == 19200);
+  CHECK(ch12::fill_tile_floats(512, 1024, 1) == 0);
+  CHECK(ch12::bytes_moved(1000) == 8000.0);
+  CHECK(ch12::run_label(run("8/SM", "pipeline", 3, 1)) == "pipeline x3 @ 8/SM, w4");
+  CHECK(ch12::run_label(run("8/SM", "sync_staged", 1, 1)) == "sync_staged @ 8/SM, w4");
+  CHECK(ch12::pipelined(run("8/SM", "tma", 1, 1)));
+  CHECK_FALSE(ch12::pipelined(run("8/SM", "sync_staged", 1, 1)));
+  CHECK_FALSE(ch12::pipelined(skipped("8/SM", "tma", 1, "no")));
+  CHECK(ch12::correct(run("8/SM", "direct", 0, 1)));
+  ch12::ConfigRun late = run("8/SM", "direct", 0, 1);
+  late.wrong_after = "1 of 2048 values differ";
+  CHECK_FALSE(ch12::correct(late));
+  CHECK(ch12::run_gbps(run("8/SM", "direct", 0, 2500), kN) == doctest::Approx(2500));
+}
+
+TEST_CASE("ch12 options: buffer size, work values, tiles, memory") {
+  ch12::Options o;
+  CHECK(ch12::buffer_floats(o, 50 * 1024 * 1024) == 8 * 50 * 1024 * 1024 / 4);  // 8 x the L2
+  o.mib = 16;
+  CHECK(ch12::buffer_floats(o, 50 * 1024 * 1024) == 4 * 1024 * 1024);
+  CHECK(ch12::memory_need(o, 0).device_bytes == 32.0 * 1024 * 1024);
+  o.max_work = 20;
+  CHECK(ch12::work_values(o) == std::vector<int>{0, 1, 4, 16});
+  o.max_work = 0;
+  CHECK(ch12::work_values(o) == std::vector<int>{0});
+  CHECK(ch12::small_tile_floats(o) == 2048);
+  CHECK(ch12::kSmallCheckFloats % 4 == 0);
+}
+
+TEST_CASE("ch12 reference: the tile-local stencil wraps inside each tile, the last one short") {
+  const std::vector<float> in{1, 2, 3, 4, 5, 6};
+  const std::vector<float> out = ch12::reference(in, 4, 0);
+  // Tile [1 2 3 4]: element 0's neighbours are 4 and 2; tile [5 6]: element 4's are 6 and 6.
+  CHECK(out[0] == 0.25f * (4 + 2) + 0.5f * 1);
+  CHECK(out[3] == 0.25f * (3 + 1) + 0.5f * 4);
+  CHECK(out[4] == 0.25f * (6 + 6) + 0.5f * 5);
+  for (std::int64_t i = 0; i < 6; ++i) CHECK(ch12::reference_at(in, i, 4, 3) == ch12::reference(in, 4, 3)[i]);
+  CHECK(ch12::stencil_point(0, 0, 0, 1) == 0.001f);
+}
+
+// --- 1. versions ----------------------------------------------------------------------
+
+TEST_CASE("ch12 versions_table: a row per run, skipped ones say why") {
+  const lab::ResultTable t = ch12::versions_table(sweep());
+  CHECK(t.rows().size() == 8);
+  CHECK(lab_test::cell(t, "pipeline x2 @ 1/SM full, w4", "gbps") == doctest::Approx(2600));
+  CHECK(lab_test::cell(t, "sync_staged @ 8/SM, w4", "percent_of_copy") == doctest::Approx(92));
+  CHECK(t.row("tma x2 @ 8/SM, w4").get("skipped").text() == "TMA needs compute capability 9.0");
+}
+
+TEST_CASE("ch12 versions_exact: all exact, wrong before or after timing, none ran") {
+  ch12::Sweep s = sweep();
+  CHECK(by_id(ch12::versions_findings(s), "versions_exact").id == "versions_exact.all");
+  CHECK(by_id(ch12::versions_findings(s), "versions_exact").passed);
+  CHECK(value(ch12::versions_findings(s), "versions_exact", "runs") == 6);
+  find(s, "1/SM full", "pipeline")->wrong_after = "1 of 2048 values differ";
+  const lab::Finding after = by_id(ch12::versions_findings(s), "versions_exact");
+  CHECK(after.id == "versions_exact.wrong");
+  CHECK_FALSE(after.passed);
+  CHECK(lab_test::contains(after.text, "(after timing)"));
+  find(s, "8/SM", "direct")->wrong = "3 of 2048 values differ";
+  CHECK(lab_test::contains(by_id(ch12::versions_findings(s), "versions_exact").text, "direct @ 8/SM"));
+  for (ch12::ConfigRun& r : s.runs) r.skipped = "no";
+  CHECK(by_id(ch12::versions_findings(s), "versions_exact").id == "versions_exact.none_ran");
+  CHECK_FALSE(by_id(ch12::versions_findings(s), "versions_exact").passed);
+}
+
+TEST_CASE("ch12 versions_background: the guide's sections, then the tma version's rules") {
+  const std::vector<lab::Background> lines = ch12::versions_background();
+  REQUIRE(lines.size() == 4 + ch12::tma_background().size());
+  CHECK(lab_test::contains(lines[0].source, "4.11.1 Using LDGSTS"));
+  CHECK(lines.back().source == ch12::tma_background().back().source);
+}
+
+TEST_CASE("ch12 versions_skipped and versions_fastest") {
+  ch12::Sweep s = sweep();
+  const auto f = ch12::versions_findings(s);
+  CHECK(by_id(f, "versions_skipped").id == "versions_skipped.some");
+  CHECK(value(f, "versions_skipped", "versions") == 1);  // tma named once
+  CHECK(value(f, "versions_fastest", "high_occupancy_best_gbps") == doctest::Approx(2800));
+  CHECK(value(f, "versions_fastest", "full_shared_ratio_to_sync") == doctest::Approx(2.6));
+  CHECK(by_id(f, "versions_fastest").value("full_shared_best").text() == "pipeline");
+  s.runs.erase(s.runs.begin() + 7);
+  s.runs.erase(s.runs.begin() + 3);
+  CHECK(by_id(ch12::versions_findings(s), "versions_skipped").id == "versions_skipped.none");
+  for (ch12::ConfigRun& r : s.runs) r.ms.clear();
+  CHECK(lab_test::contains(by_id(ch12::versions_findings(s), "versions_fastest").text, "no version ran"));
+}
+
+// --- 2. bandwidth ----------------------------------------------------------------------
+
+TEST_CASE("ch12 copy_table and sweep_table") {
+  const lab::ResultTable copy = ch12::copy_table(sweep());
+  CHECK(lab_test::cell(copy, "cudaMemcpyAsync device to device", "gbps") == doctest::Approx(3000));
+  CHECK(lab_test::cell(copy, "cudaMemcpyAsync device to device", "l2_multiple") == doctest::Approx(8));
+  const lab::ResultTable t = ch12::sweep_table("stage_sweep", "title", sweep());
+  CHECK(t.id() == "stage_sweep");
+  CHECK(lab_test::cell(t, "pipeline x2 @ 8/SM, w4", "percent_of_copy") == doctest::Approx(93.333).epsilon(1e-3));
+  CHECK(t.row("tma x2 @ 1/SM full, w4").get("skipped").text() == "TMA needs compute capability 9.0");
+}
+
+TEST_CASE("ch12 working_set: beyond 8x the L2, or too small") {
+  CHECK(by_id(ch12::stage_sweep_findings(sweep()), "working_set").id == "working_set.beyond_l2");
+  CHECK(value(ch12::stage_sweep_findings(sweep()), "working_set", "l2_multiple") == doctest::Approx(8));
+  CHECK(by_id(ch12::stage_sweep_findings(sweep(1024 * 1024)), "working_set").id == "working_set.too_small");
+}
+
+TEST_CASE("ch12 best_vs_copy: met, short of 90 %, too small a working set, not measured") {
+  CHECK(by_id(ch12::stage_sweep_findings(sweep()), "best_vs_copy").id == "best_vs_copy.met");
+  CHECK(value(ch12::stage_sweep_findings(sweep()), "best_vs_copy", "percent_of_copy") ==
+        doctest::Approx(93.333).epsilon(1e-3));
+  CHECK(by_id(ch12::stage_sweep_findings(sweep()), "best_vs_copy").value("best").text() == "pipeline x2 @ 8/SM, w4");
+  ch12::Sweep slow = sweep();
+  *find(slow, "8/SM", "pipeline") = run("8/SM", "pipeline", 2, 2400);  // 80 %, and 1/SM full's 2600 is 86.7 %
+  CHECK(by_id(ch12::stage_sweep_findings(slow), "best_vs_copy").id == "best_vs_copy.not_met");
+  CHECK(value(ch12::stage_sweep_findings(slow), "best_vs_copy", "percent_of_copy") ==
+        doctest::Approx(86.667).epsilon(1e-3));
+  const lab::Finding small = by_id(ch12::stage_sweep_findings(sweep(1024 * 1024)), "best_vs_copy");
+  CHECK(small.id == "best_vs_copy.not_met");
+  CHECK(lab_test::contains(small.text, "below 8x the L2"));
+  ch12::Sweep none = sweep();
+  find(none, "8/SM", "pipeline")->ms.clear();
+  find(none, "1/SM full", "pipeline")->ms.clear();
+  CHECK(by_id(ch12::stage_sweep_findings(none), "best_vs_copy").id == "best_vs_copy.not_measured");
+}
+
+TEST_CASE("ch12 full_shared_speedup: met, not met, not measured") {
+  CHECK(by_id(ch12::stage_sweep_findings(sweep()), "full_shared_speedup").id == "full_shared_speedup.met");
+  CHECK(value(ch12::stage_sweep_findings(sweep()), "full_shared_speedup", "ratio") == doctest::Approx(2.6));
+  ch12::Sweep close = sweep();
+  *find(close, "1/SM full", "sync_staged") = run("1/SM full", "sync_staged", 1, 2000);
+  CHECK(by_id(ch12::stage_sweep_findings(close), "full_shared_speedup").id == "full_shared_speedup.not_met");
+  CHECK(value(ch12::stage_sweep_findings(close), "full_shared_speedup", "ratio") == doctest::Approx(1.3));
+  find(close, "1/SM full", "sync_staged")->ms.clear();
+  CHECK(by_id(ch12::stage_sweep_findings(close), "full_shared_speedup").id == "full_shared_speedup.not_measured");
+}
+
+TEST_CASE("ch12 high_occupancy_gap: vanishes, remains, not measured") {
+  CHECK(by_id(ch12::stage_sweep_findings(sweep()), "high_occupancy_gap").id == "high_occupancy_gap.vanishes");
+  CHECK(value(ch12::stage_sweep_findings(sweep()), "high_occupancy_gap", "ratio") == doctest::Approx(2800.0 / 2760.0));
+  ch12::Sweep gap = sweep();
+  *find(gap, "8/SM", "sync_staged") = run("8/SM", "sync_staged", 1, 2000);
+  CHECK(by_id(ch12::stage_sweep_findings(gap), "high_occupancy_gap").id == "high_occupancy_gap.remains");
+  find(gap, "8/SM", "sync_staged")->ms.clear();
+  CHECK(by_id(ch12::stage_sweep_findings(gap), "high_occupancy_gap").id == "high_occupancy_gap.not_measured");
+}
+
+TEST_CASE("ch12 work sweep: memory bound throughout, compute bound from a work, nothing ran") {
+  ch12::Sweep s = sweep();
+  s.runs.clear();
+  for (int w : {0, 16, 64}) {
+    const double full = w == 64 ? 1500 : 2750;  // at 1/SM full the fastest falls to 50 % at 64 FMAs
+    s.runs.push_back(run("8/SM", "pipeline", 2, 2800, w));
+    s.runs.push_back(run("1/SM full", "pipeline", 2, full, w));
+  }
+  const auto f = ch12::work_sweep_findings(s);
+  CHECK(by_id(f, "compute_bound_high_occupancy").id == "compute_bound_high_occupancy.never");
+  CHECK(value(f, "compute_bound_high_occupancy", "most_work") == 64);
+  CHECK(by_id(f, "compute_bound_full_shared").id == "compute_bound_full_shared.from");
+  CHECK(value(f, "compute_bound_full_shared", "work") == 64);
+  s.runs.resize(0);
+  CHECK(by_id(ch12::work_sweep_findings(s), "compute_bound_full_shared").id ==
+        "compute_bound_full_shared.not_measured");
+}
+
+// --- 3. stamps -------------------------------------------------------------------------
+
+TEST_CASE("ch12 summarise_stamps: waits, computes, copies, spans; unused slots; too few stamps") {
+  // Block 0: tile 0 issued 0, ready 100, computed 150; tile 1 issued 120, ready 200, computed 260.
+  // Block 1: tile 0 issued 10, ready 60, computed 110; slot 1 unused.
+  const std::vector<ch12::StageStamps> stamps{{0, 100, 150}, {120, 200, 260}, {10, 60, 110}, {0, 0, 0}};
+  const ch12::StampSummary s = ch12::summarise_stamps(stamps, 2, 2);
+  CHECK(s.tiles == 3);
+  CHECK(s.wait_ns == doctest::Approx((100 + 50 + 50) / 3.0));    // 100, 200 - 150, 60 - 10
+  CHECK(s.compute_ns == doctest::Approx((50 + 60 + 50) / 3.0));  // 50, 60, 50
+  CHECK(s.copy_ns == doctest::Approx((100 + 80 + 50) / 3.0));    // 100, 80, 50
+  CHECK(s.block_ns == doctest::Approx((260 + 100) / 2.0));       // 260 - 0, 110 - 10
+  CHECK(s.wait_share == doctest::Approx(100.0 * 200 / 360));
+  CHECK(ch12::summarise_stamps({}, 0, 4).tiles == 0);
+  CHECK_THROWS_AS(ch12::summarise_stamps(stamps, 3, 2), std::invalid_argument);
+}
+
+namespace {
+
+ch12::StampRun stamped(const std::string& point, const std::string& version, int stages, double wait, double compute,
+                       double copy) {
+  ch12::StampRun r;
+  r.config = run(point, version, stages, 1);
+  r.config.ms.clear();
+  r.tiles_per_block = 10;
+  r.summary.tiles = 1320;
+  r.summary.wait_ns = wait;
+  r.summary.compute_ns = compute;
+  r.summary.copy_ns = copy;
+  r.summary.wait_share = 100.0 * wait / (wait + compute);
+  return r;
+}
+
+// At 1/SM full: sync waits 75 %, pipeline x2 10 %; at 8/SM: sync 40 %, pipeline 30 %.
+ch12::StampsRun stamps_run() {
+  ch12::StampsRun s;
+  s.n = kN;
+  s.copy_gbps = 3000;
+  s.runs = {
+      stamped("8/SM", "sync_staged", 1, 400, 600, 400),      stamped("8/SM", "pipeline", 1, 400, 600, 400),
+      stamped("8/SM", "pipeline", 2, 300, 700, 900),         stamped("1/SM full", "sync_staged", 1, 3000, 1000, 3000),
+      stamped("1/SM full", "pipeline", 1, 3000, 1000, 3000), stamped("1/SM full", "pipeline", 2, 111, 1000, 3000)};
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("ch12 stamps: table, exact runs, where the waiting went") {
+  const ch12::StampsRun s = stamps_run();
+  const lab::ResultTable t = ch12::stamps_table(s);
+  CHECK(lab_test::cell(t, "pipeline x2 @ 1/SM full, w4", "wait_ns") == 111);
+  auto f = ch12::stamps_findings(s);
+  CHECK(by_id(f, "stamped_exact").id == "stamped_exact.all");
+  CHECK(by_id(f, "wait_share_full_shared").id == "wait_share_full_shared.hidden");
+  CHECK(value(f, "wait_share_full_shared", "sync_wait_share") == doctest::Approx(75));
+  CHECK(value(f, "wait_share_full_shared", "pipelined_wait_share") == doctest::Approx(100.0 * 111 / 1111));
+  CHECK(by_id(f, "wait_share_high_occupancy").id == "wait_share_high_occupancy.not_hidden");
+  ch12::StampsRun bad = stamps_run();
+  bad.runs[2].config.wrong = "1 of 2048 values differ";
+  CHECK(by_id(ch12::stamps_findings(bad), "stamped_exact").id == "stamped_exact.wrong");
+  CHECK_FALSE(by_id(ch12::stamps_findings(bad), "stamped_exact").passed);
+  bad.runs.resize(3);
+  CHECK(by_id(ch12::stamps_findings(bad), "wait_share_full_shared").id == "wait_share_full_shared.not_measured");
+  bad.runs.clear();
+  CHECK_FALSE(by_id(ch12::stamps_findings(bad), "stamped_exact").passed);
+}
+
+// --- 4. model -------------------------------------------------------------------------
+
+TEST_CASE("ch12 stage_model_ms: one stage adds, two overlap as chapter 05's pipeline, more hide a long copy") {
+  // c = 3000 ns, k = 1000 ns, T = 10 tiles, no bandwidth floor.
+  CHECK(ch12::stage_model_ms(3000, 1000, 0, 10, 1) == doctest::Approx(10 * 4000e-6));
+  // s = 2: c + k + 9 max(c, k) = 3000 + 1000 + 27000 ns, chapter 05's pipelined(10) with H = 10c, K = 10k.
+  ch05::LinkAndKernel m;
+  m.h2d_ms = 10 * 3000e-6;
+  m.kernel_ms = 10 * 1000e-6;
+  CHECK(ch12::stage_model_ms(3000, 1000, 0, 10, 2) == doctest::Approx(ch05::pipelined_ms(m, 10)));
+  CHECK(ch12::stage_model_ms(3000, 1000, 0, 10, 2) == doctest::Approx(31000e-6));
+  // s = 4: the copy spread over 3 in flight, 1000 ns a tile: 3000 + 1000 + 9 x 1000.
+  CHECK(ch12::stage_model_ms(3000, 1000, 0, 10, 4) == doctest::Approx(13000e-6));
+  // A bandwidth floor of 2000 ns a tile sets the pace: 3000 + 1000 + 9 x 2000.
+  CHECK(ch12::stage_model_ms(3000, 1000, 2000, 10, 4) == doctest::Approx(22000e-6));
+  CHECK(ch12::stage_model_ms(100, 100, 500, 10, 1) == doctest::Approx(5000e-6));
+  CHECK_THROWS_AS(ch12::stage_model_ms(1, 1, 0, 0, 2), std::invalid_argument);
+  CHECK_THROWS_AS(ch12::stage_model_ms(1, 1, 0, 3, 0), std::invalid_argument);
+  // 2048 floats read and written by 1056 blocks at 3000 GB/s: 16384 x 1056 / 3000 ns.
+  CHECK(ch12::bandwidth_floor_ns(2048, 1056, 3000) == doctest::Approx(16384.0 * 1056 / 3000));
+}
+
+TEST_CASE("ch12 model_rows: the 1-stage stamps predict each stage count of the same version and point") {
+  ch12::Sweep s = sweep();
+  s.runs = {run("1/SM full", "pipeline", 1, 1000), run("1/SM full", "pipeline", 2, 2600)};
+  const std::vector<ch12::ModelRow> rows = ch12::model_rows(stamps_run(), s);
+  REQUIRE(rows.size() == 2);
+  // 1-stage run: tile 28672 floats, c = 3000, k = 1000 ns. The 2-stage run's tiles are half: c = 1500, k = 500.
+  const int blocks = 132;
+  const std::int64_t per_block = ((kN + 14335) / 14336 + blocks - 1) / blocks;
+  const double floor = ch12::bandwidth_floor_ns(14336, blocks, 3000);
+  CHECK(rows[1].predicted_ms == doctest::Approx(ch12::stage_model_ms(1500, 500, floor, per_block, 2)));
+  CHECK(rows[1].measured_ms == doctest::Approx(ms_at(2600)));
+  CHECK(rows[1].version == "pipeline");
+  const lab::ResultTable t = ch12::model_table(rows);
+  CHECK(lab_test::cell(t, rows[1].label, "error") ==
+        doctest::Approx(lab::percent_above(rows[1].predicted_ms, rows[1].measured_ms)));
+}
+
+TEST_CASE("ch12 model_findings: within 15 %, outside, nothing to model") {
+  std::vector<ch12::ModelRow> rows{{"a", "pipeline", 2, 1.10, 1.0}, {"b", "pipeline", 3, 0.90, 1.0}};
+  CHECK(ch12::model_findings(rows)[0].id == "model_benchmark.met");
+  CHECK(value(ch12::model_findings(rows), "model_benchmark", "worst_error") == doctest::Approx(10));
+  rows.push_back({"c", "tma", 2, 0.80, 1.0});
+  CHECK(ch12::model_findings(rows)[0].id == "model_benchmark.not_met");
+  CHECK(value(ch12::model_findings(rows), "model_benchmark", "worst_error") == doctest::Approx(-20));
+  CHECK(ch12::model_findings({})[0].id == "model_benchmark.not_measured");
+}

@@ -144,19 +144,24 @@ TEST_CASE("recorder_overhead: from CUPTI when it recorded, else from the events"
   CHECK(value(f, "recorder_overhead", "overhead_us") == doctest::Approx(0.2));
 }
 
-TEST_CASE("recorder_benchmark: met within 5 % of CUPTI, not met beyond, skipped without CUPTI") {
-  auto f = ch11::block_timeline_findings(timeline(3.12));  // 4 % over CUPTI's 3.00 us
-  CHECK(by_id(f, "recorder_benchmark").id == "recorder_benchmark.met");
-  CHECK(value(f, "recorder_benchmark", "span_percent") == doctest::Approx(4.0));
-  CHECK(value(f, "recorder_benchmark", "events_percent") == doctest::Approx(40.0));
-  CHECK(value(f, "recorder_benchmark", "cupti_us") == doctest::Approx(3.0));
+TEST_CASE("recorder_vs_cupti: inside CUPTI's duration in every launch, outside when a span is longer, skipped") {
+  auto f = ch11::block_timeline_findings(timeline(2.2));  // CUPTI 3.00 us: 0.8 us outside the blocks
+  CHECK(by_id(f, "recorder_vs_cupti").id == "recorder_vs_cupti.inside");
+  CHECK(value(f, "recorder_vs_cupti", "launches_inside") == 3);
+  CHECK(value(f, "recorder_vs_cupti", "outside_us") == doctest::Approx(0.8));
+  CHECK(value(f, "recorder_vs_cupti", "events_percent") == doctest::Approx(40.0));
+  CHECK(value(f, "recorder_vs_cupti", "cupti_us") == doctest::Approx(3.0));
 
-  f = ch11::block_timeline_findings(timeline(2.7));  // 10 % under
-  CHECK(by_id(f, "recorder_benchmark").id == "recorder_benchmark.not_met");
-  CHECK(value(f, "recorder_benchmark", "span_percent") == doctest::Approx(-10.0));
+  f = ch11::block_timeline_findings(timeline(3.08));  // within the 0.1 us slack: still inside
+  CHECK(by_id(f, "recorder_vs_cupti").id == "recorder_vs_cupti.inside");
+
+  f = ch11::block_timeline_findings(timeline(3.5));  // longer than the kernel
+  CHECK(by_id(f, "recorder_vs_cupti").id == "recorder_vs_cupti.outside");
+  CHECK(value(f, "recorder_vs_cupti", "launches_inside") == 0);
+  CHECK(value(f, "recorder_vs_cupti", "outside_us") == doctest::Approx(-0.5));
 
   f = ch11::block_timeline_findings(timeline(3.05, false));
-  CHECK(by_id(f, "recorder_benchmark").id == "recorder_benchmark.skipped");
+  CHECK(by_id(f, "recorder_vs_cupti").id == "recorder_vs_cupti.skipped");
 }
 
 TEST_CASE("block_timer_table and block_timeline_table: every way of timing, every launch read") {

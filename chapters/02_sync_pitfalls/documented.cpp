@@ -88,7 +88,7 @@ std::vector<lab::Background> implicit_sync_background() {
            "unavailability of internal resources. Such behavior is subject to change and undocumented behavior "
            "should not be relied upon.\" So only a documented wait is judged here; the other rows say what the "
            "call did in this run",
-           "CUDA Runtime API, 2. API synchronization behavior"},
+           "CUDA Runtime API (current edition), 2. API synchronization behavior"},
           {"\"Two commands from different streams cannot run concurrently if any one of the following operations is "
            "issued in-between them by the host thread: ... a device memory allocation\"; \"Managing memory "
            "allocations using cudaMalloc and cudaFree causes the GPU to synchronize across all executing CUDA "

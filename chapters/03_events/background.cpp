@@ -12,7 +12,7 @@ std::vector<lab::Background> stopwatch_background() {
 std::vector<lab::Background> event_cost_background() {
   return {{"cudaEventElapsedTime: \"Computes the elapsed time between two events (in milliseconds with a "
            "resolution of around 0.5 microseconds).\" The page says no more of it; the smallest difference between "
-           "this run's readings, an upper bound on how finely they are graded, is section 2's finding",
+           "this run's readings, an upper bound on the step they are graded in, is section 2's finding",
            "CUDA Runtime API, cudaEventElapsedTime"},
           {"an event made with cudaEventDisableTiming records no timing data (cudaEventElapsedTime refuses it); "
            "without cudaEventBlockingSync it gives the best performance with cudaStreamWaitEvent and cudaEventQuery",

@@ -92,7 +92,7 @@ std::vector<lab::Finding> event_cost_findings(const EventCostRun& run) {
         ", yet the floor is within the documented resolution (about 0.5 us): not called the pair's own cost "
         "(section 6 subtracts it all the same)";
   if (branch == "own_cost")
-    text += ", and the floor is above the documented 0.5 us: the pair's own cost; section 6 subtracts it";
+    text += ", and above the documented resolution (around 0.5 us): the pair's cost; section 6 subtracts it";
   return {lab::named_observation("pair_floor." + branch, "the floor of an event pair", text)
               .with("pair_median_us", pair)
               .with("smallest_difference_us", step)

@@ -439,8 +439,8 @@ std::vector<lab::Background> registration_background() {
           {"page-locked host memory is a scarce resource, so allocations in page-locked memory will start failing long "
            "before allocations in pageable memory; consuming too much page-locked memory reduces overall system "
            "performance",
-           "older editions of the CUDA C Programming Guide, Page-Locked Host Memory (not found in the current "
-           "edition; the Runtime API sentence above is current)"}};
+           "CUDA C++ Programming Guide 12.x, 3.2.6 Page-Locked Host Memory (not in the current CUDA Programming "
+           "Guide; the Runtime API sentence above is current)"}};
 }
 
 // --- 4. The CPU time a non-blocking copy frees ---------------------------------

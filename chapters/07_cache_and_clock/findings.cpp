@@ -431,12 +431,13 @@ lab::ResultTable precision_table(const SamplesRun& run) {
 
 namespace {
 
-// How the interval narrowed from the fewest samples to all of them, against 1/sqrt(n) (two counts or more).
+// How the interval narrowed from 10 samples (else the fewest) to all, against 1/sqrt(n); from 5 it is their range.
 lab::Finding precision_against_samples(const SamplesRun& run) {
   const std::vector<std::size_t> counts = precision_counts(run.ms.size());
-  const double wide = first_n_interval(run.ms, counts.front()).width_percent();
+  const std::size_t fewest = counts.size() > 2 ? counts[1] : counts.front();  // counts: 5, 10, ..., all
+  const double wide = first_n_interval(run.ms, fewest).width_percent();
   const double narrow = first_n_interval(run.ms, counts.back()).width_percent();
-  const double more = static_cast<double>(counts.back()) / static_cast<double>(counts.front());
+  const double more = static_cast<double>(counts.back()) / static_cast<double>(fewest);
   const double ratio = wide / narrow, expected = std::sqrt(more);  // 1/sqrt(n)
   std::string branch = "zero_width";
   std::string text = "an interval of zero width (the samples around the median were equal) shows no trend";
@@ -453,8 +454,8 @@ lab::Finding precision_against_samples(const SamplesRun& run) {
   }
   lab::Finding f = lab::named_observation(
       "precision." + branch, "precision against samples",
-      lab::format("the interval was %.3f %% of the median wide from %zu samples and %.3f %% from %zu: ", wide,
-                  counts.front(), narrow, counts.back()) +
+      lab::format("the interval was %.3f %% of the median wide from %zu samples and %.3f %% from %zu: ", wide, fewest,
+                  narrow, counts.back()) +
           text);
   f.with("wide_percent", wide).with("narrow_percent", narrow).with("expected_ratio", expected);
   return f.with("largest_widening", widened.factor);

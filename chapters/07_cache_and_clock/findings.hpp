@@ -1,7 +1,6 @@
 /// @file findings.hpp
-/// @brief Chapter 07's data and what it concludes from it: the structs the experiments of cache_clock.cuh return,
-/// one per section, and the pure functions that turn them into tables and findings (each with a stable id).
-/// Plain C++: tests/ch07_findings_test.cpp checks every branch on hand-made data.
+/// @brief Chapter 07's data and what it concludes: the structs cache_clock.cuh's experiments return, one per section,
+/// and the pure functions turning them into tables and findings (stable ids); tests/ch07_findings_test.cpp checks each.
 #pragma once
 
 #include <cstddef>
@@ -52,8 +51,7 @@ struct CacheRun {
   WorkingSetRun large;  ///< --large-factor x the L2
 };
 
-/// The flush's effects read off one working set's medians, in microseconds.
-struct FlushEffects {
+struct FlushEffects {            ///< the flush's effects read off one working set's medians, in microseconds
   double launch_gap_us = 0;      ///< nothing: isolated - blocked stream
   double hidden_by_spin_us = 0;  ///< isolated: nothing - spin kernel
   double cooling_write_us = 0;   ///< blocked stream: write flush - nothing

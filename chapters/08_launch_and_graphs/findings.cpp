@@ -70,7 +70,7 @@ static lab::Finding kernel_itself(const LaunchCostRun& run) {
     return lab::named_observation("kernel_itself.not_recorded", "the kernel itself", "CUPTI: " + run.cupti_missing);
   const double mean = lab::summarize(run.cupti_kernel_us).mean, step = observed_step(run.cupti_kernel_us);
   const double between = std::max(0.0, lab::median_or_nan(run.back_to_back_us) - mean);
-  const char* bound = step > 0 ? "; a step bounds one reading's error, not the uncertainty of their mean" : "";
+  const char* bound = step > 0 ? "; the grading bounds one reading's rounding, not the uncertainty of their mean" : "";
   return lab::named_observation(step > 0 ? "kernel_itself.graded" : "kernel_itself.all_equal", "the kernel itself",
                                 lab::format("CUPTI timed it at a median of %.2f us (%s%s); the pace less that mean "
                                             "leaves %.2f us per kernel between kernels (with CUPTI recording)",

@@ -41,7 +41,7 @@ std::vector<double> recorder_spans_us(const BlockTimelineRun& run);
 lab::ResultTable block_timer_table(const BlockTimelineRun& run);
 /// 1. The last recording launch read block by block: span, SMs, blocks per SM.
 lab::ResultTable block_timeline_table(const BlockTimelineRun& run);
-/// 1. block_add_correct, block_records_complete, recorder_overhead, recorder_benchmark.
+/// 1. block_add_correct, block_records_complete, recorder_overhead, recorder_vs_cupti.
 std::vector<lab::Finding> block_timeline_findings(const BlockTimelineRun& run);
 /// 1. What %globaltimer and %smid are, as the PTX ISA states.
 std::vector<lab::Background> block_timeline_background();

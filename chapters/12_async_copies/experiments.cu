@@ -100,8 +100,8 @@ ConfigRun Bench::run(const VersionSpec& spec, const OccupancyPoint& point, int w
   const Version v = version_of(spec.version);
   const StageConfig c = config(spec, point, work);
   ConfigRun r = describe(spec, point, c);
-  std::string why;
-  if (!version_supported(v, device_, &why)) {
+  std::string why = left_out_[static_cast<int>(v)];
+  if (!why.empty() || !version_supported(v, device_, &why)) {
     r.skipped = why;
     return r;
   }
@@ -140,8 +140,8 @@ StampRun Bench::stamped(const VersionSpec& spec, const OccupancyPoint& point, in
   const StageConfig c = config(spec, point, work);
   StampRun s;
   s.config = describe(spec, point, c);
-  std::string why;
-  if (!version_supported(v, device_, &why)) {
+  std::string why = left_out_[static_cast<int>(v)];
+  if (!why.empty() || !version_supported(v, device_, &why)) {
     s.config.skipped = why;
     return s;
   }

@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "device.cuh"
@@ -49,6 +50,8 @@ class Bench {
   StampRun stamped(const VersionSpec& spec, const OccupancyPoint& point, int work);
   std::int64_t n() const { return n_; }                      ///< floats per buffer
   const lab::DeviceInfo& device() const { return device_; }  ///< the device
+  /// Leaves version @p v out of every run: its rows are skipped, saying @p why.
+  void leave_out(Version v, const std::string& why) { left_out_[static_cast<int>(v)] = why; }
 
  private:
   // Checks the output against the CPU (whole, or in windows); returns the first mismatch or "".
@@ -56,6 +59,7 @@ class Bench {
   std::int64_t n_;
   int small_tile_floats_;
   lab::DeviceInfo device_;
+  std::string left_out_[4];  // per Version: why it is left out (empty: it runs)
   std::vector<float> input_;
   std::vector<std::int64_t> windows_;  // first float of each check window
   lab::DeviceBuffer<float> in_, out_;

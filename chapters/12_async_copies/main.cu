@@ -48,6 +48,8 @@ int main(int argc, char** argv) {
                       ch12::small_tile_floats(o), device);
     ch12::Bench small(ch12::kSmallCheckFloats, static_cast<std::uint64_t>(o.seed) + 1, ch12::small_tile_floats(o),
                       device);
+    if (o.no_pipeline)
+      for (ch12::Bench* b : {&bench, &small}) b->leave_out(ch12::Version::pipeline, "left out (--no-pipeline)");
 
     report.section("1. One staged kernel, four ways");
     const ch12::Sweep versions = ch12::run_side_by_side(bench, small, work, reps);

@@ -13,7 +13,9 @@ void add_options(lab::Options& table, Options& o) {
       .add("work", &o.work, 0, 4096, "FMAs per element (sections 1, 3, 4 and the stage sweep)")
       .add("max-work", &o.max_work, 0, 4096, "the work sweep runs 0, 1, 4, 16, ... FMAs per element up to this")
       .add("tile-kib", &o.tile_kib, 1, 64, "KiB per tile when many blocks share an SM")
-      .add("seed", &o.seed, 0, std::int64_t{1} << 62, "random input seed");
+      .add("seed", &o.seed, 0, std::int64_t{1} << 62, "random input seed")
+      .add_flag("no-pipeline", &o.no_pipeline,
+                "leave out the cuda::pipeline versions (for compute-sanitizer's synccheck: see the page)");
 }
 
 std::int64_t buffer_floats(const Options& o, std::size_t l2_bytes) {

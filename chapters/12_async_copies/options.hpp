@@ -20,6 +20,7 @@ struct Options {
   std::int64_t max_work = 256;  ///< the work sweep runs 0, 1, 4, 16, 64, ... up to this
   std::int64_t tile_kib = 8;    ///< the small tiles of the many-blocks-per-SM configurations
   std::int64_t seed = 1;        ///< random input seed
+  bool no_pipeline = false;     ///< leave the cuda::pipeline versions out (compute-sanitizer's synccheck)
 };
 
 /// Adds chapter 12's options to @p table, bound to @p o (which must outlive the table).

@@ -91,7 +91,7 @@ class PriorityStream {
   Handle stream_;
 };
 
-enum class How { idle, equal_priority, greatest_priority, launch_attribute };
+enum class How { idle, equal_priority, greatest_priority, launch_attribute, given_stream };
 
 const char* how_name(How how) {
   switch (how) {
@@ -99,6 +99,7 @@ const char* how_name(How how) {
     case How::equal_priority: return "equal_priority";
     case How::greatest_priority: return "greatest_priority";
     case How::launch_attribute: return "launch_attribute";
+    case How::given_stream: return "given_stream";
   }
   return "?";
 }
@@ -112,6 +113,7 @@ struct Bench {
   lab::BlockRecorder long_records, urgent_records;
   long long long_ns, urgent_ns;
   double launch_after_us;
+  cudaStream_t given = nullptr;  // the caller's stream (run_urgent_on)
 };
 
 void wait_for(const volatile unsigned* flag, const char* what) {
@@ -176,7 +178,12 @@ void run_sample(Bench& b, How how, UrgentCase& c) {
   }
   std::atomic_thread_fence(std::memory_order_seq_cst);
   flags[kLaunched] = 1;  // the first long block (or the watcher) to see this stamps it: the launch, GPU time
-  launch_urgent(b, how);
+  if (how == How::given_stream) {
+    spin_blocks<<<kUrgentBlocks, kThreads, 0, b.given>>>(b.urgent_ns, nullptr, nullptr, b.urgent_records.data());
+    LAB_CHECK_LAUNCH();
+  } else {
+    launch_urgent(b, how);
+  }
   LAB_CHECK(cudaDeviceSynchronize());
   const unsigned long long seen = b.seen.download()[0];
   c.urgent = b.urgent_records.download();
@@ -188,11 +195,10 @@ void run_sample(Bench& b, How how, UrgentCase& c) {
                                          : std::numeric_limits<double>::quiet_NaN());
 }
 
-}  // namespace
-
-PriorityRun run_priorities(int waves, double long_block_us, double urgent_block_us, int samples, bool instrumented,
-                           const lab::DeviceInfo& device) {
-  nvtxRangePushA("2. Stream priorities");  // section 6: Nsight Systems shows this range
+// The run's shape, before anything is measured: the priority range, the blocks
+// that fill the GPU, and whether the section can run here.
+PriorityRun set_up(int waves, double long_block_us, double urgent_block_us, bool instrumented,
+                   const lab::DeviceInfo& device) {
   PriorityRun run;
   // [snippet:range]
   LAB_CHECK(cudaDeviceGetStreamPriorityRange(&run.least, &run.greatest));  // e.g. 0 and -5: lower is greater
@@ -208,39 +214,71 @@ PriorityRun run_priorities(int waves, double long_block_us, double urgent_block_
     run.skip_reason = instrumented ? "instrumented: a tool that serialises kernels runs the urgent kernel after the "
                                      "long one, whatever its priority"
                                    : "this device cannot run kernels side by side";
+  }
+  return run;
+}
+
+Bench make_bench(PriorityRun& run, int waves, double long_block_us, double urgent_block_us) {
+  return Bench{run,
+               PriorityStream(run.least),
+               PriorityStream(run.least),
+               PriorityStream(run.greatest),
+               PriorityStream(run.greatest),
+               lab::PinnedBuffer<unsigned>(kFlags),
+               lab::DeviceBuffer<unsigned long long>(1),
+               lab::BlockRecorder(static_cast<std::size_t>(run.long_blocks)),
+               lab::BlockRecorder(kUrgentBlocks),
+               std::llround(long_block_us * 1e3),
+               std::llround(urgent_block_us * 1e3),
+               long_block_us * (waves >= 2 ? 1.5 : 0.5)};  // part-way: into the second wave, or the only one
+}
+
+// One way of launching the urgent kernel: a warm-up (modules loaded, streams
+// touched; not kept), then @p samples samples.
+UrgentCase sample_case(Bench& b, How how, int priority, int samples) {
+  UrgentCase c;
+  c.name = how_name(how);
+  c.loaded = how != How::idle;
+  c.priority = priority;
+  run_sample(b, how, c);
+  c.delay_us.clear();
+  c.launched_after_us.clear();
+  c.missing = 0;
+  for (int i = 0; i < samples; ++i) run_sample(b, how, c);
+  return c;
+}
+
+}  // namespace
+
+PriorityRun run_priorities(int waves, double long_block_us, double urgent_block_us, int samples, bool instrumented,
+                           const lab::DeviceInfo& device) {
+  nvtxRangePushA("2. Stream priorities");  // section 6: Nsight Systems shows this range
+  PriorityRun run = set_up(waves, long_block_us, urgent_block_us, instrumented, device);
+  if (run.skipped) {
     nvtxRangePop();
     return run;
   }
   if (device.driver_cuda_version < 12000)
     run.attribute_missing = "cudaLaunchAttributePriority needs a CUDA 12.0 driver; this one supports " +
                             std::to_string(device.driver_cuda_version);
-  Bench b{run,
-          PriorityStream(run.least),
-          PriorityStream(run.least),
-          PriorityStream(run.greatest),
-          PriorityStream(run.greatest),
-          lab::PinnedBuffer<unsigned>(kFlags),
-          lab::DeviceBuffer<unsigned long long>(1),
-          lab::BlockRecorder(static_cast<std::size_t>(run.long_blocks)),
-          lab::BlockRecorder(kUrgentBlocks),
-          std::llround(long_block_us * 1e3),
-          std::llround(urgent_block_us * 1e3),
-          long_block_us * (waves >= 2 ? 1.5 : 0.5)};  // part-way: into the second wave, or the only one
+  Bench b = make_bench(run, waves, long_block_us, urgent_block_us);
   for (How how : {How::idle, How::equal_priority, How::greatest_priority, How::launch_attribute}) {
     if (how == How::launch_attribute && !run.attribute_missing.empty()) continue;
-    UrgentCase c;
-    c.name = how_name(how);
-    c.loaded = how != How::idle;
-    c.priority = how == How::equal_priority ? run.least : run.greatest;
-    run_sample(b, how, c);  // warm-up: modules loaded, streams touched; not kept
-    c.delay_us.clear();
-    c.launched_after_us.clear();
-    c.missing = 0;
-    for (int i = 0; i < samples; ++i) run_sample(b, how, c);
-    run.cases.push_back(c);
+    run.cases.push_back(sample_case(b, how, how == How::equal_priority ? run.least : run.greatest, samples));
   }
   nvtxRangePop();
   return run;
+}
+
+UrgentCase run_urgent_on(cudaStream_t urgent, int waves, double long_block_us, double urgent_block_us, int samples,
+                         const lab::DeviceInfo& device) {
+  PriorityRun run = set_up(waves, long_block_us, urgent_block_us, false, device);
+  if (run.skipped) throw std::runtime_error("run_urgent_on: " + run.skip_reason);
+  int priority = 0;
+  LAB_CHECK(cudaStreamGetPriority(urgent, &priority));
+  Bench b = make_bench(run, waves, long_block_us, urgent_block_us);
+  b.given = urgent;
+  return sample_case(b, How::given_stream, priority, samples);
 }
 
 }  // namespace ch11

@@ -24,4 +24,13 @@ namespace ch11 {
 PriorityRun run_priorities(int waves, double long_block_us, double urgent_block_us, int samples, bool instrumented,
                            const lab::DeviceInfo& device);
 
+/// Section 2's measurement for a stream of the caller's (exercise 11's check):
+/// the long kernel as in run_priorities on a stream of the least priority, and
+/// part-way in the urgent kernel on @p urgent, @p samples times after a warm-up.
+/// The case is named "given_stream"; its priority is @p urgent's, read back with
+/// cudaStreamGetPriority. Throws std::runtime_error where run_priorities would
+/// skip on @p device (it cannot run kernels side by side).
+UrgentCase run_urgent_on(cudaStream_t urgent, int waves, double long_block_us, double urgent_block_us, int samples,
+                         const lab::DeviceInfo& device);
+
 }  // namespace ch11

@@ -13,8 +13,13 @@ Exit codes: 0 ok, 77 no GPU (the reason is printed).
 """
 import argparse
 import sys
+import time
 
 import lab_chapters
+
+# What an event pair can bracket (python/numba_ch03_events.py prints them beside the
+# chapter's "bracketing" rows; this script's main does not use them).
+BRACKETS = ("start; copy; kernel; stop", "copy; start; kernel; stop", "start; copy; stop")
 
 
 def first_and_warm_linear(samples):
@@ -48,6 +53,60 @@ def launch_gap(n, samples):
 
     return {"back to back": lab_chapters.event_times_ms(add, samples),
             "isolated": lab_chapters.event_times_ms(add, samples, isolated=True)}
+
+
+def first_and_later_add(n, samples):
+    """Host ms of the first torch.add call on new tensors and of @samples later calls (each
+    followed by a sync), and the values that differ from the CPU's a + b. torch.add's kernel
+    was compiled when PyTorch was built: the first call compiles nothing (it may load the
+    kernel). Not printed by this script; python/numba_ch03_events.py puts it beside Numba."""
+    import torch
+
+    a = torch.rand(n, device="cuda")
+    b = torch.rand(n, device="cuda")
+    c = torch.empty_like(a)
+    torch.cuda.synchronize()
+
+    def call():
+        start = time.perf_counter()
+        torch.add(a, b, out=c)
+        ms = (time.perf_counter() - start) * 1e3
+        torch.cuda.synchronize()
+        return ms
+
+    first = call()
+    later = [call() for _ in range(samples)]
+    return {"first_ms": first, "later_ms": later, "wrong": int((c.cpu() != a.cpu() + b.cpu()).sum().item())}
+
+
+def bracketing(n, samples):
+    """Event samples (ms) per BRACKETS: a pinned n-float source copied to the GPU
+    (non_blocking=True) and torch.add on the current stream, the host waiting after each
+    sample. Not printed by this script; python/numba_ch03_events.py puts it beside Numba."""
+    import torch
+
+    source = torch.rand(n).pin_memory()
+    destination = torch.empty(n, device="cuda")
+    b = torch.rand(n, device="cuda")
+    c = torch.empty_like(b)
+    destination.copy_(source, non_blocking=True)  # warm-up: first touch and kernel loading stay out
+    torch.add(destination, b, out=c)
+    torch.cuda.synchronize()
+    rows = {name: [] for name in BRACKETS}
+    for _ in range(samples):
+        for name in BRACKETS:
+            start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            if name.startswith("copy"):
+                destination.copy_(source, non_blocking=True)
+            start.record()
+            if name.startswith("start; copy"):
+                destination.copy_(source, non_blocking=True)
+            if "kernel" in name:
+                torch.add(destination, b, out=c)
+            stop.record()
+            stop.synchronize()
+            rows[name].append(start.elapsed_time(stop))
+    return rows
 
 
 def main(argv=None):

@@ -1,6 +1,7 @@
 """Chapters 01 and 03 from Numba: the first launch (JIT compile) and what event pairs on a stream include.
 
     python3 python/numba_ch03_events.py [--n 1Mi] [--samples 20] [--build-dir build/release] [--no-chapter]
+                                        [--no-pytorch]
 
 1. The first launch: a new @cuda.jit kernel (c = a + b) called for the first time
    compiles (typing, LLVM, NVVM to PTX, loading) inside the call; the host time of that
@@ -11,8 +12,12 @@
    chapter 03's "back to back", "isolated" and "blocked stream" (no gap).
 3. What a pair includes: start; copy; kernel; stop against copy; start; kernel; stop
    (a pinned source), beside chapter 03's bracketing rows.
-Every result is checked against NumPy's a + b (exact). Exit codes: 0 ok, 1 a wrong
-result, 2 bad options, 77 no Numba or no GPU (the reason is printed).
+Each table also has PyTorch's figures from the same process (python/ch03_events.py's
+functions: torch.add's first and later calls, its event pairs, and the first F.linear),
+or says why that column was skipped (no PyTorch, no GPU for it, --no-pytorch).
+Every result is checked against NumPy's a + b (exact; PyTorch's against the CPU's).
+Exit codes: 0 ok, 1 a wrong result, 2 bad options, 77 no Numba or no GPU (the reason
+is printed).
 """
 import argparse
 import sys
@@ -22,6 +27,7 @@ try:
 except ImportError:  # numba_lab.unavailable_reason() says so, and main() skips
     np = None
 
+import ch03_events
 import lab_chapters
 import numba_lab
 
@@ -117,47 +123,91 @@ def bracketing(n, samples, seed=3):
     return rows, wrong_values(dc, a + b)
 
 
+def pytorch_figures(n, samples):
+    """PyTorch's side of the three tables, from python/ch03_events.py, in this process:
+    {"first": {...}, "linear": (first ms, warm ms), "gap": {...}, "brackets": {...}}."""
+    return {"first": ch03_events.first_and_later_add(n, samples),
+            "linear": ch03_events.first_and_warm_linear(samples),
+            "gap": ch03_events.launch_gap(n, samples),
+            "brackets": ch03_events.bracketing(n, samples)}
+
+
+def tables(n, samples, numba, pytorch, ch01, ch03, chapters=True):
+    """The three tables as (title, rows from numba_lab.merge, unit). @numba: {"first",
+    "gap", "brackets"} as measured here; @pytorch: pytorch_figures() or a Skipped."""
+    median = lab_chapters.median
+    skipped = isinstance(pytorch, numba_lab.Skipped)
+
+    def torch_part(pick):
+        return pytorch if skipped else pick(pytorch)
+
+    first = numba["first"]
+    rows = [("first", "first call of a new kernel (Numba: @cuda.jit compiles; PyTorch: torch.add)"),
+            ("later", f"later calls, median of {samples} (C++: <<<>>> launch)"),
+            ("linear first", "first F.linear call (PyTorch only; event time)"),
+            ("linear later", f"later F.linear calls, median of {samples} (event time)")]
+    one = numba_lab.merge(
+        rows, {"first": first["first_ms"], "later": median(first["later_ms"])},
+        numba_lab.cpp_column(ch01, {"later": ("launch_return", "the launch call returned after", "ms")}, chapters),
+        torch_part(lambda p: {"first": p["first"]["first_ms"], "later": median(p["first"]["later_ms"]),
+                              "linear first": p["linear"][0], "linear later": median(p["linear"][1])}))
+    names = ("back to back", "isolated", "blocked stream")
+    two = numba_lab.merge(
+        [(name, name) for name in names], {name: median(numba["gap"][name]) * 1e3 for name in numba["gap"]},
+        numba_lab.cpp_column(ch03, {name: ("launch_gap_n", name, "median") for name in names}, chapters),
+        torch_part(lambda p: {name: median(p["gap"][name]) * 1e3 for name in p["gap"]}))
+    three = numba_lab.merge(
+        [(name, name) for name in numba["brackets"]],
+        {name: median(times) * 1e3 for name, times in numba["brackets"].items()},
+        numba_lab.cpp_column(ch03, {name: ("bracketing", name, "median") for name in numba["brackets"]}, chapters),
+        torch_part(lambda p: {name: median(times) * 1e3 for name, times in p["brackets"].items()}))
+    return [(f"1. c = a + b on {n} floats: host time of the launch call", one, "ms"),
+            (f"2. The kernel alone, event pairs on a stream, median of {samples}", two, "us"),
+            (f"3. What the pair includes: a {n * 4 / (1 << 20):g} MiB pinned copy and the kernel", three, "us")]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", default="1Mi", help="floats per vector (default 1Mi)")
     parser.add_argument("--samples", type=int, default=20, help="samples per method (default 20)")
     parser.add_argument("--build-dir", help="the C++ build tree (default: $BUILD_DIR, build/gpu-check, build/release)")
     parser.add_argument("--no-chapter", action="store_true", help="do not run the C++ chapters")
+    parser.add_argument("--no-pytorch", action="store_true", help="do not measure the PyTorch column")
     args = parser.parse_args(argv)
     reason = numba_lab.unavailable_reason()
     if reason:
         return numba_lab.skip(reason)
     init()
     n = lab_chapters.parse_count(args.n)
-    median = lab_chapters.median
     print(numba_lab.versions())
+    torch_reason = numba_lab.pytorch_reason(not args.no_pytorch)
+    print(numba_lab.pytorch_versions(torch_reason))
 
     first = first_and_later(n, args.samples)
     gap, wrong_gap = launch_gap(n, args.samples)
     brackets, wrong_brackets = bracketing(n, args.samples)
+    pytorch = numba_lab.pytorch_column(torch_reason, lambda: pytorch_figures(n, args.samples))
     ch01 = numba_lab.chapter("ch01_kernel_launch", ["--n", str(n), "--reps", "3"], args.build_dir, not args.no_chapter)
     ch03 = numba_lab.chapter("ch03_events", ["--n", str(n), "--reps", str(args.samples)], args.build_dir,
                              not args.no_chapter)
 
-    later = median(first["later_ms"])
-    numba_lab.side_by_side(
-        f"1. c = a + b on {n} floats: host time of the launch call", [
-            ("first call of a new @cuda.jit kernel (compiles)", first["first_ms"], None),
-            (f"later calls, median of {args.samples} (C++: <<<>>> launch)", later,
-             numba_lab.cpp_value(ch01, "launch_return", "the launch call returned after", "ms"))], "ms")
-    print(f"  the first call took {first['first_ms'] / later:.0f} times a later one: warm up (compile) before timing")
-
-    rows = [(name, median(gap[name]) * 1e3 if name in gap else None, numba_lab.cpp_value(ch03, "launch_gap_n", name))
-            for name in ("back to back", "isolated", "blocked stream")]
-    numba_lab.side_by_side(f"2. The kernel alone, event pairs on a stream, median of {args.samples}", rows, "us")
-    print("  'blocked stream' (C++ only): a spin kernel holds the stream until the sample is queued, so no launch gap")
-
-    rows = [(name, median(brackets[name]) * 1e3, numba_lab.cpp_value(ch03, "bracketing", name)) for name in brackets]
-    numba_lab.side_by_side(f"3. What the pair includes: a {n * 4 / (1 << 20):g} MiB pinned copy and the kernel",
-                           rows, "us")
+    numba = {"first": first, "gap": gap, "brackets": brackets}
+    notes = [[f"  Numba's first call took {first['first_ms'] / lab_chapters.median(first['later_ms']):.0f} times a "
+              "later one: warm up (compile) before timing"],
+             ["  'blocked stream' (C++ only): a spin kernel holds the stream until the sample is queued,"
+              " so no launch gap"],
+             []]
+    for (title, rows, unit), note in zip(tables(n, args.samples, numba, pytorch, ch01, ch03, not args.no_chapter),
+                                         notes):
+        numba_lab.print_table(title, rows, unit)
+        for line in note:
+            print(line)
 
     wrong = first["wrong"] + wrong_gap + wrong_brackets
     print(f"\nwrong values against NumPy's a + b: {wrong}")
+    if not isinstance(pytorch, numba_lab.Skipped):
+        print(f"PyTorch's torch.add: wrong values against the CPU's a + b: {pytorch['first']['wrong']}")
+        wrong += pytorch["first"]["wrong"]
     return 0 if wrong == 0 else 1
 
 

@@ -1,7 +1,7 @@
 """Chapter 04 from Numba: ten arrays normalised on one stream and on ten, as the article does it.
 
     python3 python/numba_ch04_streams.py [--arrays 10] [--n 10000000] [--reps 5] [--blocks 1024]
-                                         [--build-dir build/release] [--no-chapter]
+                                         [--build-dir build/release] [--no-chapter] [--no-pytorch]
 
 Each array: pinned host -> device (copy_to_device on the array's stream), its sum
 (partial_sums, then sum_partials: the chapter's two kernels, double accumulation),
@@ -10,8 +10,10 @@ a / sum (divide), device -> pinned host; queued round-robin on 1 stream and on
 stream waits for the start event; the main stream waits for each side stream's last
 event). The event time beside the C++ chapter's "1 stream" and "10 streams" medians
 (ch04_streams --json) from the same run; every output checked against NumPy's
-a / a.sum() in double on the same random inputs.
-Exit codes: 0 ok, 1 a wrong normalisation, 2 bad options, 77 no Numba or no GPU.
+a / a.sum() in double on the same random inputs. Beside them, PyTorch's figures from the
+same process (python/ch04_streams.py's normalise: copy_(non_blocking=True), a.div_(a.sum()),
+checked against the CPU too), or why that column was skipped.
+Exit codes: 0 ok, 1 a wrong normalisation (Numba's or PyTorch's), 2 bad options, 77 no Numba or no GPU.
 """
 import argparse
 import sys
@@ -21,6 +23,7 @@ try:
 except ImportError:  # numba_lab.unavailable_reason() says so, and main() skips
     np = None
 
+import ch04_streams
 import lab_chapters
 import numba_lab
 
@@ -122,6 +125,23 @@ def normalise(arrays, n, streams, reps, blocks=1024, seed=4):
     return times, error
 
 
+def table(arrays, reps, numba, cpp, pytorch):
+    """(rows from numba_lab.merge, Numba's speed-up, PyTorch's or None). @numba: {streams:
+    event times}; @cpp: numba_lab.cpp_column(...); @pytorch: {streams: times} or a Skipped."""
+    median = lab_chapters.median
+    keys = {1: "1 stream", arrays: f"{arrays} streams"}
+    rows = numba_lab.merge(
+        [(name, f"{name}, median of {reps}") for name in keys.values()],
+        {keys[s]: median(times) for s, times in numba.items()}, cpp,
+        pytorch if isinstance(pytorch, numba_lab.Skipped) else {keys[s]: median(t) for s, t in pytorch.items()})
+
+    def speedup(column):
+        one, many = rows[0][column], rows[1][column]
+        return one / many if isinstance(one, float) and isinstance(many, float) and many > 0 else None
+
+    return rows, speedup(1), speedup(3)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--arrays", type=int, default=10, help="arrays to normalise (default 10)")
@@ -130,25 +150,45 @@ def main(argv=None):
     parser.add_argument("--blocks", type=int, default=1024, help="blocks per kernel (default 1024)")
     parser.add_argument("--build-dir", help="the C++ build tree (default: $BUILD_DIR, build/gpu-check, build/release)")
     parser.add_argument("--no-chapter", action="store_true", help="do not run the C++ chapter")
+    parser.add_argument("--no-pytorch", action="store_true", help="do not measure the PyTorch column")
     args = parser.parse_args(argv)
     reason = numba_lab.unavailable_reason()
     if reason:
         return numba_lab.skip(reason)
     print(numba_lab.versions())
+    torch_reason = numba_lab.pytorch_reason(not args.no_pytorch)
+    print(numba_lab.pytorch_versions(torch_reason))
     report = numba_lab.chapter(
         "ch04_streams", ["--n", str(args.n), "--arrays", str(args.arrays), "--streams", str(args.arrays),
                          "--reps", str(args.reps)], args.build_dir, not args.no_chapter)
-    rows, worst = [], 0.0
-    for streams, name in ((1, "1 stream"), (args.arrays, f"{args.arrays} streams")):
-        times, error = normalise(args.arrays, args.n, streams, args.reps, args.blocks)
+    counts = (1, args.arrays)
+    numba, worst = {}, 0.0
+    for streams in counts:
+        numba[streams], error = normalise(args.arrays, args.n, streams, args.reps, args.blocks)
         worst = max(worst, error)
-        rows.append((f"{name}, median of {args.reps}", lab_chapters.median(times),
-                     numba_lab.cpp_value(report, "streams", name)))
-    numba_lab.side_by_side(f"{args.arrays} arrays x {args.n} floats, each: copy in, a / sum(a), copy out: "
-                           "event time for all", rows, "ms")
-    if rows[0][1] > 0 and rows[1][1] > 0:
-        print(f"  Numba: {rows[0][1] / rows[1][1]:.2f} times faster with {args.arrays} streams")
+    torch_worst = None
+
+    def measure_pytorch():
+        nonlocal torch_worst
+        times = {}
+        for streams in counts:
+            times[streams], error = ch04_streams.normalise(args.arrays, args.n, streams, args.reps)
+            torch_worst = max(torch_worst or 0.0, error)
+        return times
+
+    pytorch = numba_lab.pytorch_column(torch_reason, measure_pytorch)
+    cpp = numba_lab.cpp_column(report, {name: ("streams", name, "median") for name in
+                                        ("1 stream", f"{args.arrays} streams")}, not args.no_chapter)
+    rows, numba_speedup, torch_speedup = table(args.arrays, args.reps, numba, cpp, pytorch)
+    numba_lab.print_table(f"{args.arrays} arrays x {args.n} floats, each: copy in, a / sum(a), copy out: "
+                          "event time for all", rows, "ms")
+    for label, speedup in (("Numba", numba_speedup), ("PyTorch", torch_speedup)):
+        if speedup:
+            print(f"  {label}: {speedup:.2f} times faster with {args.arrays} streams")
     print(f"  largest relative error against NumPy (double): {worst:.2e} (tolerance {TOLERANCE:g})")
+    if torch_worst is not None:
+        print(f"  PyTorch's largest relative error against the CPU (double): {torch_worst:.2e}")
+        worst = max(worst, torch_worst)
     return 0 if worst <= TOLERANCE else 1
 
 

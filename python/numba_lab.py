@@ -1,8 +1,10 @@
 """The Numba side's shared part: numba.cuda imported with the one workaround this
-machine needs, the reason it cannot run (or None), and the Numba-beside-C++ table.
+machine needs, the reason it cannot run (or None), and the table that puts Numba's,
+the C++ chapter's and PyTorch's figures from one run side by side.
 
     cuda = numba_lab.load()          # raises numba_lab.Unavailable(reason)
-    numba_lab.side_by_side(title, [(what, numba_value, cpp_value)], unit)
+    rows = numba_lab.merge([(key, what)], numba={key: v}, cpp={key: v}, pytorch=Skipped(why) or {key: v})
+    numba_lab.print_table(title, rows, unit)
 
 The workaround (docs/numba.md): numba-cuda 0.30.4 registers an overload for
 np.row_stack (numba_cuda/numba/cuda/np/arrayobj.py), a function NumPy 2.5 removed, so
@@ -107,9 +109,112 @@ def cpp_value(report, table_id, name, key="median"):
     return row.get(key) if row else None
 
 
-def side_by_side(title, rows, unit):
-    """Rows of (what, Numba value, C++ value) with the difference; None prints as '-'."""
-    lab_chapters.side_by_side(title, rows, unit, label="Numba", width=max([52] + [len(what) for what, _, _ in rows]))
+class Skipped:
+    """A whole column that this run did not measure, and why (no PyTorch, --no-chapter, ...).
+    Printed as 'skipped' in every row, never as a number."""
+
+    def __init__(self, reason):
+        self.reason = reason
+
+    def __repr__(self):
+        return f"Skipped({self.reason!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, Skipped) and other.reason == self.reason
+
+
+COLUMNS = ("Numba", "C++ chapter", "PyTorch")
+
+
+def pytorch_reason(enabled=True):
+    """Why this run has no PyTorch column (--no-pytorch, not installed, not importable,
+    no CUDA GPU), or None."""
+    if not enabled:
+        return "--no-pytorch given"
+    try:
+        return lab_chapters.no_gpu_reason()
+    except Exception as error:  # torch installed but broken (e.g. built for another NumPy)
+        return f"PyTorch could not be imported ({type(error).__name__}: {error})"
+
+
+def pytorch_column(reason, measure):
+    """Skipped(@reason) when @reason is set; else @measure(), a dict {row key: value}."""
+    return Skipped(reason) if reason else measure()
+
+
+def cpp_column(report, picks, enabled=True):
+    """The C++ chapter's values {row key: value} from @report, for @picks {row key: (table id,
+    row name, field)}; Skipped when --no-chapter was given or the chapter wrote no report
+    (not built, or failed: the '[C++]' line above says which). A row missing from a report
+    is None ('-')."""
+    if not enabled:
+        return Skipped("--no-chapter given")
+    if report is None:
+        return Skipped("the chapter gave no report (see the [C++] line above)")
+    return {key: cpp_value(report, *pick) for key, pick in picks.items()}
+
+
+def merge(rows, numba, cpp, pytorch):
+    """One (what, Numba, C++, PyTorch) per (key, what) in @rows. Each column is a dict
+    {key: value}, where a key left out or None means "not measured for this row" ('-'),
+    or a Skipped for the whole column. A column that names a key no row has is an error
+    (a renamed row would otherwise drop its figure silently)."""
+    keys = [key for key, _ in rows]
+    columns = (numba, cpp, pytorch)
+    for label, column in zip(COLUMNS, columns):
+        if not isinstance(column, (dict, Skipped)):
+            raise TypeError(f"the {label} column is {type(column).__name__}, not a dict or Skipped")
+        if isinstance(column, dict):
+            unknown = [key for key in column if key not in keys]
+            if unknown:
+                raise KeyError(f"the {label} column has rows no table row names: {unknown}")
+    return [(what, *(column if isinstance(column, Skipped) else column.get(key) for column in columns))
+            for key, what in rows]
+
+
+def cell(value):
+    if isinstance(value, Skipped):
+        return f"{'skipped':>12s}"
+    return f"{value:12.3f}" if value is not None else f"{'-':>12s}"
+
+
+def versus(ours, cpp):
+    """(ours - C++) / C++ in percent, or '-' where either is missing or skipped."""
+    if isinstance(ours, (int, float)) and isinstance(cpp, (int, float)) and cpp:
+        return f"{(ours - cpp) / cpp * 100:+11.1f}%"
+    return f"{'-':>12s}"
+
+
+def table_lines(title, rows, unit):
+    """The lines print_table prints: @rows from merge()."""
+    width = max([52] + [len(what) for what, *_ in rows])
+    lines = ["", title,
+             f"  {'what':{width}s} {'Numba':>12s} {'C++ chapter':>12s} {'PyTorch':>12s} {'Numba/C++':>12s} "
+             f"{'PyTorch/C++':>12s}"]
+    for what, numba, cpp, pytorch in rows:
+        lines.append(f"  {what:{width}s} {cell(numba)} {cell(cpp)} {cell(pytorch)} {versus(numba, cpp)} "
+                     f"{versus(pytorch, cpp)}")
+    lines.append(f"  ({unit}; X/C++ = (X - C++) / C++)")
+    skipped = {}
+    for row in rows:
+        for label, value in zip(COLUMNS, row[1:]):
+            if isinstance(value, Skipped):
+                skipped.setdefault(label, value.reason)
+    lines += [f"  {label} column skipped: {reason}" for label, reason in skipped.items()]
+    return lines
+
+
+def print_table(title, rows, unit):
+    print("\n".join(table_lines(title, rows, unit)))
+
+
+def pytorch_versions(reason):
+    """One line: the PyTorch column's torch and CUDA versions, or why it is skipped."""
+    if reason:
+        return f"PyTorch column: skipped ({reason})"
+    import torch
+
+    return f"PyTorch column: torch {torch.__version__}, CUDA {torch.version.cuda}"
 
 
 def host_ms(work):

@@ -4,8 +4,10 @@
 #      offline, no dependencies), which goes first on PYTHONPATH; the machine's own
 #      numba-cuda, llvmlite and NumPy are used, and must match python/requirements-numba.txt
 #   2. the pytest suite (python/run_numba_tests.py)
-#   3. every python/numba_*.py script once, small repetition counts, each beside the C++
-#      chapter's figures from BUILD_DIR; output to <results>/<script>.log
+#   3. every python/numba_*.py script once, small repetition counts: each prints one table per
+#      experiment with Numba's, the C++ chapter's (from BUILD_DIR) and PyTorch's figures (this
+#      $PYTHON's torch, in the same process), or says which column was skipped and why;
+#      output to <results>/<script>.log
 # Ends with one line per step and a summary; exits non-zero if a step failed, and 77
 # (skipped, with the reason) where Numba cannot run: no wheel, a version that does not
 # match, numba.cuda not importable, or no GPU.
@@ -73,6 +75,10 @@ cat "$results/versions.txt"
 reason=$(cd python && "$python" -c 'import numba_lab; print(numba_lab.unavailable_reason() or "")' 2>&1 | tail -n 1)
 [[ -z $reason ]] || skip "$reason"
 (cd python && "$python" -c 'import numba_lab; print(numba_lab.versions())') | tee -a "$results/versions.txt"
+# The scripts' PyTorch column: torch's version, or why it will say "skipped" (the run still counts).
+(cd python && "$python" -c 'import numba_lab; print(numba_lab.pytorch_versions(numba_lab.pytorch_reason()))') 2>&1 |
+  tail -n 1 | tee -a "$results/versions.txt"
+[[ -d $BUILD_DIR/chapters ]] || echo "numba-check: no chapters in $BUILD_DIR: the C++ columns will say skipped"
 
 # shellcheck source=scripts/side-steps.sh
 source scripts/side-steps.sh

@@ -80,6 +80,7 @@ ch11::PriorityRun priority_run(double equal_us, double greatest_us, bool attribu
   run.threads = 1024;
   run.resident_per_sm = 2;
   run.long_blocks = 8;
+  run.long_waves = 2;  // on 2 SMs
   run.long_block_us = 200;
   run.urgent_blocks = 2;
   run.urgent_block_us = 5;
@@ -234,6 +235,13 @@ TEST_CASE("priority_shortens_delay: shorter passes, not shorter fails, one level
 
   f = ch11::priority_findings(priority_run(500, 520, true, 0));
   CHECK(by_id(f, "priority_shortens_delay").id == "priority_shortens_delay.single_level");
+
+  ch11::PriorityRun one_wave = priority_run(23.9, 39.5);  // the H100's smoke run: one wave of 50 us blocks
+  one_wave.long_waves = 1;
+  f = ch11::priority_findings(one_wave);
+  CHECK(by_id(f, "priority_shortens_delay").id == "priority_shortens_delay.nothing_pending");
+  CHECK(by_id(f, "priority_shortens_delay").kind == lab::Finding::Kind::observation);
+  CHECK(value(f, "priority_shortens_delay", "greatest_us") == doctest::Approx(39.5));
 }
 
 TEST_CASE("priority_benchmark: met at 1/10 of the equal-priority delay or less") {

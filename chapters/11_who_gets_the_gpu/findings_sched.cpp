@@ -293,6 +293,13 @@ lab::Finding priority_shortens_delay(const PriorityRun& run) {
   if (run.least == run.greatest)
     return lab::named_observation("priority_shortens_delay.single_level", name,
                                   "this device has one priority level: nothing to compare");
+  if (run.long_waves < 2)  // the documented preference is among pending work: one wave leaves none pending
+    return lab::named_observation("priority_shortens_delay.nothing_pending", name,
+                                  lab::format("the long kernel is one wave, so no long block was pending when the "
+                                              "urgent kernel came: start delay %.1f us at priority %d, %.1f us at %d",
+                                              greatest, run.greatest, equal, run.least))
+        .with("greatest_us", greatest)
+        .with("equal_us", equal);
   const bool shorter = greatest < equal;
   return lab::timing_check(std::string("priority_shortens_delay.") + (shorter ? "shorter" : "not_shorter"), name,
                            shorter,

@@ -69,6 +69,7 @@ struct PriorityRun {
   int threads = 0;                ///< threads per block, both kernels
   int resident_per_sm = 0;        ///< blocks of that size one SM holds at once (the occupancy API)
   int long_blocks = 0;            ///< the long kernel's blocks: waves x resident_per_sm x SMs
+  int long_waves = 0;             ///< waves of them: from 2, blocks are pending while the first wave runs
   double long_block_us = 0;       ///< each long block's spin
   int urgent_blocks = 0;          ///< the urgent kernel's blocks
   double urgent_block_us = 0;     ///< each urgent block's spin

@@ -206,6 +206,7 @@ PriorityRun set_up(int waves, double long_block_us, double urgent_block_us, bool
   LAB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&run.resident_per_sm, spin_blocks, kThreads, 0));
   run.threads = kThreads;
   run.long_blocks = waves * run.resident_per_sm * device.sm_count;
+  run.long_waves = waves;
   run.long_block_us = long_block_us;
   run.urgent_blocks = kUrgentBlocks;
   run.urgent_block_us = urgent_block_us;

@@ -70,6 +70,9 @@ __global__ void tma_staged(const float* in, float* out, std::int64_t n, int tile
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) init(&full[s], 1);  // one arrival per phase: the copying thread's
+    // The initialised barriers made visible to the async proxy that the bulk copies complete on (the
+    // Programming Guide's one-dimensional TMA example does the same after init).
+    cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
   }
   __syncthreads();  // the barriers are initialised before anyone uses them
   if (threadIdx.x == 0) {

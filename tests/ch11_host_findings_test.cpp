@@ -221,3 +221,62 @@ TEST_CASE("ch11 wait value: not held, the spin blocker free, the wait-value slow
   CHECK(s[0].id == "wait_value.skipped");
   CHECK_FALSE(has_id(s, "stream_held"));
 }
+
+// --- 4. CUDA calls inside a host function -----------------------------------------------
+
+namespace {
+
+ch11::HostCallProbe call_probe(const std::string& call, const std::string& returned, bool finished = true) {
+  ch11::HostCallProbe p;
+  p.call = call;
+  p.finished = finished;
+  if (finished) {
+    p.returned = returned;
+    p.sync_after = "cudaSuccess";
+  } else {
+    p.why_not = "did not finish in 5 s";
+  }
+  return p;
+}
+
+ch11::HostCallRun call_run(std::vector<ch11::HostCallProbe> probes) {
+  ch11::HostCallRun run;
+  run.timeout_s = 5;
+  run.probes = std::move(probes);
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("host_calls: all refused, some allowed, some never returned, skipped") {
+  auto f = ch11::host_call_findings(
+      call_run({call_probe("stream_query", "cudaErrorNotPermitted"), call_probe("malloc", "cudaErrorNotPermitted")}));
+  CHECK(by_id(f, "host_calls").id == "host_calls.all_refused");
+  CHECK(value(f, "host_calls", "refused") == 2);
+
+  f = ch11::host_call_findings(
+      call_run({call_probe("stream_query", "cudaSuccess"), call_probe("malloc", "cudaErrorNotPermitted")}));
+  CHECK(by_id(f, "host_calls").id == "host_calls.some_allowed");
+  CHECK(value(f, "host_calls", "succeeded") == 1);
+  CHECK(value(f, "host_calls", "refused") == 1);
+
+  f = ch11::host_call_findings(
+      call_run({call_probe("stream_query", "cudaSuccess"), call_probe("sync_own_stream", "", false)}));
+  CHECK(by_id(f, "host_calls").id == "host_calls.some_hung");
+  CHECK(value(f, "host_calls", "hung") == 1);
+
+  ch11::HostCallRun skipped;
+  skipped.skipped = true;
+  skipped.skip_reason = "instrumented";
+  CHECK(by_id(ch11::host_call_findings(skipped), "host_calls").id == "host_calls.skipped");
+}
+
+TEST_CASE("host_call_table: what each call returned, or no answer") {
+  const lab::ResultTable t = ch11::host_call_table(
+      call_run({call_probe("malloc", "cudaErrorNotPermitted"), call_probe("sync_own_stream", "", false)}));
+  CHECK(t.id() == "host_call");
+  REQUIRE(t.rows().size() == 2);
+  CHECK(t.row("malloc").get("returned").text() == "cudaErrorNotPermitted");
+  CHECK(t.row("sync_own_stream").get("returned").text() == "no answer");
+  CHECK(t.row("sync_own_stream").get("why").text() == "did not finish in 5 s");
+}

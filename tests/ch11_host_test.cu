@@ -11,6 +11,7 @@
 
 #include "device.cuh"
 #include "green_contexts.cuh"
+#include "host_calls.cuh"
 #include "host_work.cuh"
 #include "statistics.hpp"
 #include "support/skip.hpp"
@@ -77,4 +78,16 @@ TEST_CASE("green: the urgent and the long kernel ran on disjoint SMs, each withi
   CHECK(run.urgent_sms_used <= run.small_sms);
   CHECK(run.long_sms_used <= run.large_sms);
   CHECK(run.green_delay_us.size() == 2);
+}
+
+TEST_CASE("host calls: each child answers, or is stopped after its time limit; the stream query answers") {
+  const ch11::HostCallRun run = ch11::run_host_call_children(CH11_HOST_CALL_CHILD, false, 10.0);
+  REQUIRE(run.probes.size() == ch11::host_call_names().size());
+  for (const ch11::HostCallProbe& p : run.probes) {
+    CAPTURE(p.call);
+    if (!p.finished) CHECK_MESSAGE(p.why_not.find("did not finish") != std::string::npos, p.why_not);
+    if (p.finished) CHECK(p.returned != "-");  // the host function ran and made its call
+  }
+  CHECK(run.probes.front().call == "stream_query");
+  CHECK(run.probes.front().finished);  // a query of another, idle stream cannot wait
 }

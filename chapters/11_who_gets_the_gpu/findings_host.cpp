@@ -253,9 +253,47 @@ std::vector<lab::Background> host_chain_background() {
   const std::string api = "CUDA Runtime API, cudaLaunchHostFunc";
   return {{"\"The function will be called after currently enqueued work and will block work added after it\"", api},
           {"\"The host function must not make any CUDA API calls. Attempting to use a CUDA API may result in "
-           "cudaErrorNotPermitted, but this is not required\" (not demonstrated here: a call that deadlocks or "
-           "corrupts state is not a safe demonstration)",
+           "cudaErrorNotPermitted, but this is not required\" (the calls below are made in child processes, so "
+           "that one which waits for ever or breaks the context stops only its child)",
            api}};
+}
+
+lab::ResultTable host_call_table(const HostCallRun& run) {
+  lab::ResultTable table("host_call", "A CUDA call inside a host function, one child process each",
+                         "call in the host function",
+                         {{"returned", "returned", "", 0}, {"sync_after", "its stream's sync", "", 0}});
+  for (const HostCallProbe& p : run.probes) {
+    lab::ResultTable::Row& row = table.add_row(p.call);
+    row.set("returned", p.finished ? p.returned : "no answer").set("sync_after", p.finished ? p.sync_after : "-");
+    if (!p.finished) row.set("why", p.why_not);  // the JSON's: e.g. stopped after the timeout
+  }
+  table.note(lab::format("each child stopped after %.0f s; its stream: cudaStreamSynchronize after the host function",
+                         run.timeout_s));
+  return table;
+}
+
+std::vector<lab::Finding> host_call_findings(const HostCallRun& run) {
+  const std::string name = "CUDA calls inside a host function";
+  if (run.skipped) return {skipped("host_calls", name, run.skip_reason)};
+  int refused = 0, succeeded = 0, hung = 0;
+  for (const HostCallProbe& p : run.probes) {
+    refused += p.finished && p.returned == "cudaErrorNotPermitted";
+    succeeded += p.finished && p.returned == "cudaSuccess";
+    hung += !p.finished;
+  }
+  const int calls = static_cast<int>(run.probes.size());
+  const std::string branch = refused == calls ? "all_refused" : hung > 0 ? "some_hung" : "some_allowed";
+  return {lab::named_observation(
+              "host_calls." + branch, name,
+              lab::format("%d of %d calls returned cudaErrorNotPermitted, %d returned cudaSuccess, %d never returned "
+                          "(stopped after %.0f s): %s",
+                          refused, calls, succeeded, hung, run.timeout_s,
+                          branch == "all_refused" ? "this driver refused every one"
+                          : branch == "some_hung" ? "a call can wait for ever: the rule is not only a refusal"
+                                                  : "some ran: the refusal is not enforced for every call"))
+              .with("refused", refused)
+              .with("succeeded", succeeded)
+              .with("hung", hung)};
 }
 
 // --- 5. A stream that waits without an SM -----------------------------------------------

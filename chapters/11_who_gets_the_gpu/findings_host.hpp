@@ -106,6 +106,26 @@ std::vector<lab::Finding> host_chain_findings(const HostChainRun& run);
 /// 4. cudaLaunchHostFunc, as documented (and the rule that its function makes no CUDA call).
 std::vector<lab::Background> host_chain_background();
 
+/// One CUDA call made inside a host function, in a child process of its own.
+struct HostCallProbe {
+  std::string call;        ///< host_calls.cuh's name for it
+  std::string returned;    ///< the call's cudaError_t name ("-" if the host function never ran)
+  std::string sync_after;  ///< what cudaStreamSynchronize of the host function's stream returned
+  bool finished = false;   ///< the child printed its line
+  std::string why_not;     ///< why not (stopped after the timeout, or a crash)
+};
+/// Section 4's second half: every call of host_call_names().
+struct HostCallRun {
+  bool skipped = false;               ///< not run
+  std::string skip_reason;            ///< why
+  double timeout_s = 0;               ///< each child's time limit
+  std::vector<HostCallProbe> probes;  ///< one per call
+};
+/// One row per call: returned, the stream's sync after it, or why there is no answer (id "host_call").
+lab::ResultTable host_call_table(const HostCallRun& run);
+/// host_calls: how many calls were refused, succeeded, or never returned (an observation).
+std::vector<lab::Finding> host_call_findings(const HostCallRun& run);
+
 // --- 5. A stream that waits without an SM -----------------------------------------------
 
 /// One way of holding stream A while a full wave runs on stream B.

@@ -26,6 +26,7 @@
 #include "block_timeline.cuh"
 #include "chapter.cuh"
 #include "green_contexts.cuh"
+#include "host_calls.cuh"
 #include "host_work.cuh"
 #include "nvtx_ranges.cuh"
 #include "options.hpp"
@@ -77,6 +78,10 @@ int main(int argc, char** argv) {
     report.add(ch11::host_chain_table(chain));
     report.add(ch11::host_chain_findings(chain));
     report.add(ch11::host_chain_background());
+    const ch11::HostCallRun calls =
+        ch11::run_host_call_children(ch11::host_call_child_program(), chapter.instrumented());
+    report.add(ch11::host_call_table(calls));
+    report.add(ch11::host_call_findings(calls));
 
     report.section("5. A stream that waits without an SM");
     const ch11::WaitValueRun wait = ch11::run_wait_value(o.long_block_us, reps, chapter.instrumented(), device);

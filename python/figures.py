@@ -31,9 +31,9 @@ import matplotlib.ticker  # noqa: E402
 import lab_chapters  # noqa: E402  (the same median as the PyTorch and Numba sides)
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-RUN = ROOT / "docs" / "results" / "h100-2026-11-25" / "run3"
-RUN_CH10 = RUN.parent / "run4"  # chapter 10 came after run 3: its kept run is run 4
-KEPT = {"ch10_dependent_launch": RUN_CH10}  # chapters drawn from another run than RUN's by default
+RUN = ROOT / "docs" / "results" / "h100-2026-11-25" / "run5"
+# Chapters drawn from another run than RUN's: chapter 11 gained its host-call section after run 5, and run 6 ran it.
+KEPT = {"ch11_who_gets_the_gpu": RUN.parent / "run6"}
 FIGURES = ROOT / "docs" / "figures"
 SCHEMA = 2
 COLOURS = {"HtoD": "#1f77b4", "DtoH": "#2ca02c", "kernel": "#ff7f0e", "memset": "#9467bd", "host": "#8c564b",
@@ -704,6 +704,209 @@ def ch10_queue_scale(path, out):
     save(fig, out, caption(report, path))
 
 
+URGENT, LONG_BEFORE, LONG_AFTER = "#d62728", "#c6dbef", "#2171b5"  # ch11: the urgent kernel; long blocks by start
+
+
+def lanes_of(blocks):
+    """(start, end, kind) blocks of one SM dealt into lanes, each block into the first lane free at its start:
+    the slots the SM ran them in, as far as the stamps tell."""
+    ends, dealt = [], []
+    for start, end, kind in sorted(blocks):
+        lane = next((i for i, e in enumerate(ends) if e <= start), len(ends))
+        if lane == len(ends):
+            ends.append(end)
+        else:
+            ends[lane] = end
+        dealt.append((lane, start, end, kind))
+    return dealt, max(1, len(ends))
+
+
+def ch11_priorities(path, out, others=3):
+    """Section 2 as a block timeline: the last sample of equal and of the greatest priority, one row per SM
+    (those that ran an urgent block and the @others lowest-numbered ones that did not), every block a bar in the
+    slot the SM ran it in, time from the long kernel's first block; the long blocks that began after the GPU saw
+    the urgent launch and before the first urgent block are drawn dark."""
+    report = load_report(path)
+    cases = {r["name"]: r for r in rows(report, "priority_urgent")}
+    shown_cases = [cases[name] for name in ("equal_priority", "greatest_priority") if name in cases]
+    if not shown_cases:
+        raise SystemExit(f"figures: {path} has no equal_priority or greatest_priority row")
+    picked = []
+    for r in shown_cases:
+        urgent_sms = sorted({int(s) for s in r["urgent_sm"]})
+        rest = sorted({int(s) for s in r["long_sm"]} - set(urgent_sms))[:others]
+        picked.append((sorted(urgent_sms + rest), set(urgent_sms), rest))
+    heights = [len(sms) for sms, _, _ in picked]
+    fig, axes = plt.subplots(len(shown_cases), 1, figsize=(11, 1.6 + 0.28 * sum(heights)), sharex=True,
+                             squeeze=False, gridspec_kw={"height_ratios": heights})
+    end = max(e for r in shown_cases for e in r["long_end_us"] + r["urgent_end_us"])
+    for ax, r, (sms, urgent_sms, rest) in zip(axes[:, 0], shown_cases, picked):
+        first_urgent = min(r["urgent_start_us"])
+        seen = r["launch_us"]  # when the GPU saw the launch flag, from the long kernel's first block
+        went_first = sum(1 for s in r["long_start_us"] if seen <= s < first_urgent)
+        after = sum(1 for s in r["long_start_us"] if s >= first_urgent)
+        for row, sm in enumerate(sms):
+            blocks = [(s, e, "long") for s, e, m in zip(r["long_start_us"], r["long_end_us"], r["long_sm"]) if m == sm]
+            blocks += [(s, e, "urgent") for s, e, m in zip(r["urgent_start_us"], r["urgent_end_us"], r["urgent_sm"])
+                       if m == sm]
+            dealt, count = lanes_of(blocks)
+            height = 0.84 / count
+            for lane, start, stop, kind in dealt:
+                colour = URGENT if kind == "urgent" else LONG_AFTER if seen <= start < first_urgent else LONG_BEFORE
+                ax.broken_barh([(start, stop - start)], (row - 0.42 + lane * height, height * 0.92),
+                               facecolors=colour, edgecolor=URGENT if kind == "urgent" else "white",
+                               linewidth=0.8 if kind == "urgent" else 0.4, zorder=3 if kind == "urgent" else 2)
+        ax.axvline(seen, color="black", linestyle="--", linewidth=1, zorder=4)
+        ax.axvline(first_urgent, color=URGENT, linestyle=":", linewidth=1.2, zorder=4)
+        ax.annotate("", (first_urgent, -0.9), xytext=(seen, -0.9), arrowprops={"arrowstyle": "->", "color": "black",
+                                                                              "linewidth": 0.8}, annotation_clip=False)
+        ax.text(seen + 0.01 * end, -1.0, f"this sample's start delay: {first_urgent - seen:.1f} us", ha="left",
+                va="bottom", fontsize=8, zorder=5,
+                bbox={"facecolor": "white", "alpha": 0.8, "edgecolor": "none", "pad": 1})
+        ax.set_yticks(range(len(sms)), [f"SM {sm}" + ("" if sm in urgent_sms else " *") for sm in sms], fontsize=8)
+        ax.set_ylim(len(sms) - 0.5, -1.6)
+        ax.set_xlim(0, end * 1.01)
+        ax.set_title(f"{r['name'].replace('_', ' ')} (priority {r['priority']}): start delay {r['median']:.1f} us, "
+                     f"median of {r['count']}.\nThis sample: {went_first} long blocks began between the launch and "
+                     f"the first urgent block, {after} after it", loc="left", fontsize=9)
+    axes[-1, 0].set_xlabel("time from the long kernel's first block start [us] (%globaltimer), the last sample of each")
+    patch = matplotlib.patches.Patch
+    handles = [patch(color=LONG_BEFORE, label="long block"),
+               patch(color=LONG_AFTER, label="long block begun after the launch was seen, before the first urgent one"),
+               patch(facecolor=URGENT, edgecolor=URGENT, label="urgent block"),
+               matplotlib.lines.Line2D([], [], color="black", linestyle="--", label="the GPU saw the urgent launch"),
+               matplotlib.lines.Line2D([], [], color=URGENT, linestyle=":", label="the first urgent block began")]
+    height = fig.get_figheight()
+    fig.legend(handles=handles, loc="upper left", ncol=3, frameon=False, fontsize=8,
+               bbox_to_anchor=(0.0, 1 - 0.35 / height))
+    long_row = shown_cases[0]
+    options = report["options"]
+    fig.suptitle(f"An urgent kernel ({len(long_row['urgent_sm'])} blocks x {options['urgent-block-us']:g} us) launched "
+                 f"while a long one runs ({len(long_row['long_sm'])} blocks x {options['long-block-us']:g} us), "
+                 "its blocks by SM", x=0.01, y=1 - 0.05 / height,
+                 ha="left", va="top", fontsize=10)
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.55 / height))
+    note = (f"Rows: the SMs that ran an urgent block in that sample and (*) the {others} lowest-numbered SMs that ran "
+            f"none, of the {len({int(s) for s in long_row['long_sm']})} SMs that ran long blocks; each SM's blocks "
+            "dealt into lanes, a block into the first lane free at its start.")
+    save(fig, out, note + "\n" + caption(report, path))
+
+
+def ch11_host_gaps(path, out):
+    """Section 4: every idle gap between two kernels of the chain, with no host function, with one, and with a
+    host thread that waits on an event; the median as a bar, on a log axis (2 us beside 40 us)."""
+    report = load_report(path)
+    table = rows(report, "host_chain")
+    labels = {"no_host_function": "no host function", "host_function": "a host function\n(cudaLaunchHostFunc)",
+              "event_thread": "an event thread\n(a host thread waits\non an event)"}
+    fig, ax = plt.subplots(figsize=(8, 3.8))
+    for i, r in enumerate(table):
+        strip(ax, i, r["samples"], SERIES[i % len(SERIES)][0])
+        ax.annotate(f"median {r['median']:.2f} us\n{r['count']} gaps, {r['host_calls']} host calls\n"
+                    f"{r['per_kernel_us']:.1f} us per kernel", (i + 0.33, r["median"]), fontsize=8, va="center")
+    ax.axhline(report["options"]["kernel-us"], color="#7f7f7f", linestyle=":", linewidth=1)
+    ax.annotate(f"one kernel's spin ({report['options']['kernel-us']:g} us)", (-0.45, report["options"]["kernel-us"]),
+                xytext=(0, 3), textcoords="offset points", fontsize=7, color="#555555")
+    ax.set_yscale("log")
+    values = [v for r in table for v in r["samples"]]
+    ax.set_yticks([t for t in (1, 2, 5, 10, 20, 50, 100, 200, 500) if min(values) / 2 <= t <= 2 * max(values)])
+    ax.yaxis.set_major_formatter(matplotlib.ticker.StrMethodFormatter("{x:g}"))
+    ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    ax.set_ylim(min(values) / 1.3, max(values) * 1.3)
+    ax.set_xticks(range(len(table)), [labels.get(r["name"], r["name"]) for r in table])
+    ax.set_xlim(-0.5, len(table) - 0.5 + 0.55)
+    ax.set_ylabel("idle gap between kernels [us], log scale")
+    ax.set_title(table[0]["table"] + ";\nevery gap a dot, the median a bar (k+1's first block start less k's last "
+                 "block end, %globaltimer)", loc="left", fontsize=9)
+    save(fig, out, caption(report, path))
+
+
+CH12_VERSIONS = [("direct", "#7f7f7f", "o"), ("sync_staged", "#2ca02c", "s"), ("pipeline", "#1f77b4", "^"),
+                 ("tma", "#ff7f0e", "D")]
+
+
+def ch12_occupancy(path, out):
+    """Section 2: each version's bandwidth as % of the device-to-device copy at each occupancy point; for the
+    pipeline and TMA the best stage count (a line, labelled xN) and every stage count (pale dots)."""
+    report = load_report(path)
+    work = report["options"]["work"]
+    table = [r for r in rows(report, "stage_sweep") if r.get("work") == work and "percent_of_copy" in r]
+    points = list(dict.fromkeys(r["point"] for r in table))
+    fig, ax = plt.subplots(figsize=(9, 4.2))
+    for shift, (version, colour, marker) in zip((-0.12, -0.04, 0.04, 0.12), CH12_VERSIONS):
+        best = []
+        for i, point in enumerate(points):
+            mine = [r for r in table if r["version"] == version and r["point"] == point]
+            if not mine:
+                continue
+            top = max(mine, key=lambda r: r["percent_of_copy"])
+            best.append((i + shift, top))
+            if len(mine) > 1:
+                ax.scatter([i + shift] * len(mine), [r["percent_of_copy"] for r in mine], s=12, color=colour,
+                           alpha=0.3, linewidths=0, zorder=2)
+                ax.annotate(f"x{top['stages']}", (i + shift, top["percent_of_copy"]), xytext=(0, 5),
+                            textcoords="offset points", ha="center", fontsize=7, color=colour)
+        label = version + (", best stage count (xN); pale: every count" if version in ("pipeline", "tma") else "")
+        ax.plot([x for x, _ in best], [r["percent_of_copy"] for _, r in best], marker=marker, markersize=5,
+                color=colour, label=label, zorder=3)
+    copy = rows(report, "copy")[0]
+    ax.axhline(100, color="black", linewidth=0.8)
+    ax.annotate(f"the copy: {copy['gbps']:.0f} GB/s", (len(points) - 0.5, 100), xytext=(0, 3),
+                textcoords="offset points", ha="right", fontsize=7)
+    tiles = {p: sorted({r["tile_kib"] for r in table if r["point"] == p}) for p in points}
+    ax.set_xticks(range(len(points)), [f"{p}\n{'/'.join(f'{t:g}' for t in tiles[p])} KiB tiles" for p in points],
+                  fontsize=8)
+    ax.set_xlim(-0.5, len(points) - 0.5)
+    ax.set_ylim(0, 108)
+    ax.set_xlabel("occupancy point: blocks launched per SM (1/SM full: tiles that fill shared memory)")
+    ax.set_ylabel("bandwidth [% of the copy's]")
+    ax.legend(fontsize=7, frameon=False, loc="lower left")
+    ax.set_title(f"The staged kernel at {work} FMAs per element, {copy['mib']:g} MiB in and out: medians of "
+                 f"{table[0]['count']} launches", loc="left", fontsize=9)
+    fewer = {}  # point -> resident count -> runs where an SM holds fewer blocks than the point launches
+    for r in table:
+        launched = int(r["point"].split("/")[0])
+        if r["resident_per_sm"] < launched:
+            fewer.setdefault(r["point"], {}).setdefault(r["resident_per_sm"], []).append(r["name"].split(" @ ")[0])
+    held = "".join(f"At {point} an SM holds only " + "; ".join(
+        f"{count} blocks of {', '.join(names)}" for count, names in counts.items()) + " (the occupancy calculator).\n"
+        for point, counts in fewer.items())
+    save(fig, out, held + caption(report, path) + "; table stage_sweep")
+
+
+def ch12_waiting(path, out):
+    """Section 3: per version and stage count, the share of a tile's time each block waited and computed, at
+    the first and the last occupancy point (thread 0 of each block, %globaltimer)."""
+    report = load_report(path)
+    table = [r for r in rows(report, "stage_stamps") if "wait_share" in r]
+    points = list(dict.fromkeys(r["point"] for r in table))
+    fig, axes = plt.subplots(1, len(points), figsize=(11, 4.8), sharey=True, squeeze=False)
+    fig.subplots_adjust(left=0.11, right=0.88, top=0.8, bottom=0.17, wspace=0.42)
+    names = list(dict.fromkeys(r["name"].split(" @ ")[0] for r in table))
+    colours = {v: c for v, c, _ in CH12_VERSIONS}
+    for ax, point in zip(axes[0], points):
+        mine = {r["name"].split(" @ ")[0]: r for r in table if r["point"] == point}
+        for i, name in enumerate(names):
+            r = mine.get(name)
+            if r is None:
+                continue
+            waiting = r["wait_share"]
+            ax.barh(i, waiting, color=colours.get(r["version"], "#7f7f7f"), height=0.7)
+            ax.barh(i, 100 - waiting, left=waiting, color=colours.get(r["version"], "#7f7f7f"), alpha=0.25, height=0.7)
+            ax.text(waiting + 1, i, f"{waiting:.0f} %", va="center", fontsize=8)
+            ax.text(102, i, f"{r['wait_ns']:,.0f} / {r['compute_ns']:,.0f}", va="center", fontsize=8)
+        ax.text(102, -0.7, "wait / compute\na tile [ns]", va="bottom", fontsize=8, color="#555555")
+        ax.set_xlim(0, 100)
+        ax.set_xticks(range(0, 101, 25))
+        ax.set_xlabel("share of each tile's time [%]:\nwaiting (dark), computing (pale)")
+        ax.set_title(f"at {point}", loc="left", fontsize=9, pad=16)
+    axes[0, 0].set_yticks(range(len(names)), names, fontsize=8)
+    axes[0, 0].set_ylim(len(names) - 0.5, -0.5)
+    fig.suptitle(f"{table[0]['table']}\nwaiting: from the previous tile done (or the first copy issued) to this "
+                 "tile ready; computing: ready to stored", x=0.01, y=0.98, ha="left", va="top", fontsize=9)
+    save(fig, out, caption(report, path) + "; table stage_stamps")
+
+
 def size_label(size):
     for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if size >= scale:
@@ -734,7 +937,11 @@ def chapter_figures(run, out, kept=None):
                                ("ch09_multi_gpu", "one_gpu", ch09_one_gpu),
                                ("ch10_dependent_launch", "pdl", ch10_pdl),
                                ("ch10_dependent_launch", "jacobi", ch10_jacobi),
-                               ("ch10_dependent_launch", "queue_scale", ch10_queue_scale)]:
+                               ("ch10_dependent_launch", "queue_scale", ch10_queue_scale),
+                               ("ch11_who_gets_the_gpu", "priorities", ch11_priorities),
+                               ("ch11_who_gets_the_gpu", "host_gaps", ch11_host_gaps),
+                               ("ch12_async_copies", "occupancy", ch12_occupancy),
+                               ("ch12_async_copies", "waiting", ch12_waiting)]:
         data = kept.get(name, run) / f"{name}.json"
         if data.exists():
             target = out / f"{name}.{figure}.svg"

@@ -14,8 +14,8 @@
 #include "options.hpp"
 #include "overlap_model.hpp"
 #include "stencil.hpp"
-#include "tma_background.hpp"
 #include "support/findings_support.hpp"
+#include "tma_background.hpp"
 #include "vocabulary.hpp"
 
 namespace {

@@ -51,7 +51,8 @@ struct CacheRun {
   WorkingSetRun large;  ///< --large-factor x the L2
 };
 
-struct FlushEffects {            ///< the flush's effects read off one working set's medians, in microseconds
+/// The flush's effects read off one working set's medians, in microseconds.
+struct FlushEffects {
   double launch_gap_us = 0;      ///< nothing: isolated - blocked stream
   double hidden_by_spin_us = 0;  ///< isolated: nothing - spin kernel
   double cooling_write_us = 0;   ///< blocked stream: write flush - nothing

@@ -23,8 +23,9 @@ const std::vector<std::string>& host_call_names();
 /// synchronises that stream; what the call returned and what the sync returned.
 /// A call that never returns leaves the child waiting (the parent stops it).
 HostCallProbe probe_host_call(const std::string& call);
-/// The child's one line for @p probe ("host_call NAME RETURNED SYNC"), and its reader.
+/// The child's one line for @p probe: "host_call NAME RETURNED SYNC".
 std::string host_call_line(const HostCallProbe& probe);
+/// Reads that line from @p text into @p probe, whose call names it; false when there is none.
 bool read_host_call_line(const std::string& text, HostCallProbe& probe);
 
 /// Runs the child of @p program once per call, each stopped after

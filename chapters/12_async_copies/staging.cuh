@@ -39,9 +39,8 @@ struct StageConfig {
   int work;           ///< FMAs per element after the stencil
 };
 
-/// The limits a StageConfig must respect.
-inline constexpr int kMaxStages = 4;
-inline constexpr int kMaxWork = 4096;
+inline constexpr int kMaxStages = 4;   ///< a StageConfig's stages at most
+inline constexpr int kMaxWork = 4096;  ///< a StageConfig's FMAs per element at most
 
 /// The name a table gives @p v: "direct", "sync_staged", "pipeline", "tma".
 const char* version_name(Version v);

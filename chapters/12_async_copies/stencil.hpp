@@ -15,8 +15,10 @@
 #include <vector>
 
 #if defined(__CUDACC__)
+/// The stencil's functions, for the host and the device alike (plain inline without nvcc).
 #define CH12_HD __host__ __device__ __forceinline__
 #else
+/// The stencil's functions, for the host and the device alike (plain inline without nvcc).
 #define CH12_HD inline
 #endif
 

@@ -41,6 +41,9 @@ step ch03_events "$python" python/ch03_events.py --samples 20
 step ch04_streams "$python" python/ch04_streams.py --reps 5 --race-runs 20
 step ch06_pinned_memory "$python" python/ch06_pinned_memory.py --mib 256 --reps 5
 step ch07_l2_flush "$python" python/ch07_l2_flush.py --samples 50
+step ch10_graph_replay "$python" python/ch10_graph_replay.py --samples 20
+step ch11_stream_priority "$python" python/ch11_stream_priority.py --samples 20
+step ch12_triton_stages "$python" python/ch12_triton_stages.py --reps 10 --cpp-reps 3
 step bench_measure_vs_do_bench "$python" python/bench_measure_vs_do_bench.py
 
 echo "torch-check: $failed step(s) failed; logs in $results"

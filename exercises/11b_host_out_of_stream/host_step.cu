@@ -57,7 +57,8 @@ void run_pair(const Pair& pair, const HostStep& step, cudaStream_t stream) {
   //       ch11::driver().cuStreamWaitValue32(stream, pair.release_flag_on_device, 1, CU_STREAM_WAIT_VALUE_GEQ)
   consume<<<pair.blocks, kThreads, 0, stream>>>(pair.n, pair.to_gpu, pair.out, pair.second_records);
   LAB_CHECK_LAUNCH();
-  // TODO: now, on the host: wait for the event, run the step (step.run(step.data)), then store 1 into
+  // TODO: now, on the host: wait for the event (not the stream: the stream waits for you), run the step
+  //       (step.run(step.data)), then a fence (std::atomic_thread_fence, <atomic>) and store 1 into
   //       *pair.release_flag (a volatile store) to release the second kernel
 }
 

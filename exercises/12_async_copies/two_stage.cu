@@ -41,7 +41,8 @@ __global__ void staged(const float* in, float* out, std::int64_t n, int tile, in
   const std::int64_t mine = blockIdx.x < tiles ? (tiles - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
   for (std::int64_t k = 0; k < mine; ++k) {
     // TODO: before computing tile k, issue the copies up to tile k + 1 (producer_acquire, cuda::memcpy_async of
-    //       the whole tile into buffer (tile index % 2) with cuda::aligned_size_t<16>, producer_commit), stamping
+    //       the whole tile into buffer fetch % 2, the block's own count of tiles issued, not the global tile index,
+    //       with cuda::aligned_size_t<16>, producer_commit), stamping
     //       `issued` for the tile whose copy you issue
     const std::int64_t start = (blockIdx.x + k * gridDim.x) * tile;
     const int len = static_cast<int>(min(static_cast<std::int64_t>(tile), n - start));

@@ -37,7 +37,8 @@ __host__ __device__ std::uint32_t tile_bytes(std::int64_t n, int tile_floats, st
 
 __host__ __device__ std::uint32_t phase_parity(std::int64_t k) {
   (void)k;
-  return 0;  // TODO: tile k is use k / kStages of barrier k % kStages, and use u completes that barrier's phase u
+  return 0;  // TODO: tile k is the (k / kStages)-th use (from 0) of barrier k % kStages; use u waits for phase u,
+             //       whose parity is u % 2
 }
 
 namespace {

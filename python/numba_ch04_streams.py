@@ -148,16 +148,12 @@ def main(argv=None):
     parser.add_argument("--n", type=int, default=10_000_000, help="floats per array (default 10000000)")
     parser.add_argument("--reps", type=int, default=5, help="timed runs per stream count (default 5)")
     parser.add_argument("--blocks", type=int, default=1024, help="blocks per kernel (default 1024)")
-    parser.add_argument("--build-dir", help="the C++ build tree (default: $BUILD_DIR, build/gpu-check, build/release)")
-    parser.add_argument("--no-chapter", action="store_true", help="do not run the C++ chapter")
-    parser.add_argument("--no-pytorch", action="store_true", help="do not measure the PyTorch column")
+    numba_lab.add_column_options(parser)
     args = parser.parse_args(argv)
     reason = numba_lab.unavailable_reason()
     if reason:
         return numba_lab.skip(reason)
-    print(numba_lab.versions())
-    torch_reason = numba_lab.pytorch_reason(not args.no_pytorch)
-    print(numba_lab.pytorch_versions(torch_reason))
+    torch_reason = numba_lab.print_versions(args)
     report = numba_lab.chapter(
         "ch04_streams", ["--n", str(args.n), "--arrays", str(args.arrays), "--streams", str(args.arrays),
                          "--reps", str(args.reps)], args.build_dir, not args.no_chapter)

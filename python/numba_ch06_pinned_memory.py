@@ -120,16 +120,12 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mib", type=int, default=256, help="MiB per copy (default 256)")
     parser.add_argument("--reps", type=int, default=5, help="copies per way (default 5)")
-    parser.add_argument("--build-dir", help="the C++ build tree (default: $BUILD_DIR, build/gpu-check, build/release)")
-    parser.add_argument("--no-chapter", action="store_true", help="do not run the C++ chapter")
-    parser.add_argument("--no-pytorch", action="store_true", help="do not measure the PyTorch column")
+    numba_lab.add_column_options(parser)
     args = parser.parse_args(argv)
     reason = numba_lab.unavailable_reason()
     if reason:
         return numba_lab.skip(reason)
-    print(numba_lab.versions())
-    torch_reason = numba_lab.pytorch_reason(not args.no_pytorch)
-    print(numba_lab.pytorch_versions(torch_reason))
+    torch_reason = numba_lab.print_versions(args)
     try:
         rows, copy_ms, overlap = measure(args.mib, args.reps)
         pytorch = numba_lab.pytorch_column(torch_reason, lambda: ch06_pinned_memory.measure(args.mib, args.reps))

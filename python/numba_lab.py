@@ -208,6 +208,21 @@ def print_table(title, rows, unit):
     print("\n".join(table_lines(title, rows, unit)))
 
 
+def add_column_options(parser):
+    """The options every Numba script shares: where the C++ build is, and which columns to leave out."""
+    parser.add_argument("--build-dir", help="the C++ build tree (default: $BUILD_DIR, build/gpu-check, build/release)")
+    parser.add_argument("--no-chapter", action="store_true", help="do not run the C++ chapter")
+    parser.add_argument("--no-pytorch", action="store_true", help="do not measure the PyTorch column")
+
+
+def print_versions(args):
+    """Prints the Numba and PyTorch versions; returns why the PyTorch column is skipped (None: it is measured)."""
+    print(versions())
+    reason = pytorch_reason(not args.no_pytorch)
+    print(pytorch_versions(reason))
+    return reason
+
+
 def pytorch_versions(reason):
     """One line: the PyTorch column's torch and CUDA versions, or why it is skipped."""
     if reason:

@@ -1,9 +1,11 @@
 # The tour: runs every chapter of build/chapters.tsv in order with its default
 # options, writes each one's JSON into OUTPUT_DIR, and ends with a summary line.
 # A chapter that finds no usable GPU (exit 77) is reported as skipped; any other
-# non-zero exit fails the tour. A chapter that passed but skipped sections (for
-# want of a second GPU) says so in a finding named "partly skipped" in its JSON;
-# the summary lists those chapters.
+# non-zero exit fails the tour. A chapter that passed but skipped a section (for
+# want of a second GPU, compute capability 9.0, a newer driver, CUPTI...) says so
+# in a finding whose finding_id ends in ".skipped" (lab::skipped) or one named
+# "partly skipped" (chapter 09's summary); the summary lists those chapters and
+# the names of what they skipped.
 file(STRINGS "${MANIFEST}" lines)
 file(MAKE_DIRECTORY "${OUTPUT_DIR}")
 set(passed 0)
@@ -23,14 +25,26 @@ foreach(line IN LISTS lines)
       string(JSON count ERROR_VARIABLE json_error LENGTH "${json}" findings)
       if(NOT json_error AND count GREATER 0)
         math(EXPR last "${count} - 1")
+        set(summary "")
+        set(names "")
         foreach(i RANGE ${last})
           string(JSON finding_name GET "${json}" findings ${i} name)
-          if(finding_name STREQUAL "partly skipped")
-            string(JSON finding_text GET "${json}" findings ${i} text)
-            string(REPLACE ";" "," finding_text "${finding_text}")  # a list item holds no ';'
-            list(APPEND partly "${name}: ${finding_text}")
+          string(JSON finding_id GET "${json}" findings ${i} finding_id)
+          string(REPLACE ";" "," finding_name "${finding_name}")  # a list item holds no ';'
+          if(finding_name STREQUAL "partly skipped")  # chapter 09 sums its sections up itself
+            string(JSON summary GET "${json}" findings ${i} text)
+            string(REPLACE ";" "," summary "${summary}")
+          elseif(finding_id MATCHES "\\.skipped$")
+            list(APPEND names "${finding_name}")
           endif()
         endforeach()
+        list(REMOVE_DUPLICATES names)
+        list(JOIN names ", " names)
+        if(summary)
+          list(APPEND partly "${name}: ${summary}")
+        elseif(names)
+          list(APPEND partly "${name}: skipped: ${names}")
+        endif()
       endif()
     endif()
   elseif(code EQUAL 77)

@@ -39,6 +39,9 @@ bool Chapter::start(int argc, const char* const* argv) {
   report_ = Report(chapter_id, device_.fields(), options_.fields(), instrumented_);
 
   std::printf("%s\n%s\n%s", title_.c_str(), std::string(title_.size(), '=').c_str(), device_.summary().c_str());
+  // The program measures; the page explains: why, the documentation, the kept runs.
+  std::printf("  the page, section by section (why, sources, two GPUs' runs): chapters/%s/README.md\n",
+              chapter_id.c_str());
   if (instrumented_) std::printf("  instrumented run: timing checks are reported as not judged\n");
   return true;
 }

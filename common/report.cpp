@@ -163,6 +163,10 @@ Finding named_observation(std::string id, const std::string& name, const std::st
   return observation(std::move(id), name, name + ": " + text);
 }
 
+Finding skipped(const std::string& id, const std::string& name, const std::string& why) {
+  return named_observation(id + kSkippedSuffix, name, "skipped: " + why);
+}
+
 // --- Report -----------------------------------------------------------------
 
 Report::Report(std::string chapter, Fields device, Fields options, bool instrumented)

@@ -128,6 +128,12 @@ Finding observation(std::string id, std::string name, std::string text);
 /// is printed as its text alone ("  -> ..."), so this keeps the name in view.
 Finding named_observation(std::string id, const std::string& name, const std::string& text);
 
+/// The one way a chapter says a section (or a version) did not run here: a named
+/// observation "name: skipped: why" whose id is @p id + ".skipped". The tour lists
+/// every chapter with such a finding as run in part (cmake/RunTour.cmake).
+inline constexpr const char* kSkippedSuffix = ".skipped";
+Finding skipped(const std::string& id, const std::string& name, const std::string& why);
+
 /// The version of the JSON's shape; bumped when a field changes meaning or place.
 /// 2: "table_id", "finding_id" and a finding's "values" (2026-11-25).
 inline constexpr int kJsonSchema = 2;

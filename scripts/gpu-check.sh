@@ -21,13 +21,16 @@
 #      built, python/tests run, every python/ script once; skipped where PyTorch is missing
 #  11. the Numba side (scripts/numba-check.sh into <results>/numba): numba from the carried
 #      wheel, its pytest suite, every python/numba_*.py script once; skipped where it cannot run
+# To fit in about 12 minutes on one GPU: the pristine exercise checks are built with the
+# chapters (all cores); the builds that need no GPU (the student copy's checks, the build
+# without CUPTI, chapter 01's PyTorch extension) run in the background during step 5.
 # Every step's output goes to <results>/<step>.log. Ends with each step's wall time
 # (also in <results>/steps.tsv) and one summary line; exits non-zero if any step failed.
 #
 # Usage: scripts/gpu-check.sh [results-folder]   (default: build/gpu-check/results)
 # Environment: BUILD_DIR (default build/gpu-check), JOBS (default: all cores),
 #              SANITIZER_TIMEOUT (seconds per sanitizer run, default 300),
-#              SANITIZER_JOBS (sanitizer runs at a time, default 8),
+#              SANITIZER_JOBS (sanitizer runs at a time, default 12),
 #              GPU_CHECK_PART: all (default), 1 (steps 1-5), 2 (steps 6-9 and the student
 #              copy, on the build part 1 left) or 3 (steps 10 and 11): for a machine that gives a
 #              command ten minutes, run part 1, then 2, then 3 right after, into the same
@@ -114,7 +117,9 @@ fi
 export LAB_PRISTINE_FROM=tree
 in_part 1 && rm -rf "$build/exercises/pristine"  # part 1 builds them again
 step configure cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
-step build cmake --build "$build" -j "$jobs"
+# The exercises as handed out are built here with all cores (the pristine step's own
+# build, exercises.pristine_build, then finds nothing to do).
+step build cmake --build "$build" -j "$jobs" --target all pristine_checks
 
 tests_without_skips() {
   local out rc
@@ -180,6 +185,55 @@ step exercises-fail-untouched exercises_fail_untouched
 #              (a device-to-host cudaMemcpy of uninitialised bytes counts). --track-unused-memory
 #              is left off (its default): memory allocated and never used is waste, not a wrong
 #              result, and the L2 flusher's sink is never written by design.
+# The builds that need no GPU, for the student-copy, without-cupti and torch steps: started
+# in the background (half the cores each), each with its log and exit code in <results>.
+student_copy_dir="${TMPDIR:-/tmp}/lab-gpu-check-student/student"  # outside the repository, as make-student-copy requires
+no_cupti_dir="$build-no-cupti"
+exercise_targets() {
+  python3 -c 'import json, sys; [print(e["target"]) for e in json.load(open(sys.argv[1]))["exercises"]]' \
+    "$build/exercises/exercises.json"
+}
+build_student_checks() {  # build_student_checks <jobs>: every exercise check of the student copy
+  local targets
+  mapfile -t targets < <(exercise_targets)
+  (cd "$student_copy_dir" && cmake --preset release >/dev/null && cmake --build build/release -j "$1" --target "${targets[@]}")
+}
+prepare_student_copy() {  # prepare_student_copy <jobs>: a student copy, its checks built
+  rm -rf "$(dirname "$student_copy_dir")"
+  mkdir -p "$(dirname "$student_copy_dir")"
+  scripts/make-student-copy --working-tree "$student_copy_dir" || return 1
+  build_student_checks "$1" || true  # a check that does not compile is progress's to report
+}
+build_without_cupti() {  # build_without_cupti <jobs>
+  cmake -S . -B "$no_cupti_dir" -DCMAKE_BUILD_TYPE=Release -DLAB_WITH_CUPTI=OFF -DLAB_BUILD_TESTS=OFF &&
+    cmake --build "$no_cupti_dir" -j "$1" --target ch04_streams
+}
+build_torch_extension() {  # chapter 01's PyTorch extension (JIT, cached in build/torch-ext); the torch step loads it
+  LAB_TORCH_EXT_DIR=${LAB_TORCH_EXT_DIR:-$PWD/build/torch-ext} python3 python/add_extension.py
+}
+background_pids=()
+background_builds() {
+  in_part 1 || return 0
+  local half=$(((jobs + 1) / 2)) job
+  for job in prepare_student_copy build_without_cupti build_torch_extension; do
+    (
+      rc=0
+      "$job" "$half" >"$results/$job.build.log" 2>&1 </dev/null || rc=$?
+      echo "$rc" >"$results/$job.build.rc"
+    ) &
+    background_pids+=($!)
+  done
+}
+wait_background_builds() {
+  ((${#background_pids[@]} > 0)) && wait "${background_pids[@]}"
+  background_pids=()
+}
+background_build_ok() {  # background_build_ok <job>: its log, and whether it built (part 1 started it)
+  cat "$results/$1.build.log" 2>/dev/null
+  [[ -f $results/$1.build.rc ]] || { echo "gpu-check: $1 never ran (part 1 starts it)"; return 1; }
+  return "$(cat "$results/$1.build.rc")"
+}
+
 sanitizer_logs=()
 sanitizer_flags() {  # sanitizer_flags <tool>: prints the flags for that tool, one a line
   printf '%s\n' --error-exitcode 99 --print-limit 50 --report-api-errors no
@@ -237,12 +291,17 @@ if in_part 1 && [[ -f $build/chapters.tsv ]]; then
       step "$name.json" python3 scripts/results_table.py "$results/$name.smoke.json"
     fi
   done
+  # What only compiles (the student copy's checks, the build without CUPTI, chapter 01's
+  # PyTorch extension) runs in the background while the sanitizers run: their timing
+  # checks are not judged, so the CPU it takes costs no verdict. The steps that use
+  # these builds come later.
+  background_builds
   if [[ -z $sanitizer_help ]]; then
     echo "==> compute-sanitizer not installed, not run"
   else
     # The runs are independent and mostly CPU-bound inside the tool, so they run
     # SANITIZER_JOBS at a time on the one GPU (their timing checks are not judged).
-    export SANITIZER_JOBS=${SANITIZER_JOBS:-8}
+    export SANITIZER_JOBS=${SANITIZER_JOBS:-12}
     running=0
     for line in "${chapters[@]}"; do
       IFS=$'\t' read -r name executable smoke <<<"$line"
@@ -290,25 +349,20 @@ sanitizer_summaries() {
 # A learner's and an instructor's view of the exercises: a student copy (no
 # solutions/), where the progress command reports every exercise not started;
 # then the solutions copied in, where it reports every one solved.
+# Part 1 ends when its background builds have (a later part uses them).
+in_part 1 && wait_background_builds
 steps_part=2  # from here on: the student copy, the tour, the timelines, the build without CUPTI
 
 student_copy() {
-  local copy
-  copy=$(mktemp -d)/student  # outside the repository, as make-student-copy requires
-  scripts/make-student-copy --working-tree "$copy" || return 1
-  # The progress command builds one check at a time with the preset's 4 jobs, as a
-  # learner's would; here every check is built first with all cores, to save minutes.
-  local targets
-  mapfile -t targets < <(python3 -c 'import json, sys; [print(e["target"]) for e in json.load(open(sys.argv[1]))["exercises"]]' \
-    "$build/exercises/exercises.json")
-  build_checks() { (cd "$copy" && cmake --preset release >/dev/null && cmake --build build/release -j "$jobs" --target "${targets[@]}"); }
+  wait_background_builds
+  background_build_ok prepare_student_copy >/dev/null || { cat "$results/prepare_student_copy.build.log"; return 1; }
+  local copy=$student_copy_dir
   # In the copy, the exercises as handed out are its own first commit.
-  build_checks >/dev/null 2>&1  # a check that does not compile is progress's to report
   (cd "$copy" && env -u LAB_PRISTINE_FROM scripts/progress --json "$results/progress-student-untouched.json") || return 1
   for folder in solutions/[0-9][0-9]*_*/; do
     cp "$folder"* "$copy/exercises/$(basename "$folder")/"
   done
-  build_checks >/dev/null 2>&1
+  build_student_checks "$jobs" >/dev/null 2>&1
   # With one GPU, the exercises whose checks need two are left out (they would say "not checked").
   local chapters=()
   if ((gpu_count < 2)); then
@@ -370,11 +424,10 @@ command -v python3 >/dev/null && step timelines timelines
 
 # Without CUPTI the chapters still build and run, and say once that there is no timeline.
 without_cupti() {
-  local other="$build-no-cupti"
-  cmake -S . -B "$other" -DCMAKE_BUILD_TYPE=Release -DLAB_WITH_CUPTI=OFF -DLAB_BUILD_TESTS=OFF || return 1
-  cmake --build "$other" -j "$jobs" --target ch04_streams || return 1
+  wait_background_builds
+  background_build_ok build_without_cupti || return 1
   local out
-  out=$("$other/chapters/04_streams/ch04_streams" --n 100003 --reps 2 --race-reps 3 --timeline 2>&1) || return 1
+  out=$("$no_cupti_dir/chapters/04_streams/ch04_streams" --n 100003 --reps 2 --race-reps 3 --timeline 2>&1) || return 1
   echo "$out"
   grep -q "no timeline: this build has no CUPTI" <<<"$out"
 }

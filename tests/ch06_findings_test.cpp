@@ -137,6 +137,15 @@ TEST_CASE("sweep: a wrong copy, pageable as fast as pinned, no link, directions 
   f = ch06::sweep_findings(sweep(30, 30));  // 60 GB/s together against 55 alone: under 1.2x
   CHECK_FALSE(by_id(f, "both_directions").passed);
   CHECK(value(f, "both_directions", "total_gbps") == doctest::Approx(60.0).epsilon(0.01));
+
+  run = sweep(30, 30);  // the same numbers on a device with one copy engine: observed, not judged
+  run.copy_engines = 1;
+  f = ch06::sweep_findings(run);
+  CHECK(by_id(f, "both_directions").id == "both_directions.one_copy_engine");
+  CHECK(by_id(f, "both_directions").passed);
+  CHECK(by_id(f, "both_directions").kind == lab::Finding::Kind::observation);
+  run.copy_engines = 2;
+  CHECK_FALSE(by_id(ch06::sweep_findings(run), "both_directions").passed);
 }
 
 TEST_CASE("sweep: no launch gap, no cost per copy, no blocked stream") {

@@ -7,10 +7,12 @@
 #include <utility>
 #include <vector>
 
+#include "device.cuh"
 #include "pinned.cuh"
 #include "statistics.hpp"
 #include "stream.cuh"
 #include "stream_blocker.cuh"
+#include "support/skip.hpp"
 #include "verify.hpp"
 
 namespace {
@@ -36,7 +38,9 @@ TEST_CASE("registering host memory keeps its contents") {
   CHECK(intact);
 }
 
-TEST_CASE("pinned H2D at 64 MiB is at least twice as fast as pageable") {
+// What the chapter asks (its pinned_faster check), not a ratio from one GPU's link:
+// a Gen3 T4 or a desktop with fast host memory may read well under 2x.
+TEST_CASE("pinned H2D at 64 MiB is faster than pageable") {
   const std::size_t bytes = 64 * kMiB;
   lab::Stream stream;
   lab::DeviceBuffer<unsigned char> device(bytes);
@@ -48,7 +52,7 @@ TEST_CASE("pinned H2D at 64 MiB is at least twice as fast as pageable") {
       lab::median(ch06::time_copy_ms(Direction::host_to_device, pinned.data(), device.data(), bytes, stream, 5));
   CAPTURE(pageable_ms);
   CAPTURE(pinned_ms);
-  CHECK(pinned_ms * 2 <= pageable_ms);
+  CHECK(pinned_ms < pageable_ms);
 }
 
 TEST_CASE("cudaMemcpyAsync from pinned memory returns in under a tenth of its copy time (64 MiB)") {
@@ -127,6 +131,9 @@ TEST_CASE("every kind of host memory round-trips random bytes at awkward sizes")
 }
 
 TEST_CASE("both directions at once move more than one direction alone (pinned, 64 MiB)") {
+  // Both directions at once need a copy engine each (a small MIG slice or some laptop GPUs have one).
+  if (lab::current_device_attribute(cudaDevAttrAsyncEngineCount) < 2)
+    lab_test::skip("this device has one copy engine: the two directions cannot run at once");
   const std::size_t bytes = 64 * kMiB;
   lab::Stream stream;
   lab::DeviceBuffer<unsigned char> in(bytes), out(bytes);

@@ -115,7 +115,7 @@ TEST_CASE("measure_clock: the load is exact, every launch has a clock, the timer
   for (double mhz : run.load_kernel_mhz) {   // a clock, perhaps lowered by the load, never a wild figure
     CAPTURE(mhz);
     CHECK(mhz > 0.3 * device.nominal_sm_clock_mhz);
-    CHECK(mhz < 1.1 * device.nominal_sm_clock_mhz);
+    CHECK(mhz < 2.0 * device.nominal_sm_clock_mhz);  // GeForce boards boost past the nominal clock (as 07b's check)
   }
   CHECK(run.timer_step_ns > 0);
   CHECK(run.timer_step_ns <= run.timer_mean_step_ns);

@@ -7,7 +7,7 @@
 namespace ch05 {
 
 void add_options(lab::Options& table, Options& o) {
-  table.add("mib", &o.mib, 1, 65536, "MiB copied each way")
+  table.add("mib", &o.mib, 1, 1048576, "MiB copied each way")
       .add("max-chunks", &o.max_chunks, 1, 1024, "largest chunk (= stream) count of the sweep 1, 2, 4, ...")
       .add("chart-chunks", &o.chart_chunks, 1, 64, "chunks of the runs CUPTI records (section 4)")
       .add("heavy-iterations", &o.heavy_iterations, 0, 100000,

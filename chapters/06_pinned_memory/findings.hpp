@@ -64,6 +64,7 @@ struct SweepRun {
   int pcie_generation_now = 0;       ///< in use now
   int pcie_width_now = 0;            ///< in use now
   double link_gbps = 0;              ///< the link's data rate per direction after line encoding; 0 unknown
+  int copy_engines = 0;  ///< the device's asyncEngineCount; with 1, both directions at once is observed, not judged
 };
 
 /// "sweep": GB/s (medians) per size, pageable and pinned each way, pinned both ways of sampling.

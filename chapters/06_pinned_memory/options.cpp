@@ -9,8 +9,9 @@ namespace ch06 {
 
 void add_options(lab::Options& table, Options& o) {
   table
-      .add("max-mib", &o.max_mib, 1, 65536, "largest size of the bandwidth sweep, in MiB (4 KiB, 16 KiB, ... up to it)")
-      .add("mib", &o.mib, 1, 65536, "size of the other experiments, in MiB")
+      .add("max-mib", &o.max_mib, 1, 1048576,
+           "largest size of the bandwidth sweep, in MiB (4 KiB, 16 KiB, ... up to it)")
+      .add("mib", &o.mib, 1, 1048576, "size of the other experiments, in MiB")
       .add("reps", &o.reps, 1, 1000, "samples per measurement (the median is reported)")
       .add("seed", &o.seed, 0, std::int64_t{1} << 62, "seed of the random bytes copied")
       .add_rule([&o] {

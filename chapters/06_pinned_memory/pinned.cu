@@ -224,6 +224,7 @@ SweepRun sweep_copies(std::size_t largest, std::size_t experiment_bytes, std::ui
   run.pcie_generation_now = link("nvmlDeviceGetCurrPcieLinkGeneration");
   run.pcie_width_now = link("nvmlDeviceGetCurrPcieLinkWidth");
   run.link_gbps = pcie_gigabytes_per_second(run.pcie_generation, run.pcie_width);
+  run.copy_engines = lab::current_device_attribute(cudaDevAttrAsyncEngineCount);
   return run;
 }
 

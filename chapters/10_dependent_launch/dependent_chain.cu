@@ -7,7 +7,7 @@
 // 100 us later, and two secondaries, one reading before its wait, one after.
 // cudaGridDependencySynchronize() and cudaTriggerProgrammaticLaunchCompletion()
 // are the PTX instruction griddepcontrol, which needs sm_90: they sit under
-// `__CUDA_ARCH__ >= 900`, and below 9.0 the host never sets the attribute.
+// `__CUDA_ARCH__ >= 900`, and where the GPU or the build lacks 9.0 (pdl_supported) the host never sets the attribute.
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -129,13 +129,29 @@ const char* launch_name(Launch how) {
   return "?";
 }
 
+bool pdl_built() {
+  // ptxVersion is the virtual architecture of the code this device runs for
+  // chain_step: the __CUDA_ARCH__ its guard saw. Below 90 the kernel holds no
+  // cudaGridDependencySynchronize, so a PDL launch of it would read early.
+  cudaFuncAttributes attributes{};
+  const cudaError_t error = cudaFuncGetAttributes(&attributes, chain_step);
+  if (error != cudaSuccess) (void)cudaGetLastError();  // no image for this device: that is the answer, not an error
+  return error == cudaSuccess && attributes.ptxVersion >= 90;
+}
+
 bool pdl_supported(std::string* reason) {
   const int major = lab::current_device_attribute(cudaDevAttrComputeCapabilityMajor);
   const int minor = lab::current_device_attribute(cudaDevAttrComputeCapabilityMinor);
-  if (major >= 9) return true;
-  if (reason != nullptr)
-    *reason = "programmatic dependent launch needs compute capability 9.0; this GPU has " + std::to_string(major) +
-              "." + std::to_string(minor);
+  std::string why;
+  if (major < 9)
+    why = "programmatic dependent launch needs compute capability 9.0; this GPU has " + std::to_string(major) + "." +
+          std::to_string(minor);
+  else if (!pdl_built())
+    why =
+        "this build has no sm_90 code for the chain's kernels (CMAKE_CUDA_ARCHITECTURES leaves out 90), so they "
+        "cannot wait for their predecessor; rebuild with 90 or native";
+  if (why.empty()) return true;
+  if (reason != nullptr) *reason = why;
   return false;
 }
 

@@ -34,8 +34,12 @@ enum class Launch {
 /// The name a table gives @p how: "plain", "pdl", "pdl_early_trigger".
 const char* launch_name(Launch how);
 
-/// Does the current device have programmatic dependent launch (compute capability 9.0 or later)?
-/// When not, @p reason says why.
+/// Was the chain's kernel compiled for compute capability 9.0 or later for the current device
+/// (cudaFuncAttributes::ptxVersion >= 90)? Below that its cudaGridDependencySynchronize() compiles away.
+bool pdl_built();
+
+/// Can the chain use programmatic dependent launch here: compute capability 9.0 or later, and a build
+/// whose kernels hold the wait (pdl_built())? When not, @p reason says why.
 bool pdl_supported(std::string* reason);
 
 /// The arguments of the chain's kernel, chain_step, in its parameters' order.

@@ -193,7 +193,7 @@ static lab::Finding external_outside_capture(const CaptureRun& run) {
 }
 
 std::vector<lab::Finding> capture_findings(const CaptureRun& run) {
-  if (run.skipped) return {skipped_finding("capture_calls", "what capture forbids", run.skip_reason)};
+  if (run.skipped) return {lab::skipped("capture_calls", "what capture forbids", run.skip_reason)};
   for (const CaptureProbe& p : run.probes) {
     if (p.measured)
       return {capture_as_documented_check(run), context_survives(run), capture_modes(run), invalidation(run),
@@ -277,7 +277,7 @@ lab::ResultTable queue_scale_table(const QueueScaleRun& run) {
 }
 
 std::vector<lab::Finding> queue_scale_findings(const QueueScaleRun& run) {
-  if (run.skipped) return {skipped_finding("queue_scale", "the launch queue's scale", run.skip_reason)};
+  if (run.skipped) return {lab::skipped("queue_scale", "the launch queue's scale", run.skip_reason)};
   const std::int64_t unset = unset_depth(run);
   if (unset <= 0)
     return {lab::named_observation("queue_scale.not_measured", "the launch queue's scale",

@@ -195,7 +195,7 @@ static lab::Finding blocks_started_early(const ChainRun& run) {
 }
 
 std::vector<lab::Finding> pdl_stream_findings(const ChainRun& run) {
-  if (run.skipped) return {skipped_finding("pdl_stream", "PDL in a stream", run.skip_reason)};
+  if (run.skipped) return {lab::skipped("pdl_stream", "PDL in a stream", run.skip_reason)};
   const double plain = per_kernel(run, "plain");
   const auto best = faster(run, "pdl", "pdl_early_trigger");
   return {chain_correct("chain_correct", run), blocks_started_early(run),
@@ -211,7 +211,7 @@ static std::vector<lab::Finding> misuse_findings(const MisuseRun& run, const std
   const MisuseCase* fixed = find_named(run.cases, "read_after_wait" + suffix);
   const std::string id = "pdl_misuse" + suffix;
   const std::string why = suffix.empty() ? run.skip_reason : run.held_why_not;
-  if (!before || !never || !fixed) return {skipped_finding(id, name, why.empty() ? "the rows did not run" : why)};
+  if (!before || !never || !fixed) return {lab::skipped(id, name, why.empty() ? "the rows did not run" : why)};
   const std::size_t wrong = before->result.mismatches + never->result.mismatches;
   const double lead = std::max(before->lead_us, never->lead_us);
   const std::string counts = lab::format("%zu of %zu values wrong with the read before the wait, %zu with no wait",
@@ -240,7 +240,7 @@ static std::vector<lab::Finding> misuse_findings(const MisuseRun& run, const std
 
 std::vector<lab::Finding> pdl_misuse_findings(const MisuseRun& run) {
   if (run.skipped)
-    return {skipped_finding("pdl_misuse", "a read before cudaGridDependencySynchronize()", run.skip_reason)};
+    return {lab::skipped("pdl_misuse", "a read before cudaGridDependencySynchronize()", run.skip_reason)};
   std::vector<lab::Finding> findings = misuse_findings(run, "");
   for (lab::Finding& f : misuse_findings(run, "_held")) findings.push_back(std::move(f));
   return findings;
@@ -325,7 +325,7 @@ static std::vector<lab::Finding> captured_edges(const ChainRun& run) {
 }
 
 std::vector<lab::Finding> pdl_graph_findings(const ChainRun& run) {
-  if (run.skipped) return {skipped_finding("pdl_graph", "PDL in a graph", run.skip_reason)};
+  if (run.skipped) return {lab::skipped("pdl_graph", "PDL in a graph", run.skip_reason)};
   const double plain = per_kernel(run, "graph_plain");
   const auto best = faster(run, "graph_pdl", "graph_pdl_early_trigger");
   std::vector<lab::Finding> findings = {chain_correct("graph_chain_correct", run)};

@@ -1,6 +1,6 @@
 /// @file findings_shared.hpp
 /// @brief What the three findings files of chapter 10 share: a row found by
-/// its name, and the finding of a section that did not run.
+/// its name (a section that did not run says so with lab::skipped).
 #pragma once
 
 #include <string>
@@ -16,11 +16,6 @@ const Row* find_named(const std::vector<Row>& rows, const std::string& name) {
   for (const Row& row : rows)
     if (row.name == name) return &row;
   return nullptr;
-}
-
-/// "<id>.skipped", named @p name: an observation that says why the section was skipped.
-inline lab::Finding skipped_finding(const std::string& id, const std::string& name, const std::string& why) {
-  return lab::named_observation(id + ".skipped", name, "skipped: " + why);
 }
 
 }  // namespace ch10

@@ -15,10 +15,6 @@ constexpr double kMinNoisePercent = 3.0;    // the wave's noise is at least this
 constexpr double kBenchmarkFactor = 2.0;    // the page's benchmark: the urgent start within 2x of idle
 constexpr double kLossMarginPercent = 5.0;  // a long kernel's loss within this of the SM share's prediction
 
-lab::Finding skipped(const std::string& id, const std::string& name, const std::string& why) {
-  return lab::named_observation(id + ".skipped", name, "skipped: " + why);
-}
-
 template <class Way>
 const Way* find_named(const std::vector<Way>& ways, const std::string& name) {
   for (const Way& w : ways)
@@ -158,7 +154,7 @@ static lab::Finding green_start_benchmark(const GreenRun& run) {
 }
 
 std::vector<lab::Finding> green_findings(const GreenRun& run) {
-  if (run.skipped) return {skipped("green_contexts", "green contexts", run.skip_reason)};
+  if (run.skipped) return {lab::skipped("green_contexts", "green contexts", run.skip_reason)};
   return {green_disjoint(run), green_long_loss(run), green_start_benchmark(run)};
 }
 
@@ -233,7 +229,7 @@ std::vector<lab::Finding> host_chain_findings(const HostChainRun& run) {
                     .with("extra_us", extra));
   const char* name = "a host thread that waits on an event and releases the stream";
   if (thread == nullptr || thread->skipped) {
-    out.push_back(skipped("event_thread_gap", name, thread ? thread->skip_reason : "not run"));
+    out.push_back(lab::skipped("event_thread_gap", name, thread ? thread->skip_reason : "not run"));
     return out;
   }
   const double t = lab::median_or_nan(thread->gaps_us);
@@ -274,7 +270,7 @@ lab::ResultTable host_call_table(const HostCallRun& run) {
 
 std::vector<lab::Finding> host_call_findings(const HostCallRun& run) {
   const std::string name = "CUDA calls inside a host function";
-  if (run.skipped) return {skipped("host_calls", name, run.skip_reason)};
+  if (run.skipped) return {lab::skipped("host_calls", name, run.skip_reason)};
   int refused = 0, succeeded = 0, hung = 0;
   for (const HostCallProbe& p : run.probes) {
     refused += p.finished && p.returned == "cudaErrorNotPermitted";
@@ -327,7 +323,7 @@ std::vector<lab::Finding> wait_value_findings(const WaitValueRun& run) {
   const WaveWay* spin = find_named(run.ways, std::string("spin_blocker"));
   const WaveWay* wait = find_named(run.ways, std::string("wait_value"));
   if (run.skipped || !free_way || !spin || !wait)
-    return {skipped("wait_value", "a stream that waits without an SM", run.skip_reason)};
+    return {lab::skipped("wait_value", "a stream that waits without an SM", run.skip_reason)};
   const bool held = spin->held == spin->samples && wait->held == wait->samples && wait->samples > 0;
   const double f = lab::median_or_nan(free_way->wave_us), s = lab::median_or_nan(spin->wave_us);
   const double w = lab::median_or_nan(wait->wave_us);

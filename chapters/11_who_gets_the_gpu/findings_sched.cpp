@@ -13,10 +13,6 @@ constexpr double kRecorderSlackUs = 0.1;  // a span may pass CUPTI's end by this
 constexpr double kPriorityBenchmarkRatio = 0.1;  // the page's benchmark: greatest priority at most 1/10 of equal
 constexpr int kNoPushPopTracking = -2;           // NVTX_NO_PUSH_POP_TRACKING: what a push returns with no tool
 
-lab::Finding skipped(const std::string& id, const std::string& name, const std::string& why) {
-  return lab::named_observation(id + ".skipped", name, "skipped: " + why);
-}
-
 // (a_i - b_i) / b_i in %, pair by pair (as many as the shorter has).
 std::vector<double> percent_differences(const std::vector<double>& a, const std::vector<double>& b) {
   std::vector<double> d;
@@ -147,7 +143,7 @@ lab::Finding recorder_overhead(const BlockTimelineRun& run) {
 // is left outside is the kernel's start before its first block and its end after its last.
 lab::Finding recorder_against_cupti(const BlockTimelineRun& run) {
   const std::string name = "the recorder's span against CUPTI's duration of the same launches";
-  if (run.recorded_cupti_us.empty()) return skipped("recorder_vs_cupti", name, "no CUPTI: " + run.cupti_missing);
+  if (run.recorded_cupti_us.empty()) return lab::skipped("recorder_vs_cupti", name, "no CUPTI: " + run.cupti_missing);
   const std::vector<double> spans = recorder_spans_us(run);
   std::vector<double> outside;
   int inside = 0;
@@ -325,7 +321,7 @@ lab::Finding priority_benchmark(const PriorityRun& run) {
 lab::Finding launch_attribute_priority(const PriorityRun& run) {
   const std::string name = "cudaLaunchAttributePriority on a stream of the least priority";
   if (find_case(run, "launch_attribute") == nullptr)
-    return skipped("launch_attribute_priority", name, run.attribute_missing);
+    return lab::skipped("launch_attribute_priority", name, run.attribute_missing);
   const double equal = median_delay(run, "equal_priority"), attribute = median_delay(run, "launch_attribute");
   const bool shorter = attribute < equal;
   return lab::named_observation(
@@ -364,7 +360,7 @@ lab::Finding long_blocks_preempted(const PriorityRun& run) {
 }  // namespace
 
 std::vector<lab::Finding> priority_findings(const PriorityRun& run) {
-  if (run.skipped) return {skipped("priorities", "stream priorities", run.skip_reason)};
+  if (run.skipped) return {lab::skipped("priorities", "stream priorities", run.skip_reason)};
   return {priority_range(run),     priority_records_complete(run), priority_shortens_delay(run),
           priority_benchmark(run), launch_attribute_priority(run), long_blocks_preempted(run)};
 }

@@ -15,7 +15,7 @@ namespace ch12 {
 /// The benchmarks' thresholds.
 inline constexpr double kCopyShareBenchmark = 90.0;  ///< best pipelined at >= 90 % of the copy
 inline constexpr double kFullShmemSpeedup = 2.0;     ///< at one full block per SM, best pipelined >= 2x sync
-inline constexpr double kVanishesBelow = 1.10;       ///< "the difference vanishes": best pipelined < 1.10x sync
+inline constexpr double kVanishesBelow = 1.10;       ///< "within": best pipelined between 1/1.10x and 1.10x sync
 
 /// The copy alone: bytes, median, GB/s, the working set against the L2.
 lab::ResultTable copy_table(const Sweep& s);

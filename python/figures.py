@@ -131,19 +131,25 @@ def gantt(trace, out, title=None, source=None):
                              gridspec_kw={"height_ratios": heights})
     seen = set()
     for ax, region, inside, lanes in zip(axes[:, 0], regions, inside_of, lanes_of):
-        shortest = region["dur"] / 1000.0 / 250  # a slice is drawn at least this wide, or a 5 us copy is invisible
+        # Each panel starts at its first recorded slice and ends at its last: the time before
+        # the first slice (the host queuing the work) is in the title, not an empty band.
+        first = min((e["ts"] for e in inside), default=region["ts"])
+        last = max((e["ts"] + e["dur"] for e in inside), default=region["ts"] + region["dur"])
+        span = max(last - first, 1e-3)
+        shortest = span / 1000.0 / 250  # a slice is drawn at least this wide, or a 5 us copy is invisible
         for lane, tid in enumerate(lanes):
             for e in (e for e in inside if e["tid"] == tid):
                 kind = kind_of(e)
                 seen.add(kind)
-                ax.broken_barh([((e["ts"] - region["ts"]) / 1000.0, max(e["dur"] / 1000.0, shortest))],
+                ax.broken_barh([((e["ts"] - first) / 1000.0, max(e["dur"] / 1000.0, shortest))],
                                (lane - 0.4, 0.8), facecolors=COLOURS.get(kind, "#7f7f7f"), edgecolor="none")
         ax.set_yticks(range(len(lanes)), [names.get(t, str(t)) for t in lanes], fontsize=7 if len(lanes) > 4 else 9)
         ax.invert_yaxis()
-        ax.set_xlim(0, region["dur"] / 1000.0)
-        ax.set_title(f"{region['name']}: {region['dur'] / 1000.0:.3f} ms", loc="left", fontsize=9)
-    axes[-1, 0].set_xlabel("time from the start of each panel [ms] (CUPTI); slices under 0.4 % of a panel are drawn at "
-                           "that width")
+        ax.set_xlim(0, span / 1000.0)
+        ax.set_title(f"{region['name']}: {span / 1000.0:.3f} ms from the first slice to the last "
+                     f"(the region: {region['dur'] / 1000.0:.3f} ms)", loc="left", fontsize=9)
+    axes[-1, 0].set_xlabel("time from each panel's first recorded slice [ms] (CUPTI); slices under 0.4 % of a panel "
+                           "are drawn at that width")
     handles = [matplotlib.patches.Patch(color=COLOURS.get(k, "#7f7f7f"), label=LABELS.get(k, k)) for k in sorted(seen)]
     fig.legend(handles=handles, loc="upper right", ncol=len(handles), frameon=False, fontsize=8)
     fig.suptitle(title or f"{pathlib.Path(trace).name} ({device})", x=0.01, ha="left", fontsize=10)

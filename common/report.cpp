@@ -203,14 +203,6 @@ void Report::add(const std::vector<Finding>& findings) {
   for (const Finding& f : findings) add(f);
 }
 
-void Report::background(const std::string& text, const std::string& source) {
-  std::printf("  background: %s (%s)\n", text.c_str(), source.c_str());
-}
-
-void Report::add(const std::vector<Background>& lines) {
-  for (const Background& b : lines) background(b.text, b.source);
-}
-
 void Report::add_device_field(Field field) { device_.push_back(std::move(field)); }
 
 bool Report::judged(const Finding& f) const {

@@ -111,13 +111,6 @@ struct Finding {
   const Value& value(const std::string& key) const;
 };
 
-/// What holds whatever the run, and where the documentation says so: printed
-/// as background, never as a result.
-struct Background {
-  std::string text;    ///< the claim, with its condition
-  std::string source;  ///< where it is stated, e.g. "CUDA Runtime API, cudaEventElapsedTime"
-};
-
 /// A correctness verdict known as @p id (always judged).
 Finding correctness_check(std::string id, std::string name, bool passed, std::string text);
 /// A timing verdict known as @p id (not judged when the run is instrumented).
@@ -153,10 +146,6 @@ class Report {
   void add(const Finding& finding);
   /// Adds each of @p findings.
   void add(const std::vector<Finding>& findings);
-  /// Prints what holds whatever the run ("background: ... (source)"). Not recorded as a result.
-  void background(const std::string& text, const std::string& source);
-  /// background() for each of @p lines.
-  void add(const std::vector<Background>& lines);
   /// Adds @p field to the device's properties (e.g. the SM clock measured in a kernel).
   void add_device_field(Field field);
 

@@ -4,7 +4,7 @@ the C++ chapter's copy, sync_staged and pipelined kernels, and what triton compi
     python3 python/ch12_triton_stages.py [--mib 400] [--work 4] [--tile-kib 8] [--per-sm 8]
                                          [--reps 10] [--cpp-reps 3] [--build-dir build/release]
 
-The computation is chapters/12_async_copies/stencil.hpp's: the input is cut into tiles of
+The computation is chapters/12_async_copies/stencil.cuh's: the input is cut into tiles of
 --tile-kib (8 KiB: 2048 floats); out[i] = fmaf(0.25f, left + right, 0.5f * in[i]) with left
 and right i's neighbours inside its tile (wrapping at the tile's ends), then --work times
 v = fmaf(v, 0.999f, 0.001f). Here every tile is whole (--mib MiB is a multiple of any tile).
@@ -100,7 +100,7 @@ C32 = _f32(0.001)  # 0.001f
 
 
 def point_exact(left, c, right, work):
-    """stencil.hpp's stencil_point in exact rational arithmetic, each fmaf rounded once."""
+    """stencil.cuh's stencil_point in exact rational arithmetic, each fmaf rounded once."""
     s = round_f32(Fraction(left) + Fraction(right))
     v = round_f32(Fraction(1, 4) * Fraction(s) + Fraction(1, 2) * Fraction(c))
     for _ in range(work):
@@ -125,7 +125,7 @@ def fma_f32(v, b, c):
 
 
 def reference(x, tile, work, chunk_floats=1 << 24):
-    """The whole output of stencil.hpp for float32 tensor @x (any device), in whole tiles of @tile."""
+    """The whole output of stencil.cuh for float32 tensor @x (any device), in whole tiles of @tile."""
     import torch
 
     out = torch.empty_like(x)

@@ -25,22 +25,18 @@ import tempfile
 
 MAX_MAIN_LINES = 130
 LESSON_RATIO = 1.5
-# Chapters below LESSON_RATIO when code lines were first counted (2026-12-01), with
-# their ratio then: a floor each may not fall below. Remove a line when the chapter
+# Chapters below LESSON_RATIO, with their ratio after the first pass of the rule
+# (2026-12-01; 01, 09, 11 and 12 reached 1.5 then): a floor each may not fall below. Remove a line when the chapter
 # reaches LESSON_RATIO (the check then holds it there).
 DEBT = {
-    "01_kernel_launch": 1.39,
-    "02_sync_pitfalls": 0.67,
-    "03_events": 0.67,
-    "04_streams": 0.84,
-    "05_overlap": 0.52,
-    "06_pinned_memory": 0.83,
-    "07_cache_and_clock": 0.69,
-    "08_launch_and_graphs": 0.81,
-    "09_multi_gpu": 1.08,
-    "10_dependent_launch": 1.04,
-    "11_who_gets_the_gpu": 1.15,
-    "12_async_copies": 0.78,
+    "02_sync_pitfalls": 0.86,
+    "03_events": 1.06,
+    "04_streams": 1.17,
+    "05_overlap": 0.89,
+    "06_pinned_memory": 1.04,
+    "07_cache_and_clock": 0.89,
+    "08_launch_and_graphs": 1.08,
+    "10_dependent_launch": 1.41,
 }
 MAX_FINDINGS_FUNCTION_LINES = 60
 # What main.cu must not do: (pattern, what it is).

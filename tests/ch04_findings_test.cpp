@@ -1,6 +1,6 @@
-// Chapter 04's findings on hand-made data: every branch of every function in
+// Chapter 04's findings on hand-made data: every branch of every check in
 // chapters/04_streams/findings.hpp (pinned by id, verdict and numbers, not by
-// wording), and the options' rule and memory need. No GPU.
+// wording), the tables' derived columns, and the options' rule and memory need. No GPU.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -18,14 +18,6 @@
 namespace {
 
 using namespace lab_test;  // by_id, value, cell, correct, wrong
-
-// The branch each finding (by id) took, e.g. {"streams_speedup", "streams_speedup.faster"}.
-void expect_branches(const std::vector<lab::Finding>& findings, const std::vector<std::string>& expected) {
-  for (const std::string& id : expected) {
-    CAPTURE(id);
-    CHECK(by_id(findings, id.substr(0, id.find('.'))).id == id);
-  }
-}
 
 ch04::NormalizeCheck good_check() {
   ch04::NormalizeCheck c;
@@ -165,7 +157,7 @@ TEST_CASE("section 1: a wrong element or a sum off by more than the tolerance fa
 
 // --- 2 ------------------------------------------------------------------------
 
-TEST_CASE("section 2: ten streams faster, copies overlapping, kernels hidden, the copies bound the time") {
+TEST_CASE("section 2: the events' totals, what CUPTI recorded, and each kernel's median") {
   const ch04::StreamsComparison run = comparison(15.0, 9.0, overlapping());
   const lab::ResultTable table = ch04::streams_table(run);
   CHECK(table.id() == "streams");
@@ -178,6 +170,8 @@ TEST_CASE("section 2: ten streams faster, copies overlapping, kernels hidden, th
   CHECK(cell(recorded, "10 streams", "span_ms") == doctest::Approx(5.0));
   CHECK(cell(recorded, "10 streams", "in_with_out_ms") == doctest::Approx(3.6));
   CHECK(cell(recorded, "10 streams", "copies_with_kernels_ms") == doctest::Approx(0.4));
+  CHECK(cell(recorded, "10 streams", "in_with_in_ms") == doctest::Approx(0.0));
+  CHECK(cell(recorded, "10 streams", "out_with_out_ms") == doctest::Approx(0.0));
   CHECK(cell(recorded, "1 stream", "in_with_out_ms") == doctest::Approx(0.0));
   CHECK(cell(recorded, "1 stream", "copy_in_gbps") == doctest::Approx(4.0 * 2000 / 1e-3 / 1e9));
   const lab::ResultTable kernels = ch04::kernel_table(run);
@@ -187,44 +181,39 @@ TEST_CASE("section 2: ten streams faster, copies overlapping, kernels hidden, th
   CHECK(kernels.row("sum_partials").get("gbps").is_none());
 
   const std::vector<lab::Finding> findings = ch04::streams_findings(run);
+  REQUIRE(findings.size() == 1);
   CHECK(by_id(findings, "arrays_correct").passed);
   CHECK(value(findings, "arrays_correct", "runs_count") == 8);
-  expect_branches(findings, {"streams_speedup.faster", "both_directions.overlapped", "one_direction.one_at_a_time",
-                             "kernels_hidden.inside", "time_bound.copies"});
-  CHECK(value(findings, "streams_speedup", "speedup") == doctest::Approx(15.01 / 9.01));
-  CHECK(value(findings, "both_directions", "in_with_out_ms") == doctest::Approx(3.6));
-  CHECK(value(findings, "both_directions", "copy_engines_count") == 3);
-  CHECK(value(findings, "kernels_hidden", "hidden_percent") == doctest::Approx(100.0));
-  CHECK(value(findings, "time_bound", "share_percent") == doctest::Approx(100.0));
 }
 
-TEST_CASE("section 2: ten streams slower, nothing overlapping, the kernels alone") {
+TEST_CASE("section 2: copies in one direction at once, and the kernels beside no copy, in the recorded table") {
   const ch04::StreamsComparison run = comparison(9.0, 15.0, serial());
-  const std::vector<lab::Finding> findings = ch04::streams_findings(run);
-  expect_branches(findings, {"streams_speedup.slower", "both_directions.apart", "one_direction.overlapped",
-                             "kernels_hidden.partly", "time_bound.other"});
-  CHECK(value(findings, "one_direction", "in_with_in_ms") == doctest::Approx(0.5));
-  CHECK(value(findings, "kernels_hidden", "hidden_percent") == doctest::Approx(0.0));
-  CHECK(value(findings, "time_bound", "share_percent") == doctest::Approx(50.0));
+  const lab::ResultTable recorded = ch04::recorded_table(run);
+  CHECK(cell(recorded, "10 streams", "in_with_in_ms") == doctest::Approx(0.5));
+  CHECK(cell(recorded, "10 streams", "in_with_out_ms") == doctest::Approx(0.0));
+  CHECK(cell(recorded, "10 streams", "copies_with_kernels_ms") == doctest::Approx(0.0));
+  CHECK(cell(recorded, "10 streams", "copy_in_busy_ms") == doctest::Approx(1.5));
+  CHECK(cell(ch04::streams_table(run), "10 streams", "speedup") == doctest::Approx(9.01 / 15.01));
 }
 
-TEST_CASE("section 2: no real difference; not recorded; a recording with dropped records") {
+TEST_CASE("section 2: not recorded, or a recording with dropped records: '-' in the tables, the record skipped") {
   ch04::StreamsComparison run = comparison(10.0, 10.1, overlapping());
-  CHECK(by_id(ch04::streams_findings(run), "streams_speedup").id == "streams_speedup.same");
   run.lots_recorded = ch04::ArraysRecording{};
   run.lots_recorded.streams = 10;
   run.lots_recorded.why_not = "this build has no CUPTI";
   std::vector<lab::Finding> findings = ch04::streams_findings(run);
-  CHECK(by_id(findings, "what_overlapped").id == "what_overlapped.not_recorded");
-  CHECK_FALSE(has_id(findings, "both_directions"));
+  CHECK(by_id(findings, "recorded").id == "recorded.skipped");
+  CHECK(by_id(findings, "arrays_correct").passed);
   CHECK(ch04::recorded_table(run).row("10 streams").get("span_ms").is_none());
   CHECK(ch04::recorded_table(run).row("10 streams").get("why_not").text() == "this build has no CUPTI");
   run.lots_recorded = recording(10, overlapping());
   run.lots_recorded.dropped = 4;
-  CHECK(value(ch04::streams_findings(run), "what_overlapped.not_recorded", "dropped_count") == 4);
+  CHECK(by_id(ch04::streams_findings(run), "recorded").id == "recorded.skipped");
   CHECK_FALSE(ch04::recorded_table(run).row("10 streams").get("recorded").boolean());
+  run.lots_recorded.dropped = 0;
   run.one_recorded = ch04::ArraysRecording{};
   run.one_recorded.why_not = "a tool holds CUPTI";
+  CHECK(by_id(ch04::streams_findings(run), "recorded").id == "recorded.skipped");
   CHECK(ch04::kernel_table(run).rows().empty());
 }
 
@@ -297,8 +286,8 @@ TEST_CASE("section 3: the legacy stream serialised and the others ran at once") 
   CHECK(by_id(findings, "legacy_serialised").passed);
   CHECK(by_id(findings, "legacy_serialised").kind == lab::Finding::Kind::timing);
   CHECK(value(findings, "legacy_serialised", "legacy_wall_ms") == doctest::Approx(30.0));
-  expect_branches(findings, {"non_blocking.at_once", "per_thread.at_once"});
-  CHECK(value(findings, "non_blocking", "wall_ms") == doctest::Approx(10.0));
+  CHECK(findings.size() == 2);  // what the other two cases did is in the table
+  CHECK(ch04::default_stream_table(as_documented()).rows()[1].get("ran").text() == "at once");
 }
 
 TEST_CASE("section 3: a kernel cut short, the legacy stream overlapping, the others serialised") {
@@ -312,7 +301,7 @@ TEST_CASE("section 3: a kernel cut short, the legacy stream overlapping, the oth
   CHECK(value(findings, "spins_ran", "short_cases_count") == 1);
   CHECK(value(findings, "spins_ran", "spin_ms") == doctest::Approx(10.0));
   CHECK_FALSE(by_id(findings, "legacy_serialised").passed);
-  expect_branches(findings, {"non_blocking.not_at_once", "per_thread.not_at_once"});
+  CHECK(ch04::default_stream_table(cases).rows()[1].get("ran").text() == "one after another");
 }
 
 // --- 4 ------------------------------------------------------------------------
@@ -327,12 +316,12 @@ TEST_CASE("section 4: the race showed and the event fixed it; or the race hid an
   run.fixed_last = correct();
   std::vector<lab::Finding> findings = ch04::race_findings(run);
   CHECK(by_id(findings, "fix_correct").passed);
-  CHECK(by_id(findings, "race").id == "race.showed");
-  CHECK(value(findings, "race", "wrong_runs_count") == 20);
+  CHECK(findings.size() == 1);  // whether the race showed is in the table
   const lab::ResultTable table = ch04::race_table(run);
   CHECK(table.id() == "race");
   CHECK(cell(table, "none", "wrong_values_last") == doctest::Approx(3));
   CHECK(cell(table, "cudaEventRecord + cudaStreamWaitEvent", "wrong_runs") == 0);
+  CHECK(cell(table, "none", "wrong_runs") == 20);
 
   run.raced_wrong = 0;
   run.fixed_wrong = 1;
@@ -340,21 +329,7 @@ TEST_CASE("section 4: the race showed and the event fixed it; or the race hid an
   findings = ch04::race_findings(run);
   CHECK_FALSE(by_id(findings, "fix_correct").passed);
   CHECK(value(findings, "fix_correct", "wrong_runs_count") == 1);
-  CHECK(by_id(findings, "race").id == "race.hidden");
-}
-
-// --- background ------------------------------------------------------------------
-
-TEST_CASE("every background sentence of the chapter names its source") {
-  for (const auto& list : {ch04::streams_background(), ch04::default_stream_background(), ch04::race_background(),
-                           ch04::memory_background()}) {
-    CHECK_FALSE(list.empty());
-    for (const ch04::Background& b : list) {
-      CAPTURE(b.text);
-      CHECK_FALSE(b.text.empty());
-      CHECK_FALSE(b.source.empty());
-    }
-  }
+  CHECK(cell(ch04::race_table(run), "none", "wrong_runs") == 0);
 }
 
 // --- 5 ------------------------------------------------------------------------
@@ -393,32 +368,32 @@ ch04::MemoryRun memory_as_expected() {
 
 }  // namespace
 
-TEST_CASE("section 5: cudaFree waits, the stream-ordered calls do not, the pool behaves as set") {
+TEST_CASE("section 5: both kinds of temporaries correct, the pool restored; each call against the queued work") {
   const ch04::MemoryRun run = memory_as_expected();
   const std::vector<lab::Finding> findings = ch04::memory_findings(run);
+  REQUIRE(findings.size() == 3);
   CHECK(by_id(findings, "cuda_malloc_correct").passed);
   CHECK(by_id(findings, "stream_ordered_correct").passed);
   CHECK(value(findings, "stream_ordered_correct", "max_relative_error") == doctest::Approx(1.2e-7));
   CHECK(by_id(findings, "pool_restored").passed);
-  expect_branches(
-      findings, {"cuda_malloc_call.waited", "stream_ordered_call.did_not_wait", "idle_pairs.cheaper",
-                 "cuda_malloc_queued.did_not_wait", "cuda_free_queued.waited", "cuda_malloc_async_queued.did_not_wait",
-                 "cuda_free_async_queued.did_not_wait", "release_threshold.costlier"});
-  CHECK(value(findings, "cuda_malloc_call", "call_ms") == doctest::Approx(20.5));
-  CHECK(value(findings, "idle_pairs", "sync_pair_us") == doctest::Approx(7.0));
-  CHECK(value(findings, "idle_pairs", "async_pair_us") == doctest::Approx(1.0));
-  CHECK(value(findings, "cuda_free_queued", "call_ms") == doctest::Approx(19.9));
-  CHECK(value(findings, "release_threshold", "released_us") == doctest::Approx(300.0));
-  CHECK(value(findings, "release_threshold", "kept_reserved_mib") == doctest::Approx(256.0));
-  CHECK(value(findings, "reuse_attributes", "allow_internal_dependencies") == 1);
 
+  const lab::ResultTable temporaries = ch04::temporaries_table(run);
+  CHECK(temporaries.id() == "temporaries");
+  CHECK(temporaries.row("cudaMalloc / cudaFree").get("result").text() == "correct");
+  CHECK(cell(temporaries, "cudaMalloc / cudaFree", "call_percent_of_queued") == doctest::Approx(102.5));
+  CHECK(cell(temporaries, "cudaMallocAsync / cudaFreeAsync", "call_percent_of_queued") == doctest::Approx(0.25));
   const lab::ResultTable calls = ch04::allocation_table(run);
   CHECK(calls.id() == "allocation_calls");
   CHECK(cell(calls, "cudaFree, idle GPU", "median") == doctest::Approx(4.0));
+  CHECK(calls.row("cudaFree, idle GPU").get("percent_of_queued").is_none());
+  CHECK(cell(calls, "cudaFree, behind 20.0 ms of queued work", "percent_of_queued") == doctest::Approx(99.5));
+  CHECK(cell(calls, "cudaMalloc, behind 20.0 ms of queued work", "percent_of_queued") == doctest::Approx(0.015));
   CHECK(calls.rows().size() == 8);
   const lab::ResultTable threshold = ch04::threshold_table(run);
   CHECK(threshold.id() == "release_threshold");
   CHECK(cell(threshold, "UINT64_MAX", "reserved_after_sync_mib") == doctest::Approx(256.0));
+  CHECK(cell(threshold, "0 (the default)", "x_kept") == doctest::Approx(150.0));
+  CHECK(cell(threshold, "UINT64_MAX", "x_kept") == doctest::Approx(1.0));
   const lab::ResultTable reuse = ch04::reuse_table(run);
   CHECK(reuse.id() == "reuse");
   CHECK(reuse.row("the freeing stream").get("measured").boolean());
@@ -426,22 +401,13 @@ TEST_CASE("section 5: cudaFree waits, the stream-ordered calls do not, the pool 
   CHECK(reuse.row("the freeing stream").get("allocator_waited").is_none());
   CHECK(reuse.row("another stream, no event").get("allocator_waited").boolean());
   CHECK_FALSE(reuse.row("another stream, no event, internal dependencies off").get("same_address").boolean());
-  const lab::ResultTable temporaries = ch04::temporaries_table(run);
-  CHECK(temporaries.id() == "temporaries");
-  CHECK(temporaries.row("cudaMalloc / cudaFree").get("result").text() == "correct");
 }
 
-TEST_CASE("section 5: every other branch") {
+TEST_CASE("section 5: a wrong result with either kind, an attribute not restored, an unmeasured case, no samples") {
   ch04::MemoryRun run = memory_as_expected();
   run.stream_ordered.result.elements = wrong();
   run.cuda_malloc.result.sum = 1.0 + 2 * ch04::kNormalizeTolerance;
   run.reuse.restored = false;
-  run.cuda_malloc.call_ms = 0.2;
-  run.stream_ordered.call_ms = 19.0;
-  run.calls.malloc_async_idle_us = around(10.0);
-  run.calls.free_queued_us = around(5.0, 3);
-  run.calls.malloc_queued_us = around(19'000.0, 3);
-  run.threshold.keep_all.malloc_after_sync_us = around(290.0);
   run.reuse.same_stream.measured = false;
   std::vector<lab::Finding> findings = ch04::memory_findings(run);
   CHECK_FALSE(by_id(findings, "stream_ordered_correct").passed);
@@ -449,16 +415,17 @@ TEST_CASE("section 5: every other branch") {
   CHECK(value(findings, "cuda_malloc_correct", "sum") == doctest::Approx(1.0 + 2 * ch04::kNormalizeTolerance));
   CHECK_FALSE(by_id(findings, "pool_restored").passed);
   CHECK_FALSE(by_id(findings, "pool_restored").value("reuse_restored").boolean());
-  expect_branches(findings,
-                  {"cuda_malloc_call.did_not_wait", "stream_ordered_call.waited", "idle_pairs.not_cheaper",
-                   "cuda_free_queued.did_not_wait", "cuda_malloc_queued.waited", "release_threshold.same_cost"});
-  CHECK(value(findings, "idle_pairs", "async_pair_us") == doctest::Approx(10.5));
+  run.reuse.restored = true;
+  run.threshold.restored = false;
+  CHECK_FALSE(by_id(ch04::memory_findings(run), "pool_restored").passed);
   const lab::ResultTable reuse = ch04::reuse_table(run);
   CHECK_FALSE(reuse.row("the freeing stream").get("measured").boolean());
   CHECK(reuse.row("the freeing stream").get("same_address").is_none());
 
-  run.threshold.release_all.reserved_after_sync = std::uint64_t{256} << 20;  // nothing released at the sync
-  findings = ch04::memory_findings(run);
-  CHECK(by_id(findings, "release_threshold").id == "release_threshold.not_followed");
-  CHECK(value(findings, "release_threshold", "released_reserved_mib") == doctest::Approx(256.0));
+  run.calls.malloc_queued_us.clear();  // a call not sampled has no row
+  CHECK(ch04::allocation_table(run).rows().size() == 7);
+  run.threshold.keep_all.malloc_after_sync_us.clear();  // nothing to divide by
+  const lab::ResultTable threshold = ch04::threshold_table(run);
+  CHECK(threshold.row("0 (the default)").get("x_kept").is_none());
+  CHECK(threshold.row("UINT64_MAX").get("median").is_none());
 }

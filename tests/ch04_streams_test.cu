@@ -36,7 +36,7 @@ TEST_CASE("the normalisation is correct with stream-ordered and with cudaMalloc 
     CHECK_MESSAGE(run.result.passed(), run.result.detail());
     CAPTURE(run.call_ms);
     if (kind == ch04::Temporaries::cuda_malloc) {
-      CHECK(run.call_ms > 10.0);  // cudaFree waited for the 20 ms queued before it
+      CHECK(run.call_ms > 10.0);  // it waits for its kernels, behind the 20 ms queued, before cudaFree
     } else {
       CHECK(run.call_ms < 5.0);  // cudaFreeAsync did not
     }

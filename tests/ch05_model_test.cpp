@@ -28,11 +28,13 @@ ch05::LinkAndKernel copy_bound() {
 
 }  // namespace
 
-TEST_CASE("sequential time and bounds with two copy engines") {
-  const ch05::LinkAndKernel m = copy_bound();
-  CHECK(ch05::sequential_ms(m) == doctest::Approx(15.0));     // 6 + 3 + 6
-  CHECK(ch05::transfer_bound_ms(m) == doctest::Approx(8.0));  // the shared link: both directions take 8
-  CHECK(ch05::overlap_bound_ms(m) == doctest::Approx(8.0));
+TEST_CASE("the bound with two copy engines: the slowest of H, D, B and K") {
+  ch05::LinkAndKernel m = copy_bound();
+  CHECK(ch05::overlap_bound_ms(m) == doctest::Approx(8.0));  // the shared link: both directions take 8
+  m.d2h_ms = 9;
+  CHECK(ch05::overlap_bound_ms(m) == doctest::Approx(9.0));  // a copy
+  m.kernel_ms = 12;
+  CHECK(ch05::overlap_bound_ms(m) == doctest::Approx(12.0));  // the kernel
 }
 
 TEST_CASE("the pipeline: one chunk is sequential, more chunks approach the bound") {
@@ -56,7 +58,6 @@ TEST_CASE("a kernel longer than the copies sets the pace") {
   ch05::LinkAndKernel m = copy_bound();
   m.kernel_ms = 12;
   CHECK(ch05::overlap_bound_ms(m) == doctest::Approx(12.0));
-  CHECK(ch05::transfer_bound_ms(m) == doctest::Approx(8.0));
   // 2 chunks: 3 + 6 + 3 fill and drain, then one step of k = 6.
   CHECK(ch05::pipelined_ms(m, 2) == doctest::Approx(12.0 + 6.0));
 }
@@ -64,35 +65,13 @@ TEST_CASE("a kernel longer than the copies sets the pace") {
 TEST_CASE("with one copy engine the two directions take turns") {
   ch05::LinkAndKernel m = copy_bound();
   m.copy_engines = 1;
-  CHECK(ch05::transfer_bound_ms(m) == doctest::Approx(12.0));  // 6 + 6
-  CHECK(ch05::overlap_bound_ms(m) == doctest::Approx(12.0));
+  CHECK(ch05::overlap_bound_ms(m) == doctest::Approx(12.0));  // 6 + 6
+  m.kernel_ms = 13;
+  CHECK(ch05::overlap_bound_ms(m) == doctest::Approx(13.0));
+  m.kernel_ms = 3;
   // 4 chunks: 3.75 + 3 * max(1.5 + 1.5, 0.75) = 12.75.
   CHECK(ch05::pipelined_ms(m, 4) == doctest::Approx(12.75));
-  CHECK(ch05::pipelined_ms(m, 1) == doctest::Approx(ch05::sequential_ms(m)));
-}
-
-TEST_CASE("a link that carries both directions at full speed: the slower direction is the bound") {
-  ch05::LinkAndKernel m = copy_bound();
-  m.d2h_ms = 7;
-  m.both_ms = 7;
-  CHECK(ch05::transfer_bound_ms(m) == doctest::Approx(7.0));
-}
-
-TEST_CASE("the term that sets the bound: the kernel, one engine, both directions, a copy") {
-  ch05::LinkAndKernel m = copy_bound();  // B = 8 > H = D = 6 > K = 3
-  CHECK(ch05::bound_term(m) == "both_directions");
-  m.kernel_ms = 9;
-  CHECK(ch05::bound_term(m) == "kernel");
-  m.kernel_ms = 3;
-  m.both_ms = 6.5;
-  m.h2d_ms = 7;
-  CHECK(ch05::bound_term(m) == "copy_in");
-  m.d2h_ms = 7.5;
-  CHECK(ch05::bound_term(m) == "copy_out");
-  m.copy_engines = 1;  // H + D = 14.5
-  CHECK(ch05::bound_term(m) == "one_engine");
-  m.kernel_ms = 20;
-  CHECK(ch05::bound_term(m) == "kernel");
+  CHECK(ch05::pipelined_ms(m, 1) == doctest::Approx(15.0));  // H + K + D
 }
 
 TEST_CASE("zero or negative chunks are refused") {
@@ -118,30 +97,11 @@ TEST_CASE("chunks of fewer than 1024 floats are refused, with the option's name"
   CHECK_FALSE(ch05::too_many_chunks("--chart-chunks", 0, 1).empty());
 }
 
-TEST_CASE("a chunk: ceil(n / chunks) floats, the last ones shorter or empty") {
-  const ch05::Chunk whole = ch05::chunk_of(1000, 1, 0);
-  CHECK(whole.offset == 0);
-  CHECK(whole.count == 1000);
-  CHECK(whole.bytes() == 4000);
-  CHECK(ch05::chunk_of(1024, 4, 3).offset == 768);  // 4 divides 1024: 256 each
-  CHECK(ch05::chunk_of(1024, 4, 3).count == 256);
-  CHECK(ch05::chunk_of(1000, 7, 6).offset == 858);  // 143 each, the last 142
-  CHECK(ch05::chunk_of(1000, 7, 6).count == 142);
-  CHECK(ch05::chunk_of(1000, 600, 499).count == 2);  // 2 each: chunks 500..599 are empty
-  CHECK(ch05::chunk_of(1000, 600, 500).count == 0);
-  CHECK(ch05::chunk_of(1000, 600, 599).offset == 1000);
-  for (int chunks : {1, 3, 4, 32, 600}) {  // the chunks cover the data once, in order
-    std::size_t next = 0;
-    for (int i = 0; i < chunks; ++i) {
-      const ch05::Chunk c = ch05::chunk_of((std::size_t{1} << 20) + 3, chunks, i);
-      CHECK(c.offset == next);
-      next = c.offset + c.count;
-    }
-    CHECK(next == (std::size_t{1} << 20) + 3);
-  }
-  CHECK_THROWS_AS(ch05::chunk_of(1000, 0, 0), std::invalid_argument);
-  CHECK_THROWS_AS(ch05::chunk_of(1000, 4, 4), std::invalid_argument);
-  CHECK_THROWS_AS(ch05::chunk_of(1000, 4, -1), std::invalid_argument);
+TEST_CASE("chart chunks that do not divide the data are refused, with the option's name") {
+  CHECK(ch05::uneven_chunks("--chart-chunks", 64, 1).empty());  // 262144 floats: 4096 each
+  CHECK(ch05::uneven_chunks("--chart-chunks", 3, 3).empty());   // 786432 floats: 262144 each
+  const std::string error = ch05::uneven_chunks("--chart-chunks", 3, 1);
+  CHECK(error.find("--chart-chunks 3 does not divide") != std::string::npos);
 }
 
 TEST_CASE("schedule names") {
@@ -171,6 +131,8 @@ TEST_CASE("options: defaults, and chunk counts too many for --mib refused") {
   CHECK(parsed({"--mib", "1", "--max-chunks", "256"}).max_chunks == 256);
   CHECK_THROWS_AS(parsed({"--mib", "1", "--max-chunks", "512"}), lab::UsageError);
   CHECK(parsed({"--mib", "1", "--chart-chunks", "64", "--max-chunks", "1"}).chart_chunks == 64);  // 4096 floats each
+  CHECK_THROWS_AS(parsed({"--chart-chunks", "3"}), lab::UsageError);  // 64 Mi floats: not in 3 equal chunks
+  CHECK(parsed({"--max-chunks", "12"}).max_chunks == 12);             // the sweep: powers of two up to it
   CHECK_THROWS_AS(parsed({"--reps", "0"}), lab::UsageError);
   CHECK_THROWS_AS(parsed({"--heavy-iterations", "-1"}), lab::UsageError);
 }

@@ -43,16 +43,6 @@ TEST_CASE("PCIe data rates per direction after line encoding") {
   CHECK(ch06::pcie_gigabytes_per_second(7, 16) == 0.0);
 }
 
-// The encoding the benchmark finding names must be the one the rate above counted.
-TEST_CASE("PCIe line encoding per generation") {
-  CHECK(std::string(ch06::pcie_encoding(1)) == "8b/10b");
-  CHECK(std::string(ch06::pcie_encoding(2)) == "8b/10b");
-  CHECK(std::string(ch06::pcie_encoding(3)) == "128b/130b");
-  CHECK(std::string(ch06::pcie_encoding(5)) == "128b/130b");
-  CHECK(std::string(ch06::pcie_encoding(0)) == "unknown");
-  CHECK(std::string(ch06::pcie_encoding(6)) == "unknown");  // Gen 6 (PAM4, FLIT) is not handled
-}
-
 // Section 4's calibration: 1000 steps took 2 ms, so 5 ms needs 2500 (an inverted ratio gives 400).
 TEST_CASE("CPU work: steps rescaled to the target time") {
   CHECK(ch06::rescaled_cpu_steps(1000, 2.0, 5.0) == 2500);

@@ -63,15 +63,6 @@ ch07::CacheRun cache_run(const Medians& small, const Medians& large) {
   return run;
 }
 
-// Sets the blocked-stream samples of the write and the read flush of @p set.
-void blocked_flush_samples(ch07::WorkingSetRun& set, std::vector<double> write_ms, std::vector<double> read_ms) {
-  for (ch07::CacheCase& c : set.cases) {
-    if (c.placement != Placement::blocked_stream) continue;
-    if (c.preceding == Preceding::write_flush) c.ms = write_ms;
-    if (c.preceding == Preceding::read_flush) c.ms = read_ms;
-  }
-}
-
 }  // namespace
 
 // --- 1. warm and cold L2 ----------------------------------------------------------------
@@ -121,90 +112,37 @@ TEST_CASE("cache_findings: every case correct, or the check fails") {
 TEST_CASE("cache_findings: a cold L2 slows the set that fits in it, or the timing check fails") {
   const std::vector<lab::Finding> findings = ch07::cache_findings(cache_run(kSmall, kLarge));
   const lab::Finding cools = by_id(findings, "cooling_small");
-  CHECK(cools.id == "cooling_small.in_l2");
+  CHECK(cools.id == "cooling_small");
   CHECK(cools.kind == lab::Finding::Kind::timing);
   CHECK(cools.passed);
   CHECK(value(findings, "cooling_small", "warm_us") == doctest::Approx(7.82));
   CHECK(value(findings, "cooling_small", "write_flush_us") == doctest::Approx(16.18));
   CHECK(value(findings, "cooling_small", "read_flush_us") == doctest::Approx(11.68));
+  ch07::CacheRun spread = cache_run(kSmall, kLarge);  // one warm sample slower than the flushed median: not seen
+  spread.small.cases[1].ms = {0.00782, 0.00782, 0.0170};
+  CHECK(value(ch07::cache_findings(spread), "cooling_small", "slowest_warm_us") == doctest::Approx(17.0));
+  CHECK_FALSE(by_id(ch07::cache_findings(spread), "cooling_small").passed);
   Medians flat = kSmall;
-  flat.write_blocked = 8.2;  // 1.05x: no cooling seen
-  CHECK_FALSE(by_id(ch07::cache_findings(cache_run(flat, kLarge)), "cooling_small.in_l2").passed);
+  flat.write_blocked = 7.82;  // the flush changed nothing
+  CHECK_FALSE(by_id(ch07::cache_findings(cache_run(flat, kLarge)), "cooling_small").passed);
 }
 
-TEST_CASE("cache_findings: a set beyond the L2 is not cooled (within 5 %), or part of it survived") {
-  const std::vector<lab::Finding> findings = ch07::cache_findings(cache_run(kSmall, kLarge));
-  CHECK(by_id(findings, "cooling_large").id == "cooling_large.within_5_percent");
-  CHECK(by_id(findings, "cooling_large").kind == lab::Finding::Kind::observation);
-  CHECK(value(findings, "cooling_large", "write_flush_us") == doctest::Approx(178.82));
-  CHECK(value(findings, "cooling_large", "warm_us") == doctest::Approx(176.74));
-  Medians survived = kLarge;
-  survived.write_blocked = 220;
-  CHECK(by_id(ch07::cache_findings(cache_run(kSmall, survived)), "cooling_large").id == "cooling_large.apart");
-  // A small set chosen larger than the L2 (--small-mib) gets the large set's finding, not the timing check.
-  ch07::CacheRun big_small = cache_run(kLarge, kLarge);
+TEST_CASE("cache_findings: a set beyond the L2 is not judged, whichever role it has") {
+  CHECK_FALSE(has_id(ch07::cache_findings(cache_run(kSmall, kLarge)), "cooling_large"));
+  ch07::CacheRun big_small = cache_run(kLarge, kLarge);  // --small-mib larger than the L2
   big_small.small.bytes = 100 * kMiB;
-  CHECK(by_id(ch07::cache_findings(big_small), "cooling_small").id == "cooling_small.within_5_percent");
-}
-
-TEST_CASE("cache_findings: write flush against read flush, apart by more than 5 % of warm either way") {
-  const std::vector<lab::Finding> findings = ch07::cache_findings(cache_run(kSmall, kLarge));
-  CHECK(by_id(findings, "write_against_read_small").id == "write_against_read_small.write_costlier");
-  CHECK(value(findings, "write_against_read_small", "apart_us") == doctest::Approx(4.50));
-  Medians read_more = kSmall;
-  read_more.read_blocked = 20.0;
-  const std::vector<lab::Finding> other = ch07::cache_findings(cache_run(read_more, kLarge));
-  CHECK(by_id(other, "write_against_read_small").id == "write_against_read_small.read_costlier");
-  CHECK(value(other, "write_against_read_small", "apart_us") == doctest::Approx(16.18 - 20.0));
-}
-
-TEST_CASE("cache_findings: write flush against read flush within 5 %: a tie, or every sample apart") {
-  // Within 5 % and the samples overlap: a tie.
-  Medians tie = kSmall;
-  tie.read_blocked = 16.1;
-  ch07::CacheRun overlapping = cache_run(tie, kLarge);
-  blocked_flush_samples(overlapping.small, {0.0159, 0.01618, 0.0165}, {0.0158, 0.0161, 0.0163});
-  CHECK(by_id(ch07::cache_findings(overlapping), "write_against_read_small").id == "write_against_read_small.tie");
-  // The H100 run of 2026-11-22, 400 MiB: write flush 176.86 to 181.60 us, read flush 169.44 to 174.69 us, 7.44 us
-  // apart, 4.2 % of the warm 177.17 us: within 5 %, yet no sample of one reached the other.
-  Medians large = kLarge;
-  large.nothing_blocked = 177.17;
-  large.write_blocked = 178.75;
-  large.read_blocked = 171.31;
-  ch07::CacheRun run = cache_run(kSmall, large);
-  blocked_flush_samples(run.large, {0.17686, 0.17875, 0.18160}, {0.16944, 0.17131, 0.17469});
-  std::vector<lab::Finding> findings = ch07::cache_findings(run);
-  CHECK(by_id(findings, "write_against_read_large").id == "write_against_read_large.read_faster_every_sample");
-  CHECK(value(findings, "write_against_read_large", "apart_us") == doctest::Approx(178.75 - 171.31));
-  // The other way round: every sample after the write flush below every one after the read flush.
-  blocked_flush_samples(run.large, {0.17400, 0.17500, 0.17600}, {0.17700, 0.17800, 0.17900});
-  findings = ch07::cache_findings(run);
-  CHECK(by_id(findings, "write_against_read_large").id == "write_against_read_large.write_faster_every_sample");
+  const std::vector<lab::Finding> findings = ch07::cache_findings(big_small);
+  REQUIRE(findings.size() == 1);
+  CHECK(findings[0].id == "cases_correct");
 }
 
 TEST_CASE("every finding of section 1 has its own id, and the two sets never share one") {
   const std::vector<lab::Finding> findings = ch07::cache_findings(cache_run(kSmall, kLarge));
-  REQUIRE(findings.size() == 5);  // correctness, then cooling and write against read per set
+  REQUIRE(findings.size() == 2);  // correctness, then cooling of the set that fits
   for (std::size_t i = 0; i < findings.size(); ++i) {
     CHECK_FALSE(findings[i].id.empty());
     for (std::size_t j = i + 1; j < findings.size(); ++j) CHECK(findings[i].id != findings[j].id);
   }
-}
-
-// --- background --------------------------------------------------------------------------
-
-TEST_CASE("the background of every section: each line with its source") {
-  for (const std::vector<lab::Background>& lines :
-       {ch07::cache_background(), ch07::clock_background(), ch07::samples_background()}) {
-    CHECK_FALSE(lines.empty());
-    for (const lab::Background& line : lines) {
-      CHECK_FALSE(line.text.empty());
-      CHECK_FALSE(line.source.empty());
-    }
-  }
-  CHECK(ch07::cache_background().size() == 2);
-  CHECK(ch07::clock_background().size() == 3);
-  CHECK(ch07::samples_background().size() == 3);
 }
 
 // --- 2. the SM clock -------------------------------------------------------------------------
@@ -251,7 +189,27 @@ TEST_CASE("clock_table and clock_error_table: idle, load, after; the method's er
   CHECK(errors.id() == "clock_error");
   CHECK(errors.rows()[0].get("mhz").number() == doctest::Approx(2));                // 1996 - 1994
   CHECK(errors.rows()[1].get("mhz").number() == doctest::Approx(1995 * 32 / 2e6));  // a 32 ns step over 2 ms
-  CHECK(errors.rows()[3].get("mhz").number() == doctest::Approx(15));               // 1995 - 1980
+  CHECK(errors.rows()[3].get("mhz").number() == doctest::Approx(3));                // 2 MHz spread + NVML's 1 MHz
+  CHECK(errors.rows()[4].get("mhz").number() == doctest::Approx(15));               // 1995 - 1980
+  ch07::ClockRun steady = run;
+  steady.idle_kernel_mhz = {1980, 1980.01};  // the timer's step is the larger term now
+  CHECK(ch07::clock_error_table(steady).rows()[3].get("mhz").number() == doctest::Approx(1980.005 * 32 / 2e6 + 1));
+}
+
+TEST_CASE("clock_table: nvbench's 75 % rule counted per row; NVML named the whole GPU's under MIG") {
+  ch07::ClockRun run = clock_run();
+  lab::ResultTable table = ch07::clock_table(run);
+  for (const lab::ResultTable::Row& row : table.rows()) CHECK(row.get("below_75_percent").integer() == 0);
+  CHECK(table.render().find("whole GPU") == std::string::npos);
+  run.load_kernel_mhz = {1400, 1484, 1485, 1990};  // 0.75 x 1980 = 1485: two under it
+  run.after_kernel_mhz = 1000;
+  run.nvml_whole_gpu = true;
+  table = ch07::clock_table(run);
+  CHECK(table.rows()[0].get("below_75_percent").integer() == 0);
+  CHECK(table.rows()[1].get("below_75_percent").integer() == 2);
+  CHECK(table.rows()[2].get("below_75_percent").integer() == 1);
+  CHECK(lab_test::contains(table.render(), "NVML, whole GPU [MHz]"));
+  CHECK(lab_test::contains(table.render(), "power, instant, whole GPU [W]"));  // clock_run(): instantaneous power
 }
 
 TEST_CASE("clock_table: NVML's power labelled as it is returned, a 1 s average from Ampere (except GA100) on") {
@@ -281,7 +239,7 @@ TEST_CASE("clock_table without NVML: the in-kernel readings alone, no NVML or po
     CHECK(row.get("power_watts").is_none());
   }
   CHECK(table.rows()[1].get("median").number() == doctest::Approx(1994));
-  CHECK(ch07::clock_error_table(run).rows().size() == 3);  // no in-kernel - NVML row
+  CHECK(ch07::clock_error_table(run).rows().size() == 4);  // no in-kernel - NVML row
 }
 
 TEST_CASE("clock_findings: the load computed right, or the check fails") {
@@ -299,6 +257,7 @@ TEST_CASE("clock_findings: the load did not move the clock") {
   CHECK(value(findings, "load_clock", "load_mhz") == doctest::Approx(1994));
   CHECK(value(findings, "load_clock", "idle_mhz") == doctest::Approx(1995));
   CHECK(value(findings, "load_clock", "change_mhz") == doctest::Approx(19.95));  // 1 % of idle beats the 2 MHz spread
+  REQUIRE(findings.size() == 2);  // the load's correctness, and whether it moved the clock
 }
 
 TEST_CASE("clock_findings: the load moved the clock, with NVML's reasons") {
@@ -309,30 +268,6 @@ TEST_CASE("clock_findings: the load moved the clock, with NVML's reasons") {
   CHECK(by_id(findings, "load_clock").id == "load_clock.moved");
   CHECK(value(findings, "load_clock", "idle_mhz") - value(findings, "load_clock", "load_mhz") == doctest::Approx(235));
   CHECK(value(findings, "load_clock", "clock_reasons") == 0x4);  // software power cap
-}
-
-TEST_CASE("clock_findings: in-kernel clock against NVML, beyond or within the method's error, or no NVML") {
-  const std::vector<lab::Finding> findings = ch07::clock_findings(clock_run());
-  CHECK(by_id(findings, "kernel_against_nvml").id == "kernel_against_nvml.differ");
-  CHECK(value(findings, "kernel_against_nvml", "kernel_mhz") - value(findings, "kernel_against_nvml", "nvml_mhz") ==
-        doctest::Approx(15));
-  CHECK(value(findings, "kernel_against_nvml", "error_mhz") == doctest::Approx(3));  // 2 MHz spread + NVML's 1 MHz
-  ch07::ClockRun close = clock_run();
-  close.idle_kernel_mhz = {1980, 1981, 1980};
-  CHECK(by_id(ch07::clock_findings(close), "kernel_against_nvml").id == "kernel_against_nvml.agree");
-  close.idle_nvml_mhz.clear();  // no NVML: nothing to compare
-  CHECK_FALSE(has_id(ch07::clock_findings(close), "kernel_against_nvml"));
-}
-
-TEST_CASE("clock_findings: nvbench's 75 % rule, none flagged or some") {
-  CHECK(by_id(ch07::clock_findings(clock_run()), "nvbench_rule").id == "nvbench_rule.none_below");
-  ch07::ClockRun run = clock_run();
-  run.load_kernel_mhz = {1400, 1990};
-  const std::vector<lab::Finding> findings = ch07::clock_findings(run);
-  CHECK(by_id(findings, "nvbench_rule").id == "nvbench_rule.some_below");
-  CHECK(value(findings, "nvbench_rule", "below_count") == 1);
-  CHECK(value(findings, "nvbench_rule", "min_mhz") == doctest::Approx(1400));
-  CHECK(value(findings, "nvbench_rule", "max_mhz") == doctest::Approx(1996));  // idle, load and after together
 }
 
 // --- 3. many samples --------------------------------------------------------------------------
@@ -366,6 +301,33 @@ TEST_CASE("samples, histogram and precision tables") {
   CHECK(precision.id() == "precision");
   REQUIRE(precision.rows().size() == 6);
   CHECK(precision.rows().front().get("width_percent").number() > precision.rows().back().get("width_percent").number());
+  // 1/sqrt(n) from the row of 10 samples: that row predicts itself, the row of 200 a sqrt(20) narrower interval.
+  const double from_10 = precision.row("10").get("width_percent").number();
+  CHECK(precision.row("10").get("sqrt_n_percent").number() == doctest::Approx(from_10));
+  CHECK(precision.row("200").get("sqrt_n_percent").number() == doctest::Approx(from_10 / std::sqrt(20.0)));
+  CHECK(precision.row("5").get("sqrt_n_percent").number() == doctest::Approx(from_10 * std::sqrt(2.0)));
+  ch07::SamplesRun few = run;  // 5 and 8 samples: no row of 10, so from the fewest
+  few.ms.resize(8);
+  const lab::ResultTable short_table = ch07::precision_table(few);
+  REQUIRE(short_table.rows().size() == 2);
+  CHECK(short_table.row("5").get("sqrt_n_percent").number() ==
+        doctest::Approx(short_table.row("5").get("width_percent").number()));
+}
+
+TEST_CASE("samples table: the clock inside the samples, and nvbench's 75 % rule") {
+  ch07::SamplesRun run = samples_run();
+  lab::ResultTable table = ch07::samples_table(run);
+  CHECK(lab_test::cell(table, "clocked kernel", "clock_min_mhz") == doctest::Approx(1991));
+  CHECK(lab_test::cell(table, "clocked kernel", "clock_max_mhz") == doctest::Approx(1991));
+  CHECK(table.row("clocked kernel").get("below_75_percent").integer() == 0);
+  run.clock_mhz[3] = 900;
+  run.clock_mhz[4] = 2025;
+  table = ch07::samples_table(run);
+  CHECK(lab_test::cell(table, "clocked kernel", "clock_min_mhz") == doctest::Approx(900));
+  CHECK(lab_test::cell(table, "clocked kernel", "clock_max_mhz") == doctest::Approx(2025));
+  CHECK(table.row("clocked kernel").get("below_75_percent").integer() == 1);
+  run.clock_mhz.clear();  // no clock readings: no clock cells
+  CHECK(ch07::samples_table(run).row("clocked kernel").get("clock_min_mhz").is_none());
 }
 
 TEST_CASE("samples table: the smallest gap between two samples bounds the events' step from above") {
@@ -390,67 +352,4 @@ TEST_CASE("samples_findings: correct, or the check fails") {
   CHECK(by_id(ch07::samples_findings(run), "clocked_correct").passed);
   run.correct = false;
   CHECK_FALSE(by_id(ch07::samples_findings(run), "clocked_correct").passed);
-}
-
-TEST_CASE("samples_findings: the interval narrows as 1/sqrt(n), slower, faster, or not at all") {
-  // Independent-looking spread: roughly 1/sqrt(n).
-  const std::vector<lab::Finding> roughly = ch07::samples_findings(samples_run());
-  CHECK(by_id(roughly, "precision").id == "precision.as_sqrt_n");
-  CHECK(value(roughly, "precision", "expected_ratio") == doctest::Approx(std::sqrt(200.0 / 10)));  // from 10
-  // A drift: the later samples are slower, so more samples do not narrow the interval.
-  ch07::SamplesRun drift = samples_run();
-  for (std::size_t i = 0; i < drift.ms.size(); ++i) drift.ms[i] = 0.5 + 0.001 * static_cast<double>(i);
-  CHECK(by_id(ch07::samples_findings(drift), "precision").id == "precision.slower");
-  // Noisy first samples, then equal ones: faster than 1/sqrt(n).
-  ch07::SamplesRun settle = samples_run();
-  for (std::size_t i = 0; i < settle.ms.size(); ++i) settle.ms[i] = 0.54 + (i % 2 == 0 ? 1e-6 : 0.0);
-  for (std::size_t i = 0; i < 5; ++i) settle.ms[i] = 0.5 + 0.02 * static_cast<double>(i);
-  CHECK(by_id(ch07::samples_findings(settle), "precision").id == "precision.faster");
-  // Two groups (a clock step half-way): the ends look like 1/sqrt(n), but the interval widened on the way.
-  ch07::SamplesRun step = samples_run();
-  const double first[] = {0.530, 0.550, 0.535, 0.548, 0.541};
-  for (std::size_t i = 0; i < 5; ++i) step.ms[i] = first[i];
-  for (std::size_t i = 100; i < step.ms.size(); ++i) step.ms[i] += 0.004;
-  const std::vector<lab::Finding> grouped = ch07::samples_findings(step);
-  CAPTURE(by_id(grouped, "precision").text);
-  CHECK(by_id(grouped, "precision").id == "precision.widened");
-  CHECK(value(grouped, "precision", "largest_widening") > 1.25);
-  CHECK(value(roughly, "precision", "largest_widening") <= 1.25);  // the independent-looking run never widened
-  // The interval from 5 samples is their whole range: a wider one from 10 is no drift, so no "widened".
-  ch07::SamplesRun coarse = samples_run();
-  for (std::size_t i = 0; i < coarse.ms.size(); ++i)
-    coarse.ms[i] = 0.5400 + 0.00004 * static_cast<double>((i * 37) % 21);
-  const double tight[] = {0.5400, 0.5405, 0.5398, 0.5403, 0.5401}, loose[] = {0.5380, 0.5420, 0.5385, 0.5415, 0.5392};
-  for (std::size_t i = 0; i < 5; ++i) coarse.ms[i] = tight[i], coarse.ms[5 + i] = loose[i];
-  const std::vector<std::size_t> counts = ch07::precision_counts(coarse.ms.size());
-  REQUIRE(ch07::largest_widening(coarse.ms, counts, 5).factor > 1.25);  // from 5 to 10 it widened 2.5x
-  REQUIRE(ch07::largest_widening(coarse.ms, counts, 5).from == 5);
-  const std::vector<lab::Finding> five_to_ten = ch07::samples_findings(coarse);
-  CAPTURE(by_id(five_to_ten, "precision").text);
-  CHECK(by_id(five_to_ten, "precision").id == "precision.faster");  // from 10, whose last 5 are the loose ones
-  CHECK(value(five_to_ten, "precision", "largest_widening") <= 1.25);
-  // Equal samples: zero width, no trend.
-  ch07::SamplesRun equal = samples_run();
-  for (double& x : equal.ms) x = 0.54;
-  const std::vector<lab::Finding> flat = ch07::samples_findings(equal);
-  CHECK(by_id(flat, "precision").id == "precision.zero_width");
-  CHECK(value(flat, "precision", "narrow_percent") == 0);
-}
-
-TEST_CASE("samples_findings: the clock per sample, none flagged or some; too few samples for a precision trend") {
-  const std::vector<lab::Finding> steady = ch07::samples_findings(samples_run());
-  CHECK(by_id(steady, "clock_per_sample").id == "clock_per_sample.none_below");
-  CHECK(value(steady, "clock_per_sample", "max_mhz") == doctest::Approx(1991));
-  ch07::SamplesRun slow = samples_run();
-  slow.clock_mhz[3] = 900;
-  const std::vector<lab::Finding> findings = ch07::samples_findings(slow);
-  CHECK(by_id(findings, "clock_per_sample").id == "clock_per_sample.some_below");
-  CHECK(value(findings, "clock_per_sample", "below_count") == 1);
-  CHECK(value(findings, "clock_per_sample", "min_mhz") == doctest::Approx(900));
-  ch07::SamplesRun few = samples_run();
-  few.ms.resize(5);  // one sample count (5): no trend to judge
-  few.clock_mhz.clear();
-  const std::vector<lab::Finding> alone = ch07::samples_findings(few);
-  CHECK(alone.size() == 1);  // the correctness check only
-  CHECK(has_id(alone, "clocked_correct"));
 }

@@ -97,30 +97,3 @@ TEST_CASE("precision_counts: 5, 10, 20, 50, ... and all of them; first_n_interva
   CHECK(first.median == 3);
   CHECK(first.high <= 5);
 }
-
-TEST_CASE("largest_widening: steps from 10 samples on by default; the coarse step from 5 only when asked") {
-  // 5 close samples, then 5 spread ones, then close ones again: the interval widens from 5 to 10 only.
-  std::vector<double> samples{1.00, 1.01, 0.99, 1.02, 1.00, 0.90, 1.10, 0.92, 1.08, 0.95};
-  for (int i = 0; i < 40; ++i) samples.push_back(1.00 + 0.001 * (i % 7));
-  const std::vector<std::size_t> counts = ch07::precision_counts(samples.size());  // 5, 10, 20, 50
-  const ch07::Widening all = ch07::largest_widening(samples, counts, 5);
-  CHECK(all.factor > 1.25);
-  CHECK(all.from == 5);
-  CHECK(all.to == 10);
-  const ch07::Widening judged = ch07::largest_widening(samples, counts);
-  CHECK(judged.factor == 1.0);  // from 10 on it only narrowed
-  CHECK(judged.from == 0);
-}
-
-TEST_CASE("judge_clock: flags readings under 75 % of nominal, and says whether they vary") {
-  const ch07::ClockVerdict steady = ch07::judge_clock({1980, 1980, 1975, 1980}, 1980);
-  CHECK(steady.below == 0);
-  CHECK_FALSE(steady.varied);  // 5 MHz of 1980 is under 1 %
-  CHECK(steady.min_mhz == doctest::Approx(1975));
-  CHECK(steady.max_mhz == doctest::Approx(1980));
-  const ch07::ClockVerdict throttled = ch07::judge_clock({1980, 1400, 1450, 1485, 1980}, 1980);
-  CHECK(throttled.below == 2);  // 1400 and 1450 are under 0.75 x 1980 = 1485; 1485 itself is not
-  CHECK(throttled.varied);
-  CHECK(throttled.median_mhz == doctest::Approx(1485));
-  CHECK_THROWS_AS(ch07::judge_clock({}, 1980), std::invalid_argument);
-}

@@ -13,9 +13,8 @@
 #include "findings_versions.hpp"
 #include "options.hpp"
 #include "overlap_model.hpp"
-#include "stencil.hpp"
+#include "stencil.cuh"
 #include "support/findings_support.hpp"
-#include "tma_background.hpp"
 #include "vocabulary.hpp"
 
 namespace {
@@ -38,6 +37,7 @@ ch12::ConfigRun run(const std::string& point, const std::string& version, int st
   r.work = work;
   r.threads = point == "8/SM" ? 256 : 512;
   r.resident_per_sm = r.blocks_per_sm;
+  r.registers = 32;
   r.ms = {ms_at(gbps), ms_at(gbps), ms_at(gbps)};
   r.checked = 2048;
   return r;
@@ -130,12 +130,25 @@ TEST_CASE("ch12 reference: the tile-local stencil wraps inside each tile, the la
 
 // --- 1. versions ----------------------------------------------------------------------
 
-TEST_CASE("ch12 versions_table: a row per run, skipped ones say why") {
-  const lab::ResultTable t = ch12::versions_table(sweep());
+TEST_CASE("ch12 sweep_table: a row per run, against sync_staged, skipped ones say why") {
+  const lab::ResultTable t = ch12::sweep_table("versions", "title", sweep());
   CHECK(t.rows().size() == 8);
   CHECK(lab_test::cell(t, "pipeline x2 @ 1/SM full, w4", "gbps") == doctest::Approx(2600));
   CHECK(lab_test::cell(t, "sync_staged @ 8/SM, w4", "percent_of_copy") == doctest::Approx(92));
+  CHECK(lab_test::cell(t, "pipeline x2 @ 1/SM full, w4", "vs_sync") == doctest::Approx(2.6));
+  CHECK(lab_test::cell(t, "pipeline x2 @ 8/SM, w4", "vs_sync") == doctest::Approx(2800.0 / 2760));
+  CHECK(lab_test::cell(t, "sync_staged @ 8/SM, w4", "vs_sync") == doctest::Approx(1.0));
+  CHECK(lab_test::cell(t, "direct @ 8/SM, w4", "registers") == 32);
   CHECK(t.row("tma x2 @ 8/SM, w4").get("skipped").text() == "TMA needs compute capability 9.0");
+  CHECK(t.row("tma x2 @ 8/SM, w4").get("vs_sync").is_none());
+}
+
+TEST_CASE("ch12 vs_sync_staged: against sync_staged at the same point and work, NaN without it") {
+  ch12::Sweep s = sweep();
+  CHECK(ch12::vs_sync_staged(s, *find(s, "1/SM full", "direct")) == doctest::Approx(1.5));
+  find(s, "1/SM full", "sync_staged")->ms.clear();
+  CHECK(std::isnan(ch12::vs_sync_staged(s, *find(s, "1/SM full", "direct"))));
+  CHECK(std::isnan(ch12::vs_sync_staged(s, run("8/SM", "direct", 0, 2700, 16))));  // no sync_staged at w16
 }
 
 TEST_CASE("ch12 versions_exact: all exact, wrong before or after timing, none ran") {
@@ -155,28 +168,6 @@ TEST_CASE("ch12 versions_exact: all exact, wrong before or after timing, none ra
   CHECK_FALSE(by_id(ch12::versions_findings(s), "versions_exact").passed);
 }
 
-TEST_CASE("ch12 versions_background: the guide's sections, then the tma version's rules") {
-  const std::vector<lab::Background> lines = ch12::versions_background();
-  REQUIRE(lines.size() == 4 + ch12::tma_background().size());
-  CHECK(lab_test::contains(lines[0].source, "4.11.1 Using LDGSTS"));
-  CHECK(lines.back().source == ch12::tma_background().back().source);
-}
-
-TEST_CASE("ch12 versions_skipped and versions_fastest") {
-  ch12::Sweep s = sweep();
-  const auto f = ch12::versions_findings(s);
-  CHECK(by_id(f, "versions_skipped").id == "versions_skipped.some");
-  CHECK(value(f, "versions_skipped", "versions") == 1);  // tma named once
-  CHECK(value(f, "versions_fastest", "high_occupancy_best_gbps") == doctest::Approx(2800));
-  CHECK(value(f, "versions_fastest", "full_shared_ratio_to_sync") == doctest::Approx(2.6));
-  CHECK(by_id(f, "versions_fastest").value("full_shared_best").text() == "pipeline");
-  s.runs.erase(s.runs.begin() + 7);
-  s.runs.erase(s.runs.begin() + 3);
-  CHECK(by_id(ch12::versions_findings(s), "versions_skipped").id == "versions_skipped.none");
-  for (ch12::ConfigRun& r : s.runs) r.ms.clear();
-  CHECK(lab_test::contains(by_id(ch12::versions_findings(s), "versions_fastest").text, "no version ran"));
-}
-
 // --- 2. bandwidth ----------------------------------------------------------------------
 
 TEST_CASE("ch12 copy_table and sweep_table") {
@@ -187,42 +178,7 @@ TEST_CASE("ch12 copy_table and sweep_table") {
   CHECK(t.id() == "stage_sweep");
   CHECK(lab_test::cell(t, "pipeline x2 @ 8/SM, w4", "percent_of_copy") == doctest::Approx(93.333).epsilon(1e-3));
   CHECK(t.row("tma x2 @ 1/SM full, w4").get("skipped").text() == "TMA needs compute capability 9.0");
-}
-
-TEST_CASE("ch12 working_set: beyond 8x the L2, or too small") {
-  CHECK(by_id(ch12::stage_sweep_findings(sweep()), "working_set").id == "working_set.beyond_l2");
-  CHECK(value(ch12::stage_sweep_findings(sweep()), "working_set", "l2_multiple") == doctest::Approx(8));
-  CHECK(by_id(ch12::stage_sweep_findings(sweep(1024 * 1024)), "working_set").id == "working_set.too_small");
-}
-
-TEST_CASE("ch12 best_vs_copy: met, short of 90 %, too small a working set, not measured") {
-  CHECK(by_id(ch12::stage_sweep_findings(sweep()), "best_vs_copy").id == "best_vs_copy.met");
-  CHECK(value(ch12::stage_sweep_findings(sweep()), "best_vs_copy", "percent_of_copy") ==
-        doctest::Approx(93.333).epsilon(1e-3));
-  CHECK(by_id(ch12::stage_sweep_findings(sweep()), "best_vs_copy").value("best").text() == "pipeline x2 @ 8/SM, w4");
-  ch12::Sweep slow = sweep();
-  *find(slow, "8/SM", "pipeline") = run("8/SM", "pipeline", 2, 2400);  // 80 %, and 1/SM full's 2600 is 86.7 %
-  CHECK(by_id(ch12::stage_sweep_findings(slow), "best_vs_copy").id == "best_vs_copy.not_met");
-  CHECK(value(ch12::stage_sweep_findings(slow), "best_vs_copy", "percent_of_copy") ==
-        doctest::Approx(86.667).epsilon(1e-3));
-  const lab::Finding small = by_id(ch12::stage_sweep_findings(sweep(1024 * 1024)), "best_vs_copy");
-  CHECK(small.id == "best_vs_copy.not_met");
-  CHECK(lab_test::contains(small.text, "below 8x the L2"));
-  ch12::Sweep none = sweep();
-  find(none, "8/SM", "pipeline")->ms.clear();
-  find(none, "1/SM full", "pipeline")->ms.clear();
-  CHECK(by_id(ch12::stage_sweep_findings(none), "best_vs_copy").id == "best_vs_copy.not_measured");
-}
-
-TEST_CASE("ch12 full_shared_speedup: met, not met, not measured") {
-  CHECK(by_id(ch12::stage_sweep_findings(sweep()), "full_shared_speedup").id == "full_shared_speedup.met");
-  CHECK(value(ch12::stage_sweep_findings(sweep()), "full_shared_speedup", "ratio") == doctest::Approx(2.6));
-  ch12::Sweep close = sweep();
-  *find(close, "1/SM full", "sync_staged") = run("1/SM full", "sync_staged", 1, 2000);
-  CHECK(by_id(ch12::stage_sweep_findings(close), "full_shared_speedup").id == "full_shared_speedup.not_met");
-  CHECK(value(ch12::stage_sweep_findings(close), "full_shared_speedup", "ratio") == doctest::Approx(1.3));
-  find(close, "1/SM full", "sync_staged")->ms.clear();
-  CHECK(by_id(ch12::stage_sweep_findings(close), "full_shared_speedup").id == "full_shared_speedup.not_measured");
+  CHECK(lab_test::cell(t, "pipeline x2 @ 1/SM full, w4", "vs_sync") == doctest::Approx(2.6));
 }
 
 TEST_CASE("ch12 high_occupancy_gap: within, pipelined faster, pipelined slower, not measured") {
@@ -324,22 +280,19 @@ ch12::StampsRun stamps_run() {
 
 }  // namespace
 
-TEST_CASE("ch12 stamps: table, exact runs, where the waiting went") {
+TEST_CASE("ch12 stamps: table and exact runs") {
   const ch12::StampsRun s = stamps_run();
   const lab::ResultTable t = ch12::stamps_table(s);
   CHECK(lab_test::cell(t, "pipeline x2 @ 1/SM full, w4", "wait_ns") == 111);
-  auto f = ch12::stamps_findings(s);
+  CHECK(lab_test::cell(t, "sync_staged @ 1/SM full, w4", "wait_share") == doctest::Approx(75));
+  const auto f = ch12::stamps_findings(s);
+  CHECK(f.size() == 1);
   CHECK(by_id(f, "stamped_exact").id == "stamped_exact.all");
-  CHECK(by_id(f, "wait_share_full_shared").id == "wait_share_full_shared.hidden");
-  CHECK(value(f, "wait_share_full_shared", "sync_wait_share") == doctest::Approx(75));
-  CHECK(value(f, "wait_share_full_shared", "pipelined_wait_share") == doctest::Approx(100.0 * 111 / 1111));
-  CHECK(by_id(f, "wait_share_high_occupancy").id == "wait_share_high_occupancy.not_hidden");
+  CHECK(value(f, "stamped_exact", "runs") == 6);
   ch12::StampsRun bad = stamps_run();
   bad.runs[2].config.wrong = "1 of 2048 values differ";
   CHECK(by_id(ch12::stamps_findings(bad), "stamped_exact").id == "stamped_exact.wrong");
   CHECK_FALSE(by_id(ch12::stamps_findings(bad), "stamped_exact").passed);
-  bad.runs.resize(3);
-  CHECK(by_id(ch12::stamps_findings(bad), "wait_share_full_shared").id == "wait_share_full_shared.not_measured");
   bad.runs.clear();
   CHECK_FALSE(by_id(ch12::stamps_findings(bad), "stamped_exact").passed);
 }
@@ -381,14 +334,4 @@ TEST_CASE("ch12 model_rows: the 1-stage stamps predict each stage count of the s
   const lab::ResultTable t = ch12::model_table(rows);
   CHECK(lab_test::cell(t, rows[1].label, "error") ==
         doctest::Approx(lab::percent_above(rows[1].predicted_ms, rows[1].measured_ms)));
-}
-
-TEST_CASE("ch12 model_findings: within 15 %, outside, nothing to model") {
-  std::vector<ch12::ModelRow> rows{{"a", "pipeline", 2, 1.10, 1.0}, {"b", "pipeline", 3, 0.90, 1.0}};
-  CHECK(ch12::model_findings(rows)[0].id == "model_benchmark.met");
-  CHECK(value(ch12::model_findings(rows), "model_benchmark", "worst_error") == doctest::Approx(10));
-  rows.push_back({"c", "tma", 2, 0.80, 1.0});
-  CHECK(ch12::model_findings(rows)[0].id == "model_benchmark.not_met");
-  CHECK(value(ch12::model_findings(rows), "model_benchmark", "worst_error") == doctest::Approx(-20));
-  CHECK(ch12::model_findings({})[0].id == "model_benchmark.not_measured");
 }

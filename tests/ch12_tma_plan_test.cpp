@@ -1,4 +1,4 @@
-// Chapter 12's tma version, its arithmetic on the CPU (tma_plan.hpp, which the
+// Chapter 12's tma version, its arithmetic on the CPU (tma_plan.cuh, which the
 // kernel uses as is): the tiles each block copies, the buffer and barrier phase
 // of each tile, the bytes of each bulk copy, and the bulk-copy rules checked
 // before a launch.
@@ -8,8 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "tma_background.hpp"
-#include "tma_plan.hpp"
+#include "tma_plan.cuh"
 
 TEST_CASE("tma plan: blocks take tiles b, b + grid, ...; every tile exactly once") {
   CHECK(ch12::tma_tiles_of_block(10, 0, 4) == 3);  // tiles 0, 4, 8
@@ -105,17 +104,5 @@ TEST_CASE("tma plan: tma_copy_problem names the rule a launch would break, and i
       CAPTURE(n);
       CHECK(refused == 0);
     }
-  }
-}
-
-TEST_CASE("tma background: every line quotes its source, a named section of NVIDIA's documentation") {
-  const std::vector<lab::Background> lines = ch12::tma_background();
-  CHECK(lines.size() == 7);
-  for (const lab::Background& line : lines) {
-    CAPTURE(line.text);
-    CHECK(line.text.find('"') != std::string::npos);  // a quotation, not a paraphrase alone
-    const bool named = line.source.rfind("CUDA Programming Guide, ", 0) == 0 ||
-                       line.source.rfind("PTX ISA, ", 0) == 0 || line.source.rfind("libcu++, ", 0) == 0;
-    CHECK(named);
   }
 }

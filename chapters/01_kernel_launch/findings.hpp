@@ -49,12 +49,12 @@ double copy_bytes(std::int64_t n);
 double add_bytes(std::int64_t n);
 
 /// One row per variant (and the copy): grid, block, median, min, max,
-/// bandwidth and percentage of the copy's bandwidth.
+/// bandwidth and percentage of the copy's bandwidth; the note gives a, b and c
+/// as a multiple of the device's L2.
 lab::ResultTable variants_table(const VariantsRun& run);
 /// Each variant matched the CPU on its first run and after timing
-/// (correctness); which variant came closest to the copy; whether the working
-/// set fits in the L2, so the figures are cache figures; at the default n (kDefaultN, 64Mi), the
-/// page's benchmark (the best variant at 90 % of the copy or more).
+/// (correctness); at the default n (kDefaultN, 64Mi), the page's benchmark:
+/// the best variant at 90 % of the copy or more (an observation, met or not).
 std::vector<lab::Finding> variants_findings(const VariantsRun& run);
 /// @p v's bandwidth as a percentage of the copy's, from the medians.
 double percent_of_copy(const VariantsRun& run, const VariantRun& v);
@@ -89,7 +89,5 @@ lab::ResultTable launch_error_table(const LaunchErrorDemo& demo, int max_threads
 /// The error was reported (correctness: cudaGetLastError() returned an
 /// error); the program carried on (correctness: the next launch was right).
 std::vector<lab::Finding> launch_error_findings(const LaunchErrorDemo& demo);
-/// How a launch reports a configuration error, as the documentation says.
-std::vector<lab::Background> launch_error_background();
 
 }  // namespace ch01

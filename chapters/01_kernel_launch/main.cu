@@ -18,8 +18,8 @@
 // Where things are: the CPU reference, the kernels and their launch in
 // add_kernels.cu (library ch01_kernels, which later chapters and the PyTorch
 // extension link), the experiments in vector_add.cu, the options in options.cpp,
-// what the chapter concludes from the data in findings.cpp; docs/chapter-shape.md
-// explains the layout.
+// the tables and checks in findings.cpp; why each result comes out as it does
+// is on the page; docs/chapter-shape.md explains the layout.
 #include "chapter.cuh"
 #include "findings.hpp"
 #include "options.hpp"
@@ -30,17 +30,17 @@
 int main(int argc, char** argv) {
   constexpr char kProgram[] = "ch01_kernel_launch";
   return lab::run_program(kProgram, [&] {
-    ch01::Options opt;
+    ch01::Options o;
     lab::Chapter chapter(kProgram, "Chapter 01: kernel launch",
                          "Launches c = a + b three ways, verifies each against the CPU, and compares\n"
                          "their bandwidth with a device-to-device copy measured in the same run.");
-    ch01::add_options(chapter.options(), opt);
+    ch01::add_options(chapter.options(), o);
     if (!chapter.start(argc, argv)) return lab::exit_code::success;  // --help was printed
     // What only the machine can tell: does the block fit the GPU, does the data
     // fit in device and host memory? Refused (exit 2) before anything is allocated.
     const lab::DeviceInfo& device = chapter.device();
-    ch01::require_block_fits(opt, device.max_threads_per_block);
-    chapter.require_memory(ch01::memory_need(opt));
+    ch01::require_block_fits(o, device.max_threads_per_block);
+    chapter.require_memory(ch01::memory_need(o));
     chapter.measure_sm_clock();
     lab::Report& report = chapter.report();
     lab::Stream stream;
@@ -49,8 +49,8 @@ int main(int argc, char** argv) {
     report.add(ch01::limits_table(device));
 
     report.section("2. Three ways to cover n elements");
-    const ch01::VariantsRun variants = ch01::compare_variants(opt.n, static_cast<int>(opt.block),
-                                                              static_cast<int>(opt.reps), opt.seed, device, stream);
+    const ch01::VariantsRun variants =
+        ch01::compare_variants(o.n, static_cast<int>(o.block), static_cast<int>(o.reps), o.seed, device, stream);
     report.add(ch01::variants_table(variants));
     report.add(ch01::variants_findings(variants));
 
@@ -64,7 +64,6 @@ int main(int argc, char** argv) {
     const ch01::LaunchErrorDemo bad = ch01::launch_with_bad_config(2 * device.max_threads_per_block);
     report.add(ch01::launch_error_table(bad, device.max_threads_per_block));
     report.add(ch01::launch_error_findings(bad));
-    report.add(ch01::launch_error_background());
 
     return chapter.finish();
   });

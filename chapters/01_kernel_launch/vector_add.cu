@@ -18,7 +18,7 @@ TimedCheck time_then_check(const std::function<void(cudaStream_t)>& launch, lab:
   c.poison(stream);
   TimedCheck timed;
   timed.samples = lab::measure_ms(launch, stream, measure);  // the warm-up and every sample call launch
-  timed.after = lab::compare(c.download(), expected);        // an element no timed launch wrote is NaN
+  timed.after = lab::compare(c.download(), expected);        // an element no launch of the loop wrote is NaN
   return timed;
 }
 

@@ -26,9 +26,10 @@ struct TimedCheck {
   lab::Comparison after;        ///< @p c against the CPU after the timed runs
 };
 
-/// Poisons @p c on @p stream, times @p launch with lab::measure_ms, then checks
-/// c against @p expected: an element that no timed launch wrote stays NaN and
-/// fails, so a launch that writes nothing cannot pass "still correct after timing".
+/// Poisons @p c on @p stream, times @p launch with lab::measure_ms (its warm-up
+/// launches, then the timed ones), then checks c against @p expected: an element
+/// that none of those launches wrote stays NaN and fails, so a launch function
+/// that writes nothing cannot pass "still correct after timing".
 TimedCheck time_then_check(const std::function<void(cudaStream_t)>& launch, lab::DeviceBuffer<float>& c,
                            const std::vector<float>& expected, cudaStream_t stream, const lab::MeasureConfig& measure);
 

@@ -1,6 +1,8 @@
 /// @file findings.hpp
 /// @brief Chapter 02's data (plain structs sync_pitfalls.cuh fills on the GPU) and the
-/// pure functions that turn it into tables and findings, CPU-tested in tests/ch02_findings_test.cpp.
+/// pure functions that turn it into tables and checks, CPU-tested in tests/ch02_findings_test.cpp.
+/// What the CUDA documentation says of each call, and why the calls behave as they do, is on
+/// the chapter page (README.md), with its sources.
 #pragma once
 
 #include <string>
@@ -51,14 +53,13 @@ struct HostTimerRun {
 /// Did the first reading exceed the median by half the backlog in flight or more (a backlog of 0.01 ms or more)?
 bool first_run_held_backlog(const CaseRun& run);
 /// Events on a held stream, then one row per case: its readings, the backlog in
-/// flight, and what the timer contained (the launch call, or launch + kernel + sync, with the backlog).
+/// flight, and what the timer contained (the launch call, or launch + kernel + sync, with the backlog),
+/// from the case's readings against the held-stream events' median.
 lab::ResultTable host_timer_table(const HostTimerRun& run);
 /// The kernel's output was correct after every case (when checked).
 std::vector<lab::Finding> host_timer_findings(const HostTimerRun& run);
 /// host_timer_findings(), and: without a sync after the launch the timer reads under a tenth (timing).
 std::vector<lab::Finding> long_kernel_findings(const HostTimerRun& run);
-/// What section 1 relies on, as the documentation says it (in documented.cpp).
-std::vector<lab::Background> host_timer_background();
 
 // --- Section 3: which calls wait for queued work, and on what condition ------
 
@@ -95,6 +96,19 @@ constexpr WorkSetup kAllSetups[] = {WorkSetup::blocking_stream, WorkSetup::non_b
 const char* setup_label(WorkSetup setup);  ///< "(a)" ... "(d)"
 bool built_per_thread(WorkSetup setup);    ///< are the calls made from the --default-stream per-thread file?
 
+// What the CUDA Runtime API documents ("2. API synchronization behavior", "3. Stream
+// synchronization behavior"; quoted on the page), as the expectations the checks judge.
+
+/// Does stream 0, as the calling code was built, wait for the work? (a) and (d): yes; (b) and (c): no.
+bool stream_zero_waits_for_work(WorkSetup setup);
+/// Does what @p call queues (a kernel, a copy) run after the work? Stream 0's calls when stream 0 waits for the
+/// work, the read on the work's own stream always; cudaMalloc and cudaFree queue nothing: false.
+bool ordered_after_work(HostCall call, WorkSetup setup);
+/// Is the host promised to wait for the work in @p call? cudaMemcpy to the host when its copy is ordered after
+/// the work ("returns once the copy has completed"), and the read that synchronises the work's own stream.
+/// Any other call may or may not wait: not promised.
+bool promised_wait(HostCall call, WorkSetup setup);
+
 /// One host call, timed, with work queued before it.
 struct CallProbe {
   HostCall call = HostCall::kernel_launch;       ///< which call
@@ -116,13 +130,11 @@ struct ImplicitSyncRun {
   std::vector<CallProbe> probes;  ///< setup by setup, each in kAllHostCalls order
 };
 
-/// One table per setup: what the documentation says, then what happened.
+/// One table per setup: whether each call's work runs after the queued work (documented), then what happened.
 lab::ResultTable implicit_sync_table(const ImplicitSyncRun& run, WorkSetup setup);
 /// One setup's checks, each left out with no call to judge: the calls documented to wait did (timing: only a
 /// promised wait is judged, as any call may block); what runs after the work read its result (correctness).
 std::vector<lab::Finding> implicit_sync_findings(const ImplicitSyncRun& run, WorkSetup setup);
-/// What section 3's setups rely on, as the documentation says it (in documented.cpp).
-std::vector<lab::Background> implicit_sync_background();
 
 // --- Section 4: where the CPU work goes --------------------------------------
 

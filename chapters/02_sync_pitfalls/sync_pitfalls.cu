@@ -8,6 +8,7 @@
 
 #include "check.cuh"
 #include "clock.cuh"
+#include "command_line.hpp"
 #include "implicit_sync.cuh"
 #include "measure.cuh"
 #include "memory.cuh"
@@ -136,7 +137,7 @@ Placement compare_cpu_work_placement(ch01::AddProblem& problem, double gpu_ms, d
 
 HostTimerRun compare_host_timers(const TimedKernel& kernel, const Options& o, cudaStream_t stream) {
   HostTimerRun run;
-  run.kernel = kernel.add != nullptr ? "c = a + b (" + std::to_string(kernel.add->n()) + " floats)"
+  run.kernel = kernel.add != nullptr ? "c = a + b (" + lab::format_count(kernel.add->n()) + " floats)"
                                      : "a kernel spinning " + lab::fixed(kernel.spin_ms, 1) + " ms";
   run.id = kernel.add != nullptr ? "add" : "long_kernel";
   run.runs = static_cast<int>(o.runs);
@@ -169,8 +170,11 @@ ImplicitSyncRun probe_host_calls(ch01::AddProblem& problem, double queued_ms, la
     }
     // --timeline / --trace: one more cudaMemcpy in this setup, as CUPTI saw it.
     if (timeline.wanted()) {
-      timeline.begin(std::string(setup_label(setup)) + " " + host_call_name(HostCall::memcpy_blocking) +
-                     " (K: each kernel once, then the spin kernel and c = a + b; D: the copy)");
+      constexpr const char* kWhere[] = {
+          "work on a blocking stream, default build", "work on a non-blocking stream, default build",
+          "work on a blocking stream, per-thread build", "work on the legacy default stream, per-thread build"};
+      timeline.begin(std::string(setup_label(setup)) + " " + host_call_name(HostCall::memcpy_blocking) + ", " +
+                     kWhere[static_cast<int>(setup)]);
       if (work_stream != cudaStreamLegacy) timeline.name_stream(work_stream, "the work's stream");
       probe(HostCall::memcpy_blocking, setup, problem, work_stream, queued_ms);
       timeline.end();

@@ -481,7 +481,7 @@ ManyStreamsRun time_many_streams(int streams, std::int64_t n, std::uint64_t seed
   std::vector<lab::Event> end(static_cast<std::size_t>(streams));
   ManyStreamsRun run;
 
-  // One kernel with the GPU to itself: ten back to back on stream 0, after a warm-up.
+  // One kernel with the GPU to itself: ten back to back on the first stream, after a warm-up.
   constexpr int kAlone = 10;
   std::vector<lab::Event> alone_start(kAlone), alone_stop(kAlone);
   problems[0].launch(stream_list[0]);

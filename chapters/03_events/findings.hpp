@@ -1,7 +1,7 @@
 /// @file findings.hpp
 /// @brief Chapter 03's data, one struct per section of the chapter page (what
 /// events.cuh returns), and the pure functions that turn it into tables and
-/// findings. No CUDA header: tests/ch03_findings_test.cpp checks every branch.
+/// checks. No CUDA header: tests/ch03_findings_test.cpp checks every branch.
 #pragma once
 
 #include <cstdint>
@@ -24,7 +24,7 @@ struct StopwatchRun {
 
 /// Table "stopwatch": events and host timer side by side.
 lab::ResultTable stopwatch_table(const StopwatchRun& run);
-/// "events_vs_host": the medians agree within 5 %, and what the host timer adds per sample.
+/// "events_vs_host": the medians agree within 5 %; the text gives what the host timer read more per sample.
 std::vector<lab::Finding> stopwatch_findings(const StopwatchRun& run);
 
 // --- 2. What an event costs ----------------------------------------------------
@@ -36,10 +36,8 @@ struct EventCostRun {
   std::vector<double> record_disable_timing_us;  ///< the same, an event made with cudaEventDisableTiming
 };
 
-/// Table "event_costs": the three costs in microseconds.
+/// Table "event_costs": the three costs in microseconds, and the smallest difference between two empty-pair readings.
 lab::ResultTable event_cost_table(const EventCostRun& run);
-/// "pair_floor": the empty pair against the smallest difference between its readings and the documented 0.5 us.
-std::vector<lab::Finding> event_cost_findings(const EventCostRun& run);
 
 // --- 3. Waiting: spin or sleep -------------------------------------------------
 
@@ -83,9 +81,10 @@ struct WaitRun {
   WaitCase flag_after_stream_sync;   ///< cudaStreamSynchronize, in that child
 };
 
-/// Table "waits": wall and CPU time of each way, its wait call and the flag in force.
+/// Table "waits": wall and CPU time of each way, its wait call, the flag in force, and whether the
+/// thread spun (CPU / wall from 50 %) or slept (below 20 %).
 lab::ResultTable wait_table(const WaitRun& run);
-/// Which waits spun (CPU / wall from 50 %) or slept (below 20 %), and which flag decides which call.
+/// "blocking_event": a timing check that the cudaEventBlockingSync event's waiting thread did not spin.
 std::vector<lab::Finding> wait_findings(const WaitRun& run);
 
 // --- 4. The host stays free ----------------------------------------------------
@@ -149,7 +148,8 @@ struct LaunchGapRun {
 
 /// Table "launch_gap_<option>": each method's events beside CUPTI's duration of the same launches.
 lab::ResultTable launch_gap_table(const LaunchGapSize& size);
-/// Every loop correct; at each size the launch gap (a timing check at --n) and the method closest to CUPTI.
+/// Every loop correct; at --n the blocked stream below a lone launch (a timing check); at each size the
+/// warm method closest to CUPTI against the 5 % benchmark (skipped without CUPTI).
 std::vector<lab::Finding> launch_gap_findings(const LaunchGapRun& run);
 
 // --- 7. Timing many streams ----------------------------------------------------
@@ -163,9 +163,9 @@ struct ManyStreamsRun {
   std::vector<lab::Comparison> results;        ///< each stream's c, against the CPU
 };
 
-/// Table "many_streams": each stream's pair, the whole two ways, and one kernel alone.
+/// Table "many_streams": each stream's pair, the whole two ways, one kernel alone, and that times the streams.
 lab::ResultTable many_streams_table(const ManyStreamsRun& run);
-/// "many_streams_results", "own_pairs" (did a pair hold more than its kernel) and "whole".
+/// "many_streams_results": every stream's c correct.
 std::vector<lab::Finding> many_streams_findings(const ManyStreamsRun& run);
 
 // --- 8. Pitfall 3: events on another stream -----------------------------------
@@ -183,7 +183,7 @@ struct WrongStreamRun {
 
 /// Table "wrong_stream": every timer of the same launches, beside the host timer.
 lab::ResultTable wrong_stream_table(const WrongStreamRun& run);
-/// "wrong_stream_result", "own_pair_vs_host" and "ordered_pair_vs_host" (timing checks), "trust" (which to trust).
+/// "wrong_stream_result", and "own_pair_vs_host" and "ordered_pair_vs_host" (timing checks).
 std::vector<lab::Finding> wrong_stream_findings(const WrongStreamRun& run);
 
 }  // namespace ch03

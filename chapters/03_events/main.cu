@@ -17,13 +17,12 @@
 //   8. pitfall 3: events recorded on another stream than the work's, beside the
 //      pair on the work's own stream and a host timer that catches the mistake.
 // The lesson is events.cu (one function per section, declared in events.cuh); findings.hpp turns its data
-// into the tables and findings printed here, background.hpp adds what the
-// documentation states; options.hpp declares the options and the memory they need.
+// into the tables and checks printed here; options.hpp declares the options and the memory they need.
+// What the documentation states, and why, is on the page (README.md).
 //
 // Build and run
 //   cmake --preset release && cmake --build build/release --target ch03_events
 //   build/release/chapters/03_events/ch03_events [--n 1Mi] [--n-large 32Mi] [--json out.json]
-#include "background.hpp"
 #include "chapter.cuh"
 #include "events.cuh"
 #include "options.hpp"
@@ -52,25 +51,20 @@ int main(int argc, char** argv) {
     const ch03::StopwatchRun stopwatch = ch03::time_long_kernel(o.kernel_ms, reps, stream);
     report.add(ch03::stopwatch_table(stopwatch));
     report.add(ch03::stopwatch_findings(stopwatch));
-    report.add(ch03::stopwatch_background());
 
     report.section("2. What an event costs");
     const ch03::EventCostRun costs = ch03::measure_event_costs(reps, 1000, stream);
     report.add(ch03::event_cost_table(costs));
-    report.add(ch03::event_cost_findings(costs));
-    report.add(ch03::event_cost_background());
 
     report.section("3. Waiting: spin or sleep");
     const ch03::WaitRun waits = ch03::compare_waits(o.kernel_ms, stream, ch03::wait_child_program());
     report.add(ch03::wait_table(waits));
     report.add(ch03::wait_findings(waits));
-    report.add(ch03::wait_background());
 
     report.section("4. The host stays free");
     const ch03::FreeHostRun free_host = ch03::poll_while_kernel_runs(o.kernel_ms, stream);
     report.add(ch03::free_host_table(free_host));
     report.add(ch03::free_host_findings(free_host));
-    report.add(ch03::free_host_background());
 
     report.section("5. Pitfall 1: what the events bracket");
     const ch03::BracketingRun bracketing = ch03::time_copy_and_kernel(o.n, seed, device, reps, stream);
@@ -82,20 +76,17 @@ int main(int argc, char** argv) {
     report.add(ch03::launch_gap_table(gap.small));
     report.add(ch03::launch_gap_table(gap.large));
     report.add(ch03::launch_gap_findings(gap));
-    report.add(ch03::launch_gap_background());
 
     report.section("7. Timing many streams");
     const ch03::ManyStreamsRun many =
         ch03::time_many_streams(static_cast<int>(o.streams), o.stream_n, seed + 100, device);
     report.add(ch03::many_streams_table(many));
     report.add(ch03::many_streams_findings(many));
-    report.add(ch03::many_streams_background());
 
     report.section("8. Pitfall 3: events on another stream");
     const ch03::WrongStreamRun wrong = ch03::time_on_wrong_stream(o.n_large, seed + 200, device, reps);
     report.add(ch03::wrong_stream_table(wrong));
     report.add(ch03::wrong_stream_findings(wrong));
-    report.add(ch03::wrong_stream_background());
 
     return chapter.finish();
   });

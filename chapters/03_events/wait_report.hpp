@@ -15,13 +15,14 @@ std::string wait_call_name(WaitCall call);
 /// Reads a wait call's name ("cudaStreamSynchronize") into @p into; false, leaving it as it was, for any other text.
 bool wait_call_from_name(const std::string& name, WaitCall& into);
 
-/// The child's line for one wait: "ch03_wait_child wait=cudaStreamSynchronize
-/// set_flags=cudaSuccess flag=cudaDeviceScheduleBlockingSync wall_ms=20.1 cpu_ms=0.04".
+/// The child's line for one wait: "ch03_wait_child <wait call> <what cudaSetDeviceFlags returned>
+/// <the scheduling flag read back> <wall ms> <CPU ms>", e.g.
+/// "ch03_wait_child cudaStreamSynchronize cudaSuccess cudaDeviceScheduleBlockingSync 20.1 0.04".
 std::string wait_case_line(const WaitCase& measured);
 
 /// Reads the line for @p call in @p text into @p into (measured = true),
-/// skipping other calls' lines. False, leaving @p into as it was, when there is
-/// no complete line for @p call or a child line cannot be read.
+/// skipping other calls' lines and lines it cannot read. False, leaving
+/// @p into as it was, when there is no complete line for @p call.
 bool read_wait_case_line(const std::string& text, WaitCall call, WaitCase& into);
 
 }  // namespace ch03

@@ -4,9 +4,9 @@
 /// The structs are what the experiments of normalize.cuh and streams.cuh
 /// return, one group per section of the chapter page. The functions turn them
 /// into tables (every number declared once, printed and written to the JSON by
-/// lab::Report) and into findings (verdicts and sentences computed from the
-/// numbers). Plain C++ with no CUDA header: tests/ch04_findings_test.cpp checks
-/// every branch on hand-made data, on any machine.
+/// lab::Report) and into checks (verdicts computed from the numbers). Plain C++
+/// with no CUDA header: tests/ch04_findings_test.cpp checks every branch on
+/// hand-made data, on any machine. What the documentation says is on the page.
 #pragma once
 
 #include <cstddef>
@@ -19,9 +19,6 @@
 #include "verify.hpp"
 
 namespace ch04 {
-
-/// What holds whatever the run, and where it is written; lab::Report::add() prints it as background.
-using Background = lab::Background;
 
 // --- 1. The normalisation ------------------------------------------------------
 
@@ -85,14 +82,12 @@ struct StreamsComparison {
 
 /// Events: total (median, min, max of the runs) and the per-array median of the median run, per case.
 lab::ResultTable streams_table(const StreamsComparison& run);
-/// CUPTI: busy time of each copy direction and of the kernels, and what overlapped, per case.
+/// CUPTI: busy time of each copy direction and of the kernels, and what ran beside what, per case.
 lab::ResultTable recorded_table(const StreamsComparison& run);
 /// CUPTI: each of the three kernels' median duration, from the 1-stream recording.
 lab::ResultTable kernel_table(const StreamsComparison& run);
-/// Correctness, the speedup, and from CUPTI what ran beside what (or that it was not recorded).
+/// Correctness of every run; "recorded.skipped" when CUPTI could not record.
 std::vector<lab::Finding> streams_findings(const StreamsComparison& run);
-/// What asyncEngineCount counts, and what streams promise.
-std::vector<Background> streams_background();
 
 // --- 3. The default stream -----------------------------------------------------
 
@@ -125,10 +120,8 @@ struct DefaultStreamCases {
 
 /// Wall time and each kernel's start and end, per case.
 lab::ResultTable default_stream_table(const DefaultStreamCases& cases);
-/// Every kernel ran; the legacy stream serialised (timing check); what the others did (observations).
+/// Every kernel ran; the legacy stream serialised (a timing check); what the others did is in the table.
 std::vector<lab::Finding> default_stream_findings(const DefaultStreamCases& cases);
-/// The legacy and per-thread default streams, as the Runtime API specifies them.
-std::vector<Background> default_stream_background();
 
 // --- 4. A race between two streams ----------------------------------------------
 
@@ -145,10 +138,8 @@ struct RaceRun {
 
 /// Two rows: runs, wrong runs, wrong values in the last run.
 lab::ResultTable race_table(const RaceRun& run);
-/// The event's fix is always correct (correctness); whether the race showed (observation).
+/// The event's fix is always correct (correctness); whether the race showed is in the table.
 std::vector<lab::Finding> race_findings(const RaceRun& run);
-/// cudaEventRecord and cudaStreamWaitEvent.
-std::vector<Background> race_background();
 
 // --- 5. Stream-ordered memory -----------------------------------------------------
 
@@ -220,17 +211,16 @@ struct MemoryRun {
   ReuseRun reuse;                 ///< reuse after a pending free
 };
 
-/// The normalisation behind queued work, with each kind of temporaries.
+/// The normalisation behind queued work, with each kind of temporaries; the call's time as % of the queued work.
 lab::ResultTable temporaries_table(const MemoryRun& run);
-/// Each allocation call alone: median, min, max, idle and behind queued work.
+/// Each allocation call alone: median, min, max, idle and behind queued work (there also as % of that work).
 lab::ResultTable allocation_table(const MemoryRun& run);
-/// Reserved memory after a sync and the next large cudaMallocAsync, per release threshold.
+/// Reserved memory after a sync and the next large cudaMallocAsync, per release threshold, and x UINT64_MAX's.
 lab::ResultTable threshold_table(const MemoryRun& run);
 /// The four allocations after a pending free: measured? same address? did the allocating stream wait?
+/// The note gives the pool's three reuse attributes as read.
 lab::ResultTable reuse_table(const MemoryRun& run);
-/// Correctness, pool attributes restored, and observations on waiting, the threshold and the reuse attributes.
+/// Correctness with each kind of temporaries, and the pool's attributes restored.
 std::vector<lab::Finding> memory_findings(const MemoryRun& run);
-/// cudaFree against the stream-ordered allocator; the pool's attributes as documented.
-std::vector<Background> memory_background();
 
 }  // namespace ch04

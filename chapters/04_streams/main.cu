@@ -12,7 +12,7 @@
 //   5. stream-ordered memory: cudaMalloc/cudaFree against cudaMallocAsync/cudaFreeAsync,
 //      each call alone, the pool's release threshold, and when a freed block is reused.
 // The lesson is normalize.cu and streams.cu (their .cuh declare it); options.hpp declares the options and the
-// memory they need; findings.hpp makes the tables and findings.
+// memory they need; findings.hpp makes the tables and checks. What the documentation says is on the page.
 //
 // Build and run
 //   cmake --preset release && cmake --build build/release --target ch04_streams
@@ -31,18 +31,18 @@
 int main(int argc, char** argv) {
   constexpr char kProgram[] = "ch04_streams";
   return lab::run_program(kProgram, [&] {
-    ch04::Options opt;
+    ch04::Options o;
     lab::Chapter chapter(kProgram, "Chapter 04: streams",
                          "Normalises arrays with three kernels per stream, one stream against many, the default\n"
                          "stream, a race between streams and its fix, and temporaries allocated in stream order.");
-    ch04::add_options(chapter.options(), opt);
+    ch04::add_options(chapter.options(), o);
     chapter.add_timeline_options();
     if (!chapter.start(argc, argv)) return lab::exit_code::success;  // --help was printed
-    chapter.require_memory(ch04::memory_need(opt));                  // exit 2 before anything is allocated
+    chapter.require_memory(ch04::memory_need(o));                    // exit 2 before anything is allocated
     chapter.measure_sm_clock();
     lab::Report& report = chapter.report();
     lab::Stream stream;
-    std::vector<ch04::NormalizeProblem> arrays = ch04::make_arrays(opt);
+    std::vector<ch04::NormalizeProblem> arrays = ch04::make_arrays(o);
 
     report.section("1. Three kernels on one stream");
     const ch04::FirstRun first = ch04::normalize_once(arrays[0], stream);
@@ -50,34 +50,30 @@ int main(int argc, char** argv) {
     report.add(ch04::first_findings(first));
 
     report.section("2. One stream against many");
-    const ch04::StreamsComparison streams = ch04::compare_streams(arrays, opt, chapter.device().copy_engines);
+    const ch04::StreamsComparison streams = ch04::compare_streams(arrays, o, chapter.device().copy_engines);
     report.add(ch04::streams_table(streams));
     report.add(ch04::recorded_table(streams));
     report.add(ch04::kernel_table(streams));
     report.add(ch04::streams_findings(streams));
-    report.add(ch04::streams_background());
-    ch04::record_timelines(chapter.timeline(), arrays, opt);  // --timeline / --trace: one more run of each, by CUPTI
+    ch04::record_timelines(chapter.timeline(), arrays, o);  // --timeline / --trace: one more run of each, by CUPTI
 
     report.section("3. The default stream");
-    const ch04::DefaultStreamCases cases = ch04::run_default_stream_cases(opt.spin_ms);
+    const ch04::DefaultStreamCases cases = ch04::run_default_stream_cases(o.spin_ms);
     report.add(ch04::default_stream_table(cases));
     report.add(ch04::default_stream_findings(cases));
-    report.add(ch04::default_stream_background());
 
     report.section("4. A race between two streams, and its fix");
-    const ch04::RaceRun race = ch04::run_race(opt);
+    const ch04::RaceRun race = ch04::run_race(o);
     report.add(ch04::race_table(race));
     report.add(ch04::race_findings(race));
-    report.add(ch04::race_background());
 
     report.section("5. Stream-ordered memory");
-    const ch04::MemoryRun memory = ch04::study_memory(arrays[0], opt, stream);
+    const ch04::MemoryRun memory = ch04::study_memory(arrays[0], o, stream);
     report.add(ch04::temporaries_table(memory));
     report.add(ch04::allocation_table(memory));
     report.add(ch04::threshold_table(memory));
     report.add(ch04::reuse_table(memory));
     report.add(ch04::memory_findings(memory));
-    report.add(ch04::memory_background());
     return chapter.finish();
   });
 }

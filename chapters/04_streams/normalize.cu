@@ -135,8 +135,10 @@ void launch_normalize_cuda_malloc(float* data, std::size_t n, cudaStream_t strea
   lab::DeviceBuffer<float> partials(static_cast<std::size_t>(partial_blocks(n)));
   lab::DeviceBuffer<float> total(1);
   launch_normalize(data, n, partials.data(), total.data(), stream);
-  // The buffers' destructors call cudaFree, which may synchronise (here it
-  // waited for all queued work).
+  // The buffers' destructors call cudaFree, which frees at once: the Runtime API
+  // promises only that it "may perform implicit synchronization". So the host
+  // waits until the three kernels that use the buffers are done, then frees.
+  LAB_CHECK(cudaStreamSynchronize(stream));
 }
 
 NormalizeProblem::NormalizeProblem(std::size_t n, std::uint64_t seed)

@@ -32,8 +32,11 @@ namespace ch04 {
 
 /// Threads per block of the three kernels (the partial sum's shared-memory tree needs a power of two).
 constexpr int kNormalizeBlock = 256;
-/// Most partial sums kernel 1 writes: enough blocks to fill an H100 (132 SMs)
-/// several times over, few enough that one thread adds them in microseconds.
+/// Most partial sums kernel 1 writes, few enough that one thread adds them in
+/// microseconds. Not sized from the device: 512 blocks of 256 threads are 3.9
+/// per SM on a 132-SM H100, half the 8 an SM holds at once, and fewer on a GPU
+/// with more SMs, so partial_sums' bandwidth may fall short of what the GPU
+/// could reach (README, section 2).
 constexpr int kMaxPartials = 512;
 /// Blocks kernel 1 launches for @p n elements: ceil(n / kNormalizeBlock), at most kMaxPartials.
 int partial_blocks(std::size_t n);
@@ -45,8 +48,9 @@ int partial_blocks(std::size_t n);
 /// after kernel 3 has used it, and the host never waits.
 void launch_normalize_stream_ordered(float* data, std::size_t n, cudaStream_t stream);
 
-/// The same three kernels with temporaries from cudaMalloc / cudaFree. cudaFree
-/// waits for all work on the device (chapter 02), so this call blocks the host.
+/// The same three kernels with temporaries from cudaMalloc / cudaFree: the
+/// host waits for @p stream (cudaStreamSynchronize) before the temporaries are
+/// freed, so this call blocks until the kernels, and all work queued before them, are done.
 void launch_normalize_cuda_malloc(float* data, std::size_t n, cudaStream_t stream);
 
 /// One array to normalise, as in the tutorial: random positive floats in a

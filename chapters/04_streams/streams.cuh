@@ -103,7 +103,7 @@ RaceRun run_race(const Options& o);
 
 /// How the normalisation's temporaries (partial sums, total) are allocated.
 enum class Temporaries {
-  cuda_malloc,    ///< cudaMalloc / cudaFree around each call (cudaFree waits for the device)
+  cuda_malloc,    ///< cudaMalloc / cudaFree around each call (the host waits for the stream before cudaFree)
   stream_ordered  ///< cudaMallocAsync / cudaFreeAsync on the call's stream
 };
 

@@ -1,13 +1,10 @@
 /// @file child_output.hpp
-/// @brief What ch05_queue_child measures (section 3), the lines it prints and
-/// how the chapter reads them back: plain C++, CPU-tested in
-/// tests/ch05_findings_test.cpp.
+/// @brief What ch05_queue_child measures (section 3) and the one JSON line it
+/// prints it as (nlohmann-json), read back by the chapter: plain C++,
+/// CPU-tested in tests/ch05_findings_test.cpp.
 ///
-///   connections 1            (CUDA_DEVICE_MAX_CONNECTIONS as the child saw it, or "unset")
-///   schedules 4 1 2.0,2.1 1.5,1.6    (chunks, both correct, V1's and V2's samples in ms)
-///   spin 2.000               (each spin kernel's length in ms)
-///   orders 4 10.0,10.1 4.0   (streams, depth first's and breadth first's samples in ms)
-///   done
+///   {"connections":"1","spin_ms":2.0,"schedules":[{"chunks":4,"correct":true,"v1_ms":[...],"v2_ms":[...]}],
+///    "orders":[{"streams":4,"depth_first_ms":[...],"breadth_first_ms":[...]}]}
 #pragma once
 
 #include <string>
@@ -43,11 +40,11 @@ struct QueueChild {
   std::vector<StreamOrder> orders;        ///< depth against breadth first per stream count
 };
 
-/// The lines above for what @p child measured (asked, measured and why_not are not written).
+/// The JSON line for what @p child measured (seen, spin_ms, schedules, orders).
 std::string child_output_text(const QueueChild& child);
 
-/// Parses what ch05_queue_child printed into @p child (asked is kept). Returns
-/// false, with why_not set, when a line is missing or cannot be read.
+/// Reads the first line of @p text that parses as the child's JSON into @p child
+/// (asked is kept). Returns false, with why_not set, when there is none.
 bool read_child_output(const std::string& text, QueueChild& child);
 
 }  // namespace ch05

@@ -1,6 +1,6 @@
 /// @file findings.hpp
 /// @brief Chapter 05's data (what each section measures, as plain structs) and
-/// the pure functions that turn it into tables and findings; plain C++, every
+/// the pure functions that turn it into tables and checks; plain C++, every
 /// branch CPU-tested in tests/ch05_findings_test.cpp.
 #pragma once
 
@@ -14,8 +14,6 @@
 #include "verify.hpp"
 
 namespace ch05 {
-
-// --- 1. and 2. The link, the kernels, the sweep ---------------------------------
 
 /// One row of the sweep: a schedule at one chunk count with one kernel.
 struct ScheduleRow {
@@ -32,17 +30,6 @@ struct SweepRun {
   std::string connections;        ///< CUDA_DEVICE_MAX_CONNECTIONS as this process saw it ("" when unset)
 };
 
-/// Section 1: the copies and the kernels alone ("link"), and the lower bound of each kernel.
-lab::ResultTable link_table(const LinkRun& link);
-std::vector<lab::Finding> bound_findings(const LinkRun& link);  ///< bound_light, bound_heavy
-
-/// Section 2: every row with the model's prediction and the bound ("schedules"); every
-/// row correct, overlap against sequential, rows that beat the bound, V1 against V2.
-lab::ResultTable sweep_table(const SweepRun& sweep, const LinkRun& link);
-std::vector<lab::Finding> sweep_findings(const SweepRun& sweep, const LinkRun& link);  ///< section 2's findings
-
-// --- 3. The hardware's work queues (child processes) ----------------------------
-
 /// Section 3: one child per connection count.
 struct QueueRun {
   std::vector<QueueChild> children;  ///< one per connection count asked for
@@ -50,17 +37,7 @@ struct QueueRun {
   double mib = 0;                    ///< MiB each child copied each way
 };
 
-/// Section 3: V1 and V2 per connection and chunk count ("queue_schedules"), depth
-/// against breadth first per connection and stream count ("stream_orders"); each
-/// child correct, the issue order with one connection against the default, whether
-/// streams that share a connection serialized.
-lab::ResultTable queue_schedule_table(const QueueRun& run);
-lab::ResultTable stream_order_table(const QueueRun& run);       ///< "stream_orders"
-std::vector<lab::Finding> queue_findings(const QueueRun& run);  ///< section 3's findings
-
-// --- 4. The schedules as CUPTI recorded them ------------------------------------
-
-/// One run of a schedule recorded by CUPTI.
+/// Section 4: one run of a schedule recorded by CUPTI.
 struct RecordedSchedule {
   Schedule schedule = Schedule::sequential;  ///< sequential, V1 or V2
   int chunks = 1;                            ///< chunks (= streams)
@@ -70,9 +47,24 @@ struct RecordedSchedule {
   lab::Comparison result;                    ///< the output against the CPU
 };
 
-/// Section 4: per schedule, the span and how long copies and kernels ran, alone and at
-/// once ("recorded"); each run correct, and why a run was not recorded.
+/// Section 1: the copies and the kernels alone ("link").
+lab::ResultTable link_table(const LinkRun& link);
+
+/// Section 2: every row against sequential, V1 against V2, the model and the bound ("schedules").
+lab::ResultTable sweep_table(const SweepRun& sweep, const LinkRun& link);
+/// Section 2: every row correct (schedules_correct); overlap saves >= 10 % with the heavy kernel (overlap_heavy).
+std::vector<lab::Finding> sweep_findings(const SweepRun& sweep);
+
+/// Section 3: V1 and V2 per connection and chunk count ("queue_schedules").
+lab::ResultTable queue_schedule_table(const QueueRun& run);
+/// Section 3: depth against breadth first per connection and stream count, beside the model ("stream_orders").
+lab::ResultTable stream_order_table(const QueueRun& run);
+/// Section 3: every child correct (queue_children_correct); a child or the section not run, skipped.
+std::vector<lab::Finding> queue_findings(const QueueRun& run);
+
+/// Section 4: per schedule, the span and how long copies and kernels ran, alone and at once ("recorded").
 lab::ResultTable recorded_table(const std::vector<RecordedSchedule>& runs);
-std::vector<lab::Finding> recorded_findings(const std::vector<RecordedSchedule>& runs);  ///< section 4's findings
+/// Section 4: each run correct (recorded_correct); a run not recorded, skipped.
+std::vector<lab::Finding> recorded_findings(const std::vector<RecordedSchedule>& runs);
 
 }  // namespace ch05

@@ -16,7 +16,8 @@ void add_options(lab::Options& table, Options& o) {
       .add("queue-mib", &o.queue_mib, 1, 65536, "MiB each child process of section 3 copies each way")
       .add("seed", &o.seed, 0, std::int64_t{1} << 62, "random input seed")
       .add_rule([&o] { return too_many_chunks("--max-chunks", o.max_chunks, o.mib); })
-      .add_rule([&o] { return too_many_chunks("--chart-chunks", o.chart_chunks, o.mib); });
+      .add_rule([&o] { return too_many_chunks("--chart-chunks", o.chart_chunks, o.mib); })
+      .add_rule([&o] { return uneven_chunks("--chart-chunks", o.chart_chunks, o.mib); });
 }
 
 std::string too_many_chunks(const std::string& option, std::int64_t chunks, std::int64_t mib) {
@@ -24,6 +25,13 @@ std::string too_many_chunks(const std::string& option, std::int64_t chunks, std:
   if (chunks >= 1 && floats / chunks >= kMinChunkFloats) return "";
   return option + " " + std::to_string(chunks) + " is too many chunks for --mib " + std::to_string(mib) +
          ": each chunk would hold fewer than " + std::to_string(kMinChunkFloats) + " floats (4 KiB)";
+}
+
+std::string uneven_chunks(const std::string& option, std::int64_t chunks, std::int64_t mib) {
+  const std::int64_t floats = mib * (std::int64_t{1} << 20) / 4;
+  if (chunks < 1 || floats % chunks == 0) return "";
+  return option + " " + std::to_string(chunks) + " does not divide the " + std::to_string(floats) +
+         " floats of --mib " + std::to_string(mib) + " into equal chunks";
 }
 
 std::vector<int> chunk_counts(const Options& o) {

@@ -31,12 +31,17 @@ constexpr std::int64_t kMinChunkFloats = 1024;
 
 /// Declares the options in @p table, bound to @p o (which must outlive it),
 /// and the rules that every chunk of --max-chunks and --chart-chunks holds at
-/// least kMinChunkFloats floats.
+/// least kMinChunkFloats floats and that --chart-chunks divides the data (the
+/// sweep's powers of two up to 1024 always divide --mib MiB of floats).
 void add_options(lab::Options& table, Options& o);
 
 /// "" when @p chunks chunks of @p mib MiB each hold at least kMinChunkFloats
 /// floats; else the usage error that names @p option.
 std::string too_many_chunks(const std::string& option, std::int64_t chunks, std::int64_t mib);
+
+/// "" when @p chunks divides the floats of @p mib MiB (the schedules' chunks are
+/// equal, as in async.cu); else the usage error that names @p option.
+std::string uneven_chunks(const std::string& option, std::int64_t chunks, std::int64_t mib);
 
 /// The sweep's chunk counts: 1, 2, 4, ... up to --max-chunks.
 std::vector<int> chunk_counts(const Options& o);

@@ -67,57 +67,73 @@ lab::Comparison OverlapProblem::check(int iterations) const {
   return lab::compare(actual, reference->second, 5e-7 * iterations, 1.2e-7 * iterations);
 }
 
-// --- 2. the schedules: async.cu's three blocks --------------------------------------
+// --- 2. the schedules: async.cu's three versions ------------------------------------
 
-ScheduleRun time_schedule(OverlapProblem& problem, Schedule schedule, const std::vector<cudaStream_t>& stream,
-                          int iterations, int warmups, int reps) {
-  const int chunks = static_cast<int>(stream.size());
-  if (chunks < 1) throw std::invalid_argument("time_schedule: a schedule needs at least one stream");
+// [snippet:schedules]
+void queue_sequential(OverlapProblem& problem, cudaStream_t stream, int steps) {
   const std::size_t n = problem.size();
-  const float* a = problem.host_input();
-  float* out = problem.host_output();
   float* d_a = problem.device_data();
+  LAB_CHECK(cudaMemcpyAsync(d_a, problem.host_input(), n * sizeof(float), cudaMemcpyHostToDevice, stream));
+  transform<<<grid_for(n), kBlock, 0, stream>>>(d_a, n, steps);
+  LAB_CHECK_LAUNCH();
+  LAB_CHECK(cudaMemcpyAsync(problem.host_output(), d_a, n * sizeof(float), cudaMemcpyDeviceToHost, stream));
+}
+
+void queue_v1(OverlapProblem& problem, const std::vector<cudaStream_t>& stream, int steps) {
+  // async.cu's streamSize and streamBytes: equal chunks (time_schedule checks that they divide the data).
+  const std::size_t chunk = problem.size() / stream.size(), chunk_bytes = chunk * sizeof(float);
+  const float* a = problem.host_input();
+  float *d_a = problem.device_data(), *out = problem.host_output();
+  for (std::size_t i = 0; i < stream.size(); ++i) {
+    const std::size_t offset = i * chunk;
+    LAB_CHECK(cudaMemcpyAsync(&d_a[offset], &a[offset], chunk_bytes, cudaMemcpyHostToDevice, stream[i]));
+    transform<<<grid_for(chunk), kBlock, 0, stream[i]>>>(&d_a[offset], chunk, steps);
+    LAB_CHECK_LAUNCH();
+    LAB_CHECK(cudaMemcpyAsync(&out[offset], &d_a[offset], chunk_bytes, cudaMemcpyDeviceToHost, stream[i]));
+  }
+}
+
+void queue_v2(OverlapProblem& problem, const std::vector<cudaStream_t>& stream, int steps) {
+  const std::size_t chunk = problem.size() / stream.size(), chunk_bytes = chunk * sizeof(float);
+  const float* a = problem.host_input();
+  float *d_a = problem.device_data(), *out = problem.host_output();
+  for (std::size_t i = 0; i < stream.size(); ++i) {
+    const std::size_t offset = i * chunk;
+    LAB_CHECK(cudaMemcpyAsync(&d_a[offset], &a[offset], chunk_bytes, cudaMemcpyHostToDevice, stream[i]));
+  }
+  for (std::size_t i = 0; i < stream.size(); ++i) {
+    const std::size_t offset = i * chunk;
+    transform<<<grid_for(chunk), kBlock, 0, stream[i]>>>(&d_a[offset], chunk, steps);
+    LAB_CHECK_LAUNCH();
+  }
+  for (std::size_t i = 0; i < stream.size(); ++i) {
+    const std::size_t offset = i * chunk;
+    LAB_CHECK(cudaMemcpyAsync(&out[offset], &d_a[offset], chunk_bytes, cudaMemcpyDeviceToHost, stream[i]));
+  }
+}
+// [snippet:schedules]
+
+// Warm-up and repetition, outside the schedules: each run between two events on the legacy
+// default stream, which waits for every blocking stream and they for it (async.cu's method).
+ScheduleRun time_schedule(OverlapProblem& problem, Schedule schedule, const std::vector<cudaStream_t>& stream,
+                          int steps, int warmups, int reps) {
+  if (stream.empty() || problem.size() % stream.size() != 0) {
+    throw std::invalid_argument("time_schedule: the chunks (one per stream) must divide the data");
+  }
   ScheduleRun run;
   lab::Event start, stop;
   for (int r = -warmups; r < reps; ++r) {
-    if (r == reps - 1) problem.poison_output();
+    if (r == reps - 1) problem.poison_output();  // the last run's output is checked
     LAB_CHECK(cudaDeviceSynchronize());
-    LAB_CHECK(cudaEventRecord(start, 0));  // the legacy default stream: waits for all blocking streams, and they for it
-    // [snippet:schedules]
-    if (schedule == Schedule::sequential) {  // copy all in, the kernel over all, copy all out, on one stream
-      LAB_CHECK(cudaMemcpyAsync(d_a, a, n * sizeof(float), cudaMemcpyHostToDevice, stream[0]));
-      transform<<<grid_for(n), kBlock, 0, stream[0]>>>(d_a, n, iterations);
-      LAB_CHECK_LAUNCH();
-      LAB_CHECK(cudaMemcpyAsync(out, d_a, n * sizeof(float), cudaMemcpyDeviceToHost, stream[0]));
-    } else if (schedule == Schedule::v1_per_chunk) {  // V1: for each chunk, copy in, kernel, copy out
-      for (int i = 0; i < chunks; ++i) {
-        const Chunk c = chunk_of(n, chunks, i);
-        LAB_CHECK(cudaMemcpyAsync(&d_a[c.offset], &a[c.offset], c.bytes(), cudaMemcpyHostToDevice, stream[i]));
-        transform<<<grid_for(c.count), kBlock, 0, stream[i]>>>(&d_a[c.offset], c.count, iterations);
-        LAB_CHECK_LAUNCH();
-        LAB_CHECK(cudaMemcpyAsync(&out[c.offset], &d_a[c.offset], c.bytes(), cudaMemcpyDeviceToHost, stream[i]));
-      }
-    } else {  // V2: every chunk's copy in, then every chunk's kernel, then every chunk's copy out
-      for (int i = 0; i < chunks; ++i) {
-        const Chunk c = chunk_of(n, chunks, i);
-        LAB_CHECK(cudaMemcpyAsync(&d_a[c.offset], &a[c.offset], c.bytes(), cudaMemcpyHostToDevice, stream[i]));
-      }
-      for (int i = 0; i < chunks; ++i) {
-        const Chunk c = chunk_of(n, chunks, i);
-        transform<<<grid_for(c.count), kBlock, 0, stream[i]>>>(&d_a[c.offset], c.count, iterations);
-        LAB_CHECK_LAUNCH();
-      }
-      for (int i = 0; i < chunks; ++i) {
-        const Chunk c = chunk_of(n, chunks, i);
-        LAB_CHECK(cudaMemcpyAsync(&out[c.offset], &d_a[c.offset], c.bytes(), cudaMemcpyDeviceToHost, stream[i]));
-      }
-    }
-    // [snippet:schedules]
+    LAB_CHECK(cudaEventRecord(start, 0));
+    if (schedule == Schedule::sequential) queue_sequential(problem, stream[0], steps);
+    if (schedule == Schedule::v1_per_chunk) queue_v1(problem, stream, steps);
+    if (schedule == Schedule::v2_per_stage) queue_v2(problem, stream, steps);
     LAB_CHECK(cudaEventRecord(stop, 0));
     LAB_CHECK(cudaEventSynchronize(stop));
     if (r >= 0) run.samples_ms.push_back(lab::Event::elapsed_ms(start, stop));
   }
-  run.result = problem.check(iterations);
+  run.result = problem.check(steps);
   return run;
 }
 

@@ -3,20 +3,14 @@
 /// work into chunks on several streams, after NVIDIA's "How to Overlap Data
 /// Transfers in CUDA C/C++" (async.cu):
 ///
-///   sequential  copy all in, one kernel, copy all out (one stream)
-///   V1          for each chunk: copy in, kernel, copy out (chunk i on stream i)
-///   V2          all copies in, then all kernels, then all copies out (same streams)
+///   queue_sequential  copy all in, one kernel, copy all out (one stream)
+///   queue_v1          for each chunk: copy in, kernel, copy out (chunk i on stream i)
+///   queue_v2          all copies in, then all kernels, then all copies out (same streams)
 ///
-/// time_schedule() writes the three out as async.cu does. Within a stream the
-/// order is the same in V1 and V2; only the order in which the host hands the
-/// work to the driver differs, and so the order it reaches the GPU's work
-/// queues (CUDA_DEVICE_MAX_CONNECTIONS of them, 8 by default). Section 3
-/// measures that order's effect with 1, 2, 8 and 32 connections, in child
-/// processes (ch05_queue_child): the variable is read when a process creates
-/// its context.
+/// time_schedule() times them, warm-up and repetition outside the three.
 ///
 /// File order: CPU reference -> kernel -> the schedules and the sweep -> the
-/// link and the kernels alone -> the work-queue test -> the CUPTI recording.
+/// copies and the kernels alone -> the work-queue test -> the CUPTI recording.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -27,7 +21,6 @@
 #include <string>
 #include <vector>
 
-#include "background.hpp"
 #include "findings.hpp"
 #include "memory.cuh"
 #include "options.hpp"
@@ -96,21 +89,31 @@ unsigned grid_for(std::size_t count);
 
 // --- 2. the schedules ----------------------------------------------------------------
 
+/// async.cu's sequential version: all the data copied in, the kernel of @p steps
+/// steps over it, all of it copied out, on @p stream. Queues; never waits.
+void queue_sequential(OverlapProblem& problem, cudaStream_t stream, int steps);
+
+/// async.cu's V1: the data in stream.size() equal chunks, chunk i on @p stream[i];
+/// for each chunk, its copy in, its kernel, its copy out. Queues; never waits.
+void queue_v1(OverlapProblem& problem, const std::vector<cudaStream_t>& stream, int steps);
+
+/// async.cu's V2: the same chunks and streams; every chunk's copy in, then every
+/// chunk's kernel, then every chunk's copy out. Queues; never waits.
+void queue_v2(OverlapProblem& problem, const std::vector<cudaStream_t>& stream, int steps);
+
 /// Times of one schedule, and its result.
 struct ScheduleRun {
   std::vector<double> samples_ms;  ///< events on the legacy default stream around each run
   lab::Comparison result;          ///< the output of the last run, against the CPU
 };
 
-/// The lesson: async.cu's three schedules, written out. Chunk i of the data
-/// (chunk_of) goes to @p stream[i] (sequential: all of it to stream[0]): copy
-/// in with cudaMemcpyAsync, the kernel of @p iterations steps, copy out with
-/// cudaMemcpyAsync. Each run lies between two events on the legacy default
-/// stream (async.cu's method: it waits for the blocking streams, and they for
-/// it): @p warmups runs untimed, then @p reps timed. The output is poisoned
-/// before the last run and checked after it.
+/// @p warmups untimed runs of @p schedule, then @p reps timed, each queued by
+/// queue_sequential (on stream[0]), queue_v1 or queue_v2 between two events on
+/// the legacy default stream (async.cu's method), the host waiting for the
+/// device before each. The output is poisoned before the last run and checked
+/// after it. Throws std::invalid_argument unless stream.size() divides the data.
 ScheduleRun time_schedule(OverlapProblem& problem, Schedule schedule, const std::vector<cudaStream_t>& stream,
-                          int iterations, int warmups, int reps);
+                          int steps, int warmups, int reps);
 
 /// The handles of @p streams, chunk i's stream at i (for time_schedule).
 std::vector<cudaStream_t> handles(const std::vector<lab::Stream>& streams);
@@ -159,7 +162,8 @@ QueueRun compare_connections(const std::string& child_program, const std::vector
 /// Where ch05_queue_child is: beside the running executable.
 std::string queue_child_program();
 
-/// What ch05_queue_child measures and prints (read_child_output reads it back):
+/// What ch05_queue_child measures and prints, as one JSON line (child_output_text;
+/// read_child_output reads it back):
 /// V1 and V2 of the light kernel at 4 and 8 chunks over @p mib MiB, and the
 /// stream orders over 4, 8, 16 and 32 streams.
 std::string measure_queues_as_text(int mib, int reps);

@@ -42,15 +42,6 @@ static double series_gbps(const SizeSamples& s, const std::vector<double>& ms) {
   return lab::gigabytes_per_second(static_cast<double>(s.bytes), lab::median_or_nan(ms));
 }
 
-// The size whose pinned H2D copy was fastest.
-static const SizeSamples& fastest_pinned_h2d(const SweepRun& run) {
-  const SizeSamples* best = &run.sizes.front();
-  for (const SizeSamples& s : run.sizes) {
-    if (series_gbps(s, s.pinned_h2d_ms) > series_gbps(*best, best->pinned_h2d_ms)) best = &s;
-  }
-  return *best;
-}
-
 // Total GB/s of both directions at once: twice the bytes, until the later stop.
 static double both_total_gbps(const SizeSamples& s) {
   const double later = std::max(lab::median_or_nan(s.both_h2d_ms), lab::median_or_nan(s.both_d2h_ms));
@@ -58,7 +49,7 @@ static double both_total_gbps(const SizeSamples& s) {
 }
 
 static std::string pinned_sampling(const SweepRun& run) {
-  return run.blocked ? "behind a blocked stream" : "isolated (the blocked stream was not usable)";
+  return run.blocked ? "behind a blocked stream" : "isolated (" + run.why_not_blocked + ")";
 }
 
 lab::ResultTable sweep_table(const SweepRun& run) {
@@ -84,7 +75,7 @@ lab::ResultTable sweep_table(const SweepRun& run) {
   }
   table.note(
       lab::format("%zu samples each, one cudaMemcpyAsync between two events; 'pinned': %s; 'isolated' and "
-                  "pageable: the host waits after every copy, so each copy meets an idle GPU (chapter 03, pitfall 2)",
+                  "pageable: the host waits after every copy",
                   run.sizes.empty() ? 0 : run.sizes.front().pinned_h2d_ms.size(), pinned_sampling(run).c_str()));
   return table;
 }
@@ -114,7 +105,7 @@ lab::ResultTable both_directions_table(const SweepRun& run) {
   table.note(
       "H2D on the chapter's stream, D2H on a stream forked from it, one start event, a stop event after each "
       "copy; 'with': a direction's bytes over the time to its own stop; total: both directions' bytes to the later "
-      "stop; a ratio above 2x is no bandwidth figure: the pairs' fixed costs (section 1) weigh in");
+      "stop");
   return table;
 }
 
@@ -135,75 +126,31 @@ static lab::Finding pinned_faster(const SweepRun& run) {
   const SizeSamples& at = at_experiment_size(run);
   const double h2d = lab::median_or_nan(at.pageable_h2d_ms) / lab::median_or_nan(at.pinned_h2d_ms);
   const double d2h = lab::median_or_nan(at.pageable_d2h_ms) / lab::median_or_nan(at.pinned_d2h_ms);
-  lab::Finding f = lab::timing_check(
-      "pinned_faster", "pinned copies are faster than pageable ones at --mib, both ways", h2d > 1 && d2h > 1,
-      lab::format("at %s pinned moved %.1fx the bytes per second of pageable H2D, %.1fx D2H",
-                  size_text(at.bytes).c_str(), h2d, d2h));
+  const std::string name = "pinned copies are faster than pageable ones at --mib, both ways";
+  const std::string text = lab::format("at %s pinned moved %.1fx the bytes per second of pageable H2D, %.1fx D2H",
+                                       size_text(at.bytes).c_str(), h2d, d2h);
+  // Where pageable memory access uses the host's page tables, pinning may not happen (Driver API, cuMemHostAlloc).
+  lab::Finding f =
+      run.pageable_uses_host_page_tables
+          ? lab::named_observation("pinned_faster.host_page_tables",
+                                   name + " (observed: pageable memory access uses host page tables)", text)
+          : lab::timing_check("pinned_faster", name, h2d > 1 && d2h > 1, text);
   return f.with("h2d_ratio", h2d).with("d2h_ratio", d2h);
-}
-
-static lab::Finding launch_gap(const SweepRun& run) {
-  const std::string name = "what the isolated samples add";
-  if (!run.blocked)
-    return lab::named_observation("launch_gap.not_measured", name, "not measured: " + run.why_not_blocked);
-  const SizeSamples &small = run.sizes.front(), &large = run.sizes.back();
-  const double blocked_us = 1e3 * lab::median_or_nan(small.pinned_h2d_ms);
-  const double isolated_us = 1e3 * lab::median_or_nan(small.pinned_h2d_isolated_ms);
-  const double large_apart =
-      lab::percent_above(lab::median_or_nan(large.pinned_h2d_isolated_ms), lab::median_or_nan(large.pinned_h2d_ms));
-  std::string branch = "same", meaning = "within 10 % of each other: this run shows no launch gap in the isolated pair";
-  if (isolated_us > 1.1 * blocked_us) {
-    branch = "isolated_longer";
-    meaning = "the isolated pair read more, as chapter 03's launch gap would; this run does not record where it went";
-  } else if (blocked_us > 1.1 * isolated_us) {
-    branch = "blocked_longer";
-    meaning =
-        "the blocked pair timed more, so for a copy this small neither pair is the copy's own time (chapter 03 "
-        "compares event pairs with CUPTI's durations)";
-  }
-  lab::Finding f = lab::named_observation(
-      "launch_gap." + branch, name,
-      lab::format("a %s pinned H2D copy read %.1f us isolated and %.1f us behind a blocked stream (%+.1f us): %s. At "
-                  "%s the isolated pair read %s against the blocked one",
-                  size_text(small.bytes).c_str(), isolated_us, blocked_us, isolated_us - blocked_us, meaning.c_str(),
-                  size_text(large.bytes).c_str(), lab::signed_percent(large_apart, 1).c_str()));
-  return f.with("isolated_us", isolated_us).with("blocked_us", blocked_us).with("large_apart_percent", large_apart);
-}
-
-static lab::Finding cost_per_copy(const SweepRun& run) {
-  const SizeSamples &best = fastest_pinned_h2d(run), &small = run.sizes.front();
-  const double best_gbps = series_gbps(best, best.pinned_h2d_ms);
-  const double took_us = 1e3 * lab::median_or_nan(small.pinned_h2d_ms);
-  const double at_best_rate_us = static_cast<double>(small.bytes) / (best_gbps * 1e3);
-  const bool fixed_cost = took_us > 2 * at_best_rate_us;
-  lab::Finding f = lab::named_observation(
-      fixed_cost ? "cost_per_copy.fixed_cost" : "cost_per_copy.none", "a cost per copy",
-      lab::format("%s, a %s pinned H2D copy took %.1f us; at the sweep's best rate (%.1f GB/s at %s) its bytes would "
-                  "take %.1f us: %s",
-                  pinned_sampling(run).c_str(), size_text(small.bytes).c_str(), took_us, best_gbps,
-                  size_text(best.bytes).c_str(), at_best_rate_us,
-                  fixed_cost ? lab::format("%.1f us of it did not depend on its size (the event pair's own floor "
-                                           "included, chapter 03 section 2)",
-                                           took_us - at_best_rate_us)
-                                   .c_str()
-                             : "this run shows no cost per copy that matters"));
-  return f.with("took_us", took_us).with("at_best_rate_us", at_best_rate_us).with("best_gbps", best_gbps);
 }
 
 static lab::Finding benchmark(const SweepRun& run) {
   const SizeSamples& at = at_experiment_size(run);
   const double here = series_gbps(at, at.pinned_h2d_ms);
-  const bool known = run.link_gbps > 0;
+  const std::string branch = run.link_gbps <= 0 ? "link_unknown" : here > run.link_gbps ? "above_link" : "link_known";
+  const std::string moved = lab::format("pinned H2D at %s moved %.1f GB/s", size_text(at.bytes).c_str(), here);
   lab::Finding f = lab::named_observation(
-      known ? "benchmark.link_known" : "benchmark.link_unknown", "benchmark",
-      known ? lab::format("pinned H2D at %s moved %.1f GB/s, %.1f %% of the data rate of PCIe Gen%d x%d after %s "
-                          "encoding (before packet overhead), %.1f GB/s per direction (in use now: Gen%d x%d)",
-                          size_text(at.bytes).c_str(), here, lab::percent_of(here, run.link_gbps), run.pcie_generation,
-                          run.pcie_width, pcie_encoding(run.pcie_generation), run.link_gbps, run.pcie_generation_now,
-                          run.pcie_width_now)
-            : lab::format("pinned H2D at %s moved %.1f GB/s; the link's data rate is unknown (NVML could not "
-                          "tell)",
-                          size_text(at.bytes).c_str(), here));
+      "benchmark." + branch, "benchmark",
+      run.link_gbps <= 0
+          ? moved + "; NVML did not report the PCIe link"
+          : moved + lab::format(", %.1f %% of the data rate per direction of PCIe Gen%d x%d after line encoding, "
+                                "%.1f GB/s (NVML's maximum link; in use now: Gen%d x%d)",
+                                lab::percent_of(here, run.link_gbps), run.pcie_generation, run.pcie_width,
+                                run.link_gbps, run.pcie_generation_now, run.pcie_width_now));
   return f.with("gbps", here).with("link_gbps", run.link_gbps);
 }
 
@@ -231,19 +178,7 @@ static lab::Finding both_directions(const SweepRun& run) {
 
 std::vector<lab::Finding> sweep_findings(const SweepRun& run) {
   if (run.sizes.empty()) return {sweep_intact(run)};
-  return {sweep_intact(run),  pinned_faster(run), launch_gap(run),
-          cost_per_copy(run), benchmark(run),     both_directions(run)};
-}
-
-std::vector<lab::Background> sweep_background() {
-  return {{"cudaMemcpyAsync between device memory and pageable host memory might be synchronous with respect to the "
-           "host: if pageable memory must first be staged to pinned memory, the driver may synchronize with the "
-           "stream. A pageable copy queued behind a held stream could therefore wait for the stream inside the call, "
-           "so this chapter samples pageable copies isolated only",
-           "CUDA Runtime API, API synchronization behavior (Memcpy, Asynchronous)"},
-          {"copies between pinned host memory and device memory can run concurrently with kernels and with other "
-           "copies, on devices with copy engines (asyncEngineCount)",
-           "CUDA C++ Programming Guide, Page-Locked Host Memory and Asynchronous Concurrent Execution"}};
+  return {sweep_intact(run), pinned_faster(run), benchmark(run), both_directions(run)};
 }
 
 // --- 2. The four combinations --------------------------------------------------
@@ -308,19 +243,6 @@ std::vector<lab::Finding> calls_findings(const CallsRun& run) {
     if (c.async_call && c.memory == HostKind::pinned) findings.push_back(pinned_async_returns(c));
   }
   return findings;
-}
-
-std::vector<lab::Background> calls_background() {
-  return {{"cudaMemcpy from pageable host memory to device memory: a stream sync is performed before the copy is "
-           "initiated; the function will return once the pageable buffer has been copied to the staging memory for "
-           "DMA transfer to device memory, but the DMA to final destination may not have completed. From pinned "
-           "memory it is synchronous with respect to the host. cudaMemcpyAsync between device memory and pageable "
-           "host memory might be synchronous with respect to the host; for all other transfers it should be fully "
-           "asynchronous",
-           "CUDA Runtime API, API synchronization behavior (Memcpy: Synchronous, Asynchronous)"},
-          {"in code built without --default-stream per-thread, cudaMemcpy is issued to the legacy default stream, so "
-           "it also waits for work queued earlier on blocking streams",
-           "CUDA Runtime API, Stream synchronization behavior"}};
 }
 
 // --- 3. Registering memory the program already has ------------------------------
@@ -418,35 +340,8 @@ static lab::Finding registration_intact(const std::vector<RegistrationRun>& runs
                                     "; uploads: " + upload.detail);
 }
 
-static lab::Finding fresh_registration(const UploadRun& run) {
-  const double again = median_phases(run.repeated).register_ms;
-  const double ratio = run.fresh.register_ms / again;
-  const bool dearer = ratio >= kFirstRegistrationRatio;
-  lab::Finding f = lab::named_observation(
-      dearer ? "fresh_registration.dearer" : "fresh_registration.same", "registering fresh pages",
-      lab::format("cudaHostRegister took %.3f ms on a fresh vector and %.3f ms on the same vector again (median of "
-                  "%zu): %.2fx, %s",
-                  run.fresh.register_ms, again, run.repeated.size(), ratio,
-                  dearer ? "dearer the first time (one fresh vector: one sample)" : "about as long"));
-  return f.with("fresh_register_ms", run.fresh.register_ms).with("again_register_ms", again);
-}
-
 std::vector<lab::Finding> registration_findings(const std::vector<RegistrationRun>& runs, const UploadRun& upload) {
-  if (upload.repeated.empty()) return {registration_intact(runs, upload)};
-  return {registration_intact(runs, upload), fresh_registration(upload)};
-}
-
-std::vector<lab::Background> registration_background() {
-  return {{"cudaHostRegister page-locks a range of memory the program already allocated and makes it known to CUDA, "
-           "so copies from it are accelerated like copies from cudaHostAlloc memory; cudaHostUnregister unlocks it. "
-           "Page-locking excessive amounts of memory may degrade system performance, since it reduces the amount of "
-           "memory available to the system for paging; it is best used sparingly, for staging areas",
-           "CUDA Runtime API, cudaHostRegister, cudaHostUnregister; cudaHostAlloc says the same"},
-          {"page-locked host memory is a scarce resource, so allocations in page-locked memory will start failing long "
-           "before allocations in pageable memory; consuming too much page-locked memory reduces overall system "
-           "performance",
-           "CUDA C++ Programming Guide 12.x, 3.2.6 Page-Locked Host Memory (not in the current CUDA Programming "
-           "Guide; the Runtime API sentence above is current)"}};
+  return {registration_intact(runs, upload)};
 }
 
 // --- 4. The CPU time a non-blocking copy frees ---------------------------------
@@ -502,22 +397,7 @@ static lab::Finding overlap(const CpuFreedRun& run) {
   return f.with("possible_saving_ms", possible).with("saved_percent", saved_percent);
 }
 
-static lab::Finding cpu_time_back(const CpuFreedRun& run) {
-  const double overlapped = lab::median_or_nan(run.overlapped.wall_ms);
-  const double early = lab::median_or_nan(run.early_sync.wall_ms), pageable = lab::median_or_nan(run.pageable.wall_ms);
-  const bool both_needed = early > 1.25 * overlapped && pageable > 1.25 * overlapped;
-  lab::Finding f = lab::named_observation(
-      both_needed ? "cpu_time_back.both_needed" : "cpu_time_back.not_apart", "what gives the CPU time back",
-      lab::format("synchronising at once took %.3f ms, pageable memory %.3f ms, pinned + non-blocking %.3f ms: %s",
-                  early, pageable, overlapped,
-                  both_needed ? "only both together, pinned memory and no synchronisation before the CPU work, freed it"
-                              : "in this run the three orders were not all 25 % apart; read the table"));
-  return f.with("early_sync_ms", early).with("pageable_ms", pageable).with("overlapped_ms", overlapped);
-}
-
-std::vector<lab::Finding> cpu_freed_findings(const CpuFreedRun& run) {
-  return {cpu_freed_intact(run), overlap(run), cpu_time_back(run)};
-}
+std::vector<lab::Finding> cpu_freed_findings(const CpuFreedRun& run) { return {cpu_freed_intact(run), overlap(run)}; }
 
 // --- 5. Write-combined and mapped memory ----------------------------------------
 
@@ -544,30 +424,9 @@ lab::ResultTable write_combined_table(const WriteCombinedRun& run) {
   return table;
 }
 
-static lab::Finding cpu_reads(const WriteCombinedRun& run) {
-  const double slower = run.pinned_read_gbps / run.wc_read_gbps;
-  lab::Finding f = lab::named_observation(
-      slower >= 2 ? "cpu_reads.slow" : "cpu_reads.not_slow", "CPU reads",
-      lab::format("the CPU read write-combined memory at %.1f GB/s, ordinary pinned memory at %.1f GB/s (%.2fx): %s",
-                  run.wc_read_gbps, run.pinned_read_gbps, slower,
-                  slower >= 2 ? "slower, as the Programming Guide warns; fill such a buffer, never read it back"
-                              : "the slow reads the Programming Guide warns of did not appear on this machine, and "
-                                "this run does not show why"));
-  return f.with("slower_ratio", slower);
-}
-
 std::vector<lab::Finding> write_combined_findings(const WriteCombinedRun& run) {
   return {lab::correctness_check("write_combined_intact", "random bytes round-trip through write-combined memory",
-                                 run.round_trip.intact, run.round_trip.detail()),
-          cpu_reads(run)};
-}
-
-std::vector<lab::Background> write_combined_background() {
-  return {
-      {"write-combining memory frees the host's L1 and L2 cache resources and is not snooped during transfers "
-       "across PCI Express, which can improve transfer performance by up to 40 %; reading from it on the host is "
-       "prohibitively slow, so it should in general be used for memory that the host only writes to",
-       "CUDA C++ Programming Guide, Write-Combining Memory"}};
+                                 run.round_trip.intact, run.round_trip.detail())};
 }
 
 lab::ResultTable zero_copy_table(const MappedRun& run) {
@@ -608,35 +467,20 @@ static lab::Finding zero_copy_exact(const MappedRun& run) {
   return lab::correctness_check("zero_copy_exact", "zero-copy and copy-then-kernel results are exact", correct, detail);
 }
 
+// The Runtime API (Unified Addressing) promises cudaHostAlloc memory the same pointer on a device with unified
+// addressing, mapped or not; without unified addressing there is nothing to check.
 static lab::Finding unified_addressing(const MappedRun& run) {
-  const bool same = run.plain_pinned_device_pointer_same;
-  const char* branch = !run.unified_addressing ? "absent" : same ? "same_pointer" : "other_pointer";
-  return lab::named_observation(
-      std::string("unified_addressing.") + branch, "unified addressing",
-      !run.unified_addressing
-          ? "this device reports cudaDevAttrUnifiedAddressing = 0: only memory allocated with cudaHostAllocMapped is "
-            "device-accessible, through cudaHostGetDevicePointer"
-          : std::string("this device reports cudaDevAttrUnifiedAddressing = 1, and a cudaHostAlloc buffer made without "
-                        "cudaHostAllocMapped had a device pointer ") +
-                (same ? "equal to its host pointer: a kernel could use that buffer at its host address, mapped or not"
-                      : "different from its host pointer (cudaPointerGetAttributes)"));
+  const std::string name = "a cudaHostAlloc buffer made without cudaHostAllocMapped has its host pointer on the device";
+  if (!run.unified_addressing)
+    return lab::skipped("unified_addressing", name, "this device reports cudaDevAttrUnifiedAddressing = 0");
+  return lab::correctness_check(
+      "unified_addressing", name, run.plain_pinned_device_pointer_same,
+      std::string("cudaDevAttrUnifiedAddressing = 1; cudaPointerGetAttributes gave a device pointer ") +
+          (run.plain_pinned_device_pointer_same ? "equal to" : "different from") + " the host pointer");
 }
 
 std::vector<lab::Finding> zero_copy_findings(const MappedRun& run) {
   return {zero_copy_exact(run), unified_addressing(run)};
-}
-
-std::vector<lab::Background> zero_copy_background() {
-  return {{"all host memory allocated with cudaMallocHost and cudaHostAlloc is directly accessible from every device "
-           "that supports unified addressing (64-bit processes), mapped or not, at the same pointer value as on the "
-           "host; write-combined memory and memory registered with cudaHostRegister may have a device address that "
-           "differs from the host pointer",
-           "CUDA Runtime API, Unified Addressing (Automatic Mapping of Host Allocated Host Memory)"},
-          {"a kernel accessing mapped host memory needs no device allocation and no copy: the transfers happen "
-           "implicitly as the kernel needs the data, at less than device memory's bandwidth",
-           "CUDA C++ Programming Guide, Mapped Memory"},
-          {"mapped pinned memory is not cached on the GPU, so it should be read or written only once",
-           "CUDA C++ Best Practices Guide, Zero Copy"}};
 }
 
 }  // namespace ch06

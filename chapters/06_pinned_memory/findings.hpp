@@ -65,16 +65,16 @@ struct SweepRun {
   int pcie_width_now = 0;            ///< in use now
   double link_gbps = 0;              ///< the link's data rate per direction after line encoding; 0 unknown
   int copy_engines = 0;  ///< the device's asyncEngineCount; with 1, both directions at once is observed, not judged
+  bool pageable_uses_host_page_tables = false;  ///< cudaDevAttrPageableMemoryAccessUsesHostPageTables: pinned_faster
+                                                ///< is observed, not judged
 };
 
 /// "sweep": GB/s (medians) per size, pageable and pinned each way, pinned both ways of sampling.
 lab::ResultTable sweep_table(const SweepRun& run);
 /// "both_directions": per size, each direction alone and with the other running, and the total.
 lab::ResultTable both_directions_table(const SweepRun& run);
-/// sweep_intact, pinned_faster, launch_gap, cost_per_copy, benchmark, both_directions.
+/// sweep_intact, pinned_faster, benchmark (against the PCIe link), both_directions.
 std::vector<lab::Finding> sweep_findings(const SweepRun& run);
-/// What the Runtime API says about pageable and pinned copies.
-std::vector<lab::Background> sweep_background();
 
 /// When a host-to-device copy call returned, and when the copy was done.
 struct CallTiming {
@@ -93,10 +93,8 @@ struct CallsRun {
 
 /// "calls": returned and done per combination, and whether the host waited.
 lab::ResultTable calls_table(const CallsRun& run);
-/// calls_intact, pinned_async_returns (a timing check), pageable_async.
+/// calls_intact, pinned_async_returns (a timing check).
 std::vector<lab::Finding> calls_findings(const CallsRun& run);
-/// What the Runtime API says about cudaMemcpy and cudaMemcpyAsync.
-std::vector<lab::Background> calls_background();
 
 /// The call "waited" when it returned after more than this share of the copy's time.
 constexpr double kWaitedShare = 0.5;
@@ -137,13 +135,8 @@ struct UploadRun {
 lab::ResultTable registration_table(const std::vector<RegistrationRun>& runs);
 /// "upload": the phases of a fresh vector, the same vector again, and upload_registered.
 lab::ResultTable upload_table(const UploadRun& run);
-/// registration_intact, fresh_registration, table_against_fresh (when a table row has the upload's size).
+/// registration_intact.
 std::vector<lab::Finding> registration_findings(const std::vector<RegistrationRun>& runs, const UploadRun& upload);
-/// What cudaHostRegister does.
-std::vector<lab::Background> registration_background();
-
-/// The first registration of fresh pages counts as dearer than a repeated one from this ratio.
-constexpr double kFirstRegistrationRatio = 1.25;
 
 /// A copy and CPU work placed one way, each rep's wall time.
 struct PlacementRun {
@@ -157,7 +150,7 @@ struct CpuFreedRun {
   std::size_t bytes = 0;                 ///< bytes per copy
   std::vector<double> copy_ms;           ///< the pinned copy alone (events)
   std::vector<double> pageable_copy_ms;  ///< the pageable copy alone (events, isolated)
-  std::vector<double> cpu_ms;            ///< the CPU work alone (host timer)
+  std::vector<double> cpu_ms;            ///< the CPU work alone (host timer), each right before an overlapped sample
   PlacementRun overlapped;               ///< pinned, cudaMemcpyAsync, CPU work, sync
   PlacementRun pageable;                 ///< pageable, cudaMemcpyAsync, CPU work, sync
   PlacementRun early_sync;               ///< pinned, cudaMemcpyAsync, sync, CPU work
@@ -166,7 +159,7 @@ struct CpuFreedRun {
 /// "cpu_freed": the three orders against the pinned copy + CPU work, and against their own copy + CPU work.
 lab::ResultTable cpu_freed_table(const CpuFreedRun& run);
 /// cpu_freed_intact, overlap (a timing check: saved at least kOverlapSavedShare of what a perfect overlap
-/// saves), cpu_time_back.
+/// saves).
 std::vector<lab::Finding> cpu_freed_findings(const CpuFreedRun& run);
 
 /// Copy and CPU work one after the other take copy + cpu; perfectly overlapped, max(copy, cpu): the most an
@@ -188,10 +181,8 @@ struct WriteCombinedRun {
 
 /// "write_combined": H2D copy, CPU writes and CPU reads for both kinds.
 lab::ResultTable write_combined_table(const WriteCombinedRun& run);
-/// write_combined_intact, cpu_reads, write_combined_copy.
+/// write_combined_intact.
 std::vector<lab::Finding> write_combined_findings(const WriteCombinedRun& run);
-/// What the Programming Guide says about write-combining memory.
-std::vector<lab::Background> write_combined_background();
 
 /// One kernel, its input read @p passes times: copied first, or read from mapped memory.
 struct ZeroCopyPasses {
@@ -212,10 +203,8 @@ struct MappedRun {
 
 /// "zero_copy": per pass count, copy then kernel, zero-copy, and which was faster.
 lab::ResultTable zero_copy_table(const MappedRun& run);
-/// zero_copy_exact, unified_addressing.
+/// zero_copy_exact, unified_addressing (a correctness check of the Runtime API's promise; skipped without it).
 std::vector<lab::Finding> zero_copy_findings(const MappedRun& run);
-/// Unified addressing and mapped memory, from the Runtime API and the guides.
-std::vector<lab::Background> zero_copy_background();
 
 /// Two times within this share of each other count as the same.
 constexpr double kSameShare = 0.05;

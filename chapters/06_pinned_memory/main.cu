@@ -6,11 +6,8 @@
 //      pinned copies behind a blocked stream (no launch gap in the pair) beside isolated
 //      ones, and both directions at once, each direction alone and together;
 //   2. pageable/pinned x cudaMemcpy/cudaMemcpyAsync: when each call returned and when
-//      its copy was done (--timeline: as CUPTI saw them). The PyTorch articles'
-//      `.to(device, non_blocking=...)`: True is cudaMemcpyAsync on the current stream;
-//      False is cudaMemcpyAsync and then cudaStreamSynchronize of that stream, for which
-//      the cudaMemcpy rows stand in (cudaMemcpy uses the legacy default stream, and from
-//      pageable memory it may return before the last DMA is done);
+//      its copy was done (--timeline: as CUPTI saw them); PyTorch's `.to(device,
+//      non_blocking=True)` is cudaMemcpyAsync on its current stream;
 //   3. registering memory the program already has (cudaHostRegister, ch06::HostRegistration,
 //      Numba's `cuda.pinned`): what it costs, after how many copies it pays, and where an
 //      upload through registered memory spends its time, phase by phase;
@@ -19,7 +16,7 @@
 //   5. write-combined and mapped ("zero-copy") pinned memory, and unified addressing.
 // The lesson is pinned.cu (one function per section); options.hpp declares the
 // options and the memory they need; findings.hpp turns the lesson's data into the
-// tables and findings printed here.
+// tables and checks printed here. Why each result comes out as it does: README.md.
 //
 // Build and run
 //   cmake --preset release && cmake --build build/release --target ch06_pinned_memory
@@ -58,13 +55,11 @@ int main(int argc, char** argv) {
     report.add(ch06::sweep_table(sweep));
     report.add(ch06::both_directions_table(sweep));
     report.add(ch06::sweep_findings(sweep));
-    report.add(ch06::sweep_background());
 
     report.section("2. When the call returns, when the copy is done");
     const ch06::CallsRun calls = ch06::compare_copy_calls(size, stream, reps);
     report.add(ch06::calls_table(calls));
     report.add(ch06::calls_findings(calls));
-    report.add(ch06::calls_background());
     ch06::record_copy_calls(chapter.timeline(), size, stream);
 
     report.section("3. Registering memory the program already has");
@@ -73,7 +68,6 @@ int main(int argc, char** argv) {
     const ch06::UploadRun upload = ch06::time_upload(size, o.seed, stream, reps);
     report.add(ch06::upload_table(upload));
     report.add(ch06::registration_findings(registration, upload));
-    report.add(ch06::registration_background());
 
     report.section("4. The CPU time a non-blocking copy frees");
     const ch06::CpuFreedRun freed = ch06::measure_cpu_time_freed(size, stream, reps);
@@ -85,11 +79,9 @@ int main(int argc, char** argv) {
         ch06::compare_write_combined(size, o.seed, stream, reps, !chapter.instrumented());
     report.add(ch06::write_combined_table(combined));
     report.add(ch06::write_combined_findings(combined));
-    report.add(ch06::write_combined_background());
 
     report.section("5b. Mapped (zero-copy) memory and unified addressing");
     const ch06::MappedRun mapped = ch06::compare_zero_copy(size, stream, reps);
-    report.add(ch06::zero_copy_background());
     report.add(ch06::zero_copy_table(mapped));
     report.add(ch06::zero_copy_findings(mapped));
 

@@ -168,11 +168,14 @@ const char* placement_name(Placement placement);
 
 /// Runs @p placement @p reps times (after one warm-up): a copy of @p pinned or
 /// @p pageable (same size) to @p device on @p stream, and @p cpu_steps of cpu_work().
+/// With @p cpu_alone_ms, the CPU work is also timed alone right before each sample
+/// (interleaved: a CPU whose speed drifts over the run meets both alike).
 PlacementRun time_placement(Placement placement, HostMemory& pinned, HostMemory& pageable, unsigned char* device,
-                            std::int64_t cpu_steps, cudaStream_t stream, int reps);
+                            std::int64_t cpu_steps, cudaStream_t stream, int reps,
+                            std::vector<double>* cpu_alone_ms = nullptr);
 
-/// 4. A pinned copy of @p bytes and CPU work calibrated to it, alone and in the three
-/// placements; the pageable copy alone too, the serial time the pageable placement is judged against.
+/// 4. A pinned copy of @p bytes and CPU work calibrated to it, alone (the CPU work interleaved with
+/// the overlapped placement's samples) and in the three placements; the pageable copy alone too.
 CpuFreedRun measure_cpu_time_freed(std::size_t bytes, cudaStream_t stream, int reps);
 
 // --- 5. write-combined and mapped memory ------------------------------------------------

@@ -32,11 +32,6 @@ double pcie_gigabytes_per_second(int generation, int lanes) {
   return lab::gigabytes_per_second(bytes_per_ms, 1.0);
 }
 
-const char* pcie_encoding(int generation) {
-  if (generation < 1 || generation > 5) return "unknown";
-  return generation <= 2 ? "8b/10b" : "128b/130b";
-}
-
 std::int64_t rescaled_cpu_steps(std::int64_t steps, double took_ms, double target_ms) {
   if (!(took_ms > 0)) return steps;
   return std::max<std::int64_t>(1, std::llround(static_cast<double>(steps) * (target_ms / took_ms)));

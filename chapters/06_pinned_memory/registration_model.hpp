@@ -34,13 +34,10 @@ double registered_total_ms(const RegistrationCosts& costs, int copies);
 /// very first copy.
 int copies_to_break_even(const RegistrationCosts& costs);
 
-/// The data rate of a PCIe link in GB/s per direction after line encoding (packet overhead not counted):
-/// Gen 5 x16 = 32 GT/s x 16 lanes x 128/130 / 8 = 63.0 GB/s. 0 for an unknown generation.
+/// The data rate of a PCIe link in GB/s per direction after line encoding (8b/10b for Gen 1-2, 128b/130b for
+/// Gen 3-5; packet overhead not counted): Gen 5 x16 = 32 GT/s x 16 lanes x 128/130 / 8 = 63.0 GB/s. 0 for an
+/// unknown generation.
 double pcie_gigabytes_per_second(int generation, int lanes);
-
-/// The line encoding pcie_gigabytes_per_second() counts for @p generation: "8b/10b" (Gen 1-2),
-/// "128b/130b" (Gen 3-5), "unknown" otherwise.
-const char* pcie_encoding(int generation);
 
 /// Section 4's calibration: @p steps of CPU work took @p took_ms; the steps that would take
 /// @p target_ms at the same rate (at least 1). @p steps unchanged when @p took_ms is not positive.

@@ -342,6 +342,9 @@ ClockRun measure_clock(const lab::DeviceInfo& device, int probes, double load_ms
   run.idle_power_watts = before.power_watts;
   // nvmlDeviceGetPowerUsage averages over 1 s on Ampere except GA100 (compute capability 8.0) and newer.
   run.power_averaged = device.cc_major * 10 + device.cc_minor > 80;
+  // NVML finds the device by its PCI bus id: under MIG that is the whole GPU, whose clock and power it reports.
+  unsigned mig_now = 0, mig_pending = 0;
+  run.nvml_whole_gpu = lab::Nvml(device.ordinal).query("nvmlDeviceGetMigMode", &mig_now, &mig_pending) && mig_now == 1;
 
   // Idle: probes one after the other, NVML read right after each.
   for (int i = 0; i < probes; ++i) {

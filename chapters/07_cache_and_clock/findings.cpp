@@ -44,56 +44,20 @@ lab::Finding cases_correct(const CacheRun& run) {
   return f.with("case_count", cases);
 }
 
-// Did a write flush slow the set (blocked stream: no launch gap counts)? A set that fits in L2 must slow by more
-// than 20 % (a timing check); for a larger set, more than 5 % means part of it survived in L2 between runs.
+// Did a write flush slow a set that fits in the L2 (blocked stream: no launch gap counts)? Its median after the flush
+// must lie above the slowest warm sample: a threshold from the run's own spread, not from one GPU's numbers.
 lab::Finding cooling(const WorkingSetRun& set, const FlushEffects& e) {
-  const double write_us = e.warm_us + e.cooling_write_us;
-  const double read_us = e.warm_us + e.cooling_read_us;
-  const double ratio = write_us / e.warm_us;
-  const bool same = std::fabs(ratio - 1) <= 0.05;
-  const char* beyond = same ? "within 5 %: from the sizes alone (not measured), it comes from memory either way"
-                            : "more than 5 % apart: part of it survived in L2, or the flush changed more";
-  const std::string id = "cooling_" + set.role;
-  const std::string numbers =
-      lab::format("blocked stream: %.2f us warm, %.2f after a write flush (%.2fx), %.2f after a read flush (%.2fx)",
-                  e.warm_us, write_us, ratio, read_us, read_us / e.warm_us);
-  lab::Finding f = fits_in_l2(set)
-                       ? lab::timing_check(id + ".in_l2", "a cold L2 slows a working set that fits in it", ratio > 1.2,
-                                           numbers + "; expected above 1.2x")
-                       : lab::named_observation(id + (same ? ".within_5_percent" : ".apart"),
-                                                "cooling, " + working_set_name(set), numbers + ": " + beyond);
-  return f.with("warm_us", e.warm_us).with("write_flush_us", write_us).with("read_flush_us", read_us);
-}
-
-// The two flushes touch the same bytes: are their kernels apart by more than 5 % of warm, or by every sample?
-lab::Finding write_against_read(const WorkingSetRun& set, const FlushEffects& e) {
-  const double apart = e.cooling_write_us - e.cooling_read_us;
-  const auto finding = [&](const std::string& branch, const std::string& text) {
-    lab::Finding f = lab::named_observation(
-        "write_against_read_" + set.role + "." + branch, "write flush against read flush, " + working_set_name(set),
-        lab::format("%+.2f us against warm after the write flush, %+.2f us after the read flush (blocked stream): ",
-                    e.cooling_write_us, e.cooling_read_us) +
-            text);
-    return f.with("write_us", e.cooling_write_us).with("read_us", e.cooling_read_us).with("apart_us", apart);
-  };
-  if (std::fabs(apart) > 0.05 * e.warm_us)
-    return finding(apart > 0 ? "write_costlier" : "read_costlier",
-                   lab::format("the %s flush cost %.2f us more, though both touch the same bytes (cause not measured)",
-                               apart > 0 ? "write" : "read", std::fabs(apart)));
-  const CacheCase* write = find_case(set, Preceding::write_flush, Placement::blocked_stream);
-  const CacheCase* read = find_case(set, Preceding::read_flush, Placement::blocked_stream);
-  if (write != nullptr && read != nullptr && !write->ms.empty() && !read->ms.empty()) {
-    const auto [write_min, write_max] = std::minmax_element(write->ms.begin(), write->ms.end());
-    const auto [read_min, read_max] = std::minmax_element(read->ms.begin(), read->ms.end());
-    const bool read_faster = *read_max < *write_min;
-    if (read_faster || *write_max < *read_min)
-      return finding(read_faster ? "read_faster_every_sample" : "write_faster_every_sample",
-                     lab::format("within 5 %% of warm (%.1f %%), yet every sample after the %s flush was faster than "
-                                 "every sample after the other (write %.2f to %.2f us, read %.2f to %.2f us)",
-                                 lab::percent_of(std::fabs(apart), e.warm_us), read_faster ? "read" : "write",
-                                 1000 * *write_min, 1000 * *write_max, 1000 * *read_min, 1000 * *read_max));
-  }
-  return finding("tie", "within 5 % of warm, and their samples overlap: this run does not tell them apart");
+  const CacheCase* warm = find_case(set, Preceding::nothing, Placement::blocked_stream);
+  const double slowest_warm_us =
+      warm == nullptr || warm->ms.empty() ? std::nan("") : 1000 * *std::max_element(warm->ms.begin(), warm->ms.end());
+  const double write_us = e.warm_us + e.cooling_write_us, read_us = e.warm_us + e.cooling_read_us;
+  lab::Finding f = lab::timing_check(
+      "cooling_" + set.role, "a cold L2 slows a working set that fits in it", write_us > slowest_warm_us,
+      lab::format("blocked stream: %.2f us warm (the slowest sample %.2f), %.2f after a write flush (%.2fx), %.2f "
+                  "after a read flush (%.2fx); asked: the write flush's median above the slowest warm sample",
+                  e.warm_us, slowest_warm_us, write_us, write_us / e.warm_us, read_us, read_us / e.warm_us));
+  f.with("warm_us", e.warm_us).with("slowest_warm_us", slowest_warm_us);
+  return f.with("write_flush_us", write_us).with("read_flush_us", read_us);
 }
 
 }  // namespace
@@ -173,22 +137,9 @@ lab::ResultTable effects_table(const WorkingSetRun& set) {
 
 std::vector<lab::Finding> cache_findings(const CacheRun& run) {
   std::vector<lab::Finding> findings{cases_correct(run)};
-  for (const WorkingSetRun* set : {&run.small, &run.large}) {
-    const FlushEffects e = flush_effects(*set);
-    findings.push_back(cooling(*set, e));
-    findings.push_back(write_against_read(*set, e));
-  }
+  for (const WorkingSetRun* set : {&run.small, &run.large})
+    if (fits_in_l2(*set)) findings.push_back(cooling(*set, flush_effects(*set)));
   return findings;
-}
-
-std::vector<lab::Background> cache_background() {
-  return {{"nvbench's cold measurement memsets a buffer of the L2's size before every sample; lab::L2Flusher touches "
-           "twice the L2's size and first resets persisting lines",
-           "NVIDIA/nvbench, nvbench/detail/l2flush.cuh; common/l2_flush.cu"},
-          {"Nsight Compute by default flushes all caches before each replay (--cache-control all) and locks the "
-           "clocks to base (--clock-control base); its gpu__time_duration holds no launch gap. Pass "
-           "--cache-control none --clock-control none to compare like with like",
-           "Nsight Compute CLI User Guide, Command Line Options, Profile"}};
 }
 
 // --- 2. The SM clock ------------------------------------------------------------------
@@ -242,44 +193,23 @@ lab::Finding load_clock(const ClockRun& run) {
       moved ? "the load moved the clock" : "the load did not move the clock",
       lab::format("a median of %.0f MHz under load against %.0f MHz at idle: ", load.median, idle.median) +
           (moved ? lab::format("%.0f MHz lower", idle.median - load.median)
-                 : lab::format("within %.0f MHz, so this load could not move the clock on this GPU", change)) +
+                 : lab::format("within %.0f MHz (1 %% or the method's error, the larger)", change)) +
           "; NVML's slowdown reasons: " + (reasons.empty() ? "none" : reasons));
   f.with("idle_mhz", idle.median).with("load_mhz", load.median);
   return f.with("change_mhz", change).with("clock_reasons", mask);
 }
 
-// The in-kernel clock at idle against NVML's, within the method's own error or not.
-lab::Finding kernel_against_nvml(const ClockRun& run) {
-  const double kernel = lab::median_or_nan(run.idle_kernel_mhz);
-  const double nvml = lab::median_or_nan(run.idle_nvml_mhz);
-  const double error = method_error_mhz(run) + 1.0;  // NVML reports whole MHz
-  const bool agree = std::fabs(kernel - nvml) <= error;
-  lab::Finding f = lab::named_observation(
-      agree ? "kernel_against_nvml.agree" : "kernel_against_nvml.differ", "in-kernel clock against NVML",
-      lab::format("in-kernel %.1f MHz against NVML's %.0f MHz at idle (%+.1f MHz); the method's own error is about "
-                  "%.1f MHz (probe spread, timer step, NVML's whole MHz): ",
-                  kernel, nvml, kernel - nvml, error) +
-          (agree ? "they agree within it"
-                 : "they differ by more, and this run cannot tell which is off: read in-kernel clocks as relative"));
-  return f.with("kernel_mhz", kernel).with("nvml_mhz", nvml).with("error_mhz", error);
-}
-
-// nvbench's rule over in-kernel clock readings @p mhz: how many fell under 75 % of the nominal clock.
-lab::Finding nvbench_rule(const std::string& id, const std::string& name, const std::vector<double>& mhz,
-                          double nominal_mhz) {
-  const ClockVerdict c = judge_clock(mhz, nominal_mhz);
-  lab::Finding f = lab::named_observation(
-      id + (c.below > 0 ? ".some_below" : ".none_below"), name,
-      lab::format("%zu in-kernel readings from %.0f to %.0f MHz; %zu under 75 %% of the nominal %.0f MHz, which "
-                  "nvbench would discard",
-                  mhz.size(), c.min_mhz, c.max_mhz, c.below, nominal_mhz));
-  return f.with("min_mhz", c.min_mhz).with("max_mhz", c.max_mhz).with("below_count", c.below);
+// In-kernel readings under nvbench's rule: under 75 % of the nominal clock.
+std::size_t below_rule(const std::vector<double>& mhz, double nominal_mhz) {
+  return static_cast<std::size_t>(
+      std::count_if(mhz.begin(), mhz.end(), [&](double x) { return x < kNvbenchThreshold * nominal_mhz; }));
 }
 
 }  // namespace
 
 lab::ResultTable clock_table(const ClockRun& run) {
-  const std::string power = run.power_averaged ? "power, 1 s avg" : "power, instant";  // as NVML returns it
+  const std::string whole = run.nvml_whole_gpu ? ", whole GPU" : "";  // under MIG NVML answers for the whole board
+  const std::string power = (run.power_averaged ? "power, 1 s avg" : "power, instant") + whole;  // as NVML returns it
   lab::ResultTable table(
       "clock",
       lab::format("The SM clock inside kernels (SM cycles / %%globaltimer ns), beside NVML; nominal %.0f MHz",
@@ -289,15 +219,16 @@ lab::ResultTable clock_table(const ClockRun& run) {
        {"min", "in-kernel min", "MHz", 0},
        {"median", "median", "MHz", 0},
        {"max", "max", "MHz", 0},
-       {"nvml_mhz", "NVML", "MHz", 0},
+       {"below_75_percent", "< 75 % nominal", "", 0},
+       {"nvml_mhz", "NVML" + whole, "MHz", 0},
        {"power_watts", power, "W", 0},
        {"power_max_watts", "max " + power, "W", 0}});
   lab::ResultTable::Row& idle = table.add_row(lab::format("idle (probes of %.1f ms)", run.probe_ms));
-  idle.samples(run.idle_kernel_mhz, "MHz");
+  idle.samples(run.idle_kernel_mhz, "MHz").set("below_75_percent", below_rule(run.idle_kernel_mhz, run.nominal_mhz));
   if (!run.idle_nvml_mhz.empty()) idle.set("nvml_mhz", lab::median(run.idle_nvml_mhz));
   if (run.idle_power_watts > 0) idle.set("power_watts", run.idle_power_watts);
   lab::ResultTable::Row& load = table.add_row(lab::format("under load (%.0f ms)", run.load_ms));
-  load.samples(run.load_kernel_mhz, "MHz");
+  load.samples(run.load_kernel_mhz, "MHz").set("below_75_percent", below_rule(run.load_kernel_mhz, run.nominal_mhz));
   const std::vector<double> clocks = each(run.load_nvml, &NvmlSample::sm_clock_mhz, true);
   const std::vector<double> powers = each(run.load_nvml, &NvmlSample::power_watts, true);
   if (!clocks.empty()) load.set("nvml_mhz", lab::median(clocks));
@@ -313,13 +244,14 @@ lab::ResultTable clock_table(const ClockRun& run) {
   load.set("load_tflops", run.load_tflops).set("load_copy_gbps", run.load_copy_gbps);
   load.set("power_limit_watts", run.power_limit_watts).set("power_averaged_1s", run.power_averaged);
   lab::ResultTable::Row& after = table.add_row("right after the load");
-  after.samples({run.after_kernel_mhz}, "MHz");
+  after.samples({run.after_kernel_mhz}, "MHz")
+      .set("below_75_percent", below_rule({run.after_kernel_mhz}, run.nominal_mhz));
   if (run.after_nvml_mhz > 0) after.set("nvml_mhz", run.after_nvml_mhz);
   table.note(lab::format("the load: tensor-core WMMA on every SM (%.0f TFLOP/s) beside a copy (%.0f GB/s); ",
                          run.load_tflops, run.load_copy_gbps) +
              (run.power_limit_watts > 0 ? lab::format("power limit %.0f W", run.power_limit_watts)
                                         : std::string("power limit unknown")) +
-             "; the JSON keeps every reading");
+             "; < 75 % nominal: readings nvbench would discard; the JSON keeps every reading");
   return table;
 }
 
@@ -331,6 +263,7 @@ lab::ResultTable clock_error_table(const ClockRun& run) {
       .set("mhz", idle.max - idle.min);
   table.add_row("%globaltimer's smallest step, ns").set("value", run.timer_step_ns).set("mhz", timer_error_mhz(run));
   table.add_row("%globaltimer's mean step, ns").set("value", run.timer_mean_step_ns);
+  table.add_row("the method's error: the larger, + NVML's 1 MHz step").set("mhz", method_error_mhz(run) + 1.0);
   if (!run.idle_nvml_mhz.empty())
     table.add_row("in-kernel median - NVML at idle").set("mhz", idle.median - lab::median(run.idle_nvml_mhz));
   table.note(
@@ -344,24 +277,7 @@ std::vector<lab::Finding> clock_findings(const ClockRun& run) {
   std::vector<lab::Finding> findings{lab::correctness_check("load_correct", "the load computed what the CPU computes",
                                                             run.load_correct, run.load_detail)};
   findings.push_back(load_clock(run));
-  if (!run.idle_nvml_mhz.empty()) findings.push_back(kernel_against_nvml(run));
-  std::vector<double> every = run.idle_kernel_mhz;  // every in-kernel reading of the section
-  every.insert(every.end(), run.load_kernel_mhz.begin(), run.load_kernel_mhz.end());
-  every.push_back(run.after_kernel_mhz);
-  findings.push_back(nvbench_rule("nvbench_rule", "nvbench's rule", every, run.nominal_mhz));
   return findings;
-}
-
-std::vector<lab::Background> clock_background() {
-  return {{"nvidia-smi --lock-gpu-clocks pins the GPU clock and --reset-gpu-clocks undoes it; both need root and "
-           "change the GPU for every process. This chapter never calls them",
-           "nvidia-smi documentation (man nvidia-smi), Clocks"},
-          {"nvmlDeviceGetPowerUsage: on Ampere (except GA100) or newer GPUs, the API returns power averaged over 1 sec "
-           "interval. On GA100 and older architectures, instantaneous power is returned; "
-           "nvmlDeviceGetCurrentClocksEventReasons: why the clocks are below their maximum",
-           "NVML API Reference, Device Queries (nvmlDeviceGetPowerUsage, nvmlDeviceGetCurrentClocksEventReasons)"},
-          {"nvbench measures the SM clock in every sample and can discard samples taken below 75 % of nominal",
-           "NVIDIA/nvbench command-line help (--throttle-threshold, default 75 %)"}};
 }
 
 // --- 3. Many samples --------------------------------------------------------------
@@ -380,9 +296,17 @@ lab::ResultTable samples_table(const SamplesRun& run) {
                           {"cv_percent", "CV", "%", 2},
                           {"step_us", "step at most", "us", 3},
                           {"outliers_below", "outliers below", "", 0},
-                          {"outliers_above", "outliers above", "", 0}});
+                          {"outliers_above", "outliers above", "", 0},
+                          {"clock_min_mhz", "clock min", "MHz", 0},
+                          {"clock_max_mhz", "clock max", "MHz", 0},
+                          {"below_75_percent", "< 75 % nominal", "", 0}});
   lab::ResultTable::Row& row = table.add_row("clocked kernel");
   row.samples(run.ms, "ms");
+  if (!run.clock_mhz.empty()) {
+    const auto [low, high] = std::minmax_element(run.clock_mhz.begin(), run.clock_mhz.end());
+    row.set("clock_min_mhz", *low).set("clock_max_mhz", *high);
+    row.set("below_75_percent", below_rule(run.clock_mhz, run.nominal_mhz));
+  }
   if (!run.ms.empty()) {
     const Outliers o = tukey_outliers(run.ms);
     row.set("step_us", 1000 * lab::smallest_step(run.ms, 1e-6));  // under 1 ns: the float's rounding, not a step
@@ -391,7 +315,9 @@ lab::ResultTable samples_table(const SamplesRun& run) {
         .set("outliers_above", o.above);
     row.set("low_fence_ms", o.low_fence).set("high_fence_ms", o.high_fence).set("clock_mhz_per_sample", run.clock_mhz);
   }
-  table.note("step at most: the smallest gap between two samples; outliers: 1.5 IQR outside the quartiles (Tukey)");
+  table.note(
+      "step at most: the smallest gap between two samples; outliers: 1.5 IQR outside the quartiles (Tukey); clock: "
+      "the SM clock measured inside each sample; < 75 % nominal: samples nvbench would discard");
   return table;
 }
 
@@ -418,71 +344,31 @@ lab::ResultTable precision_table(const SamplesRun& run) {
                          {{"median", "median", "ms", 4},
                           {"low", "interval from", "ms", 4},
                           {"high", "to", "ms", 4},
-                          {"width_percent", "width", "% of median", 3}});
-  for (std::size_t n : precision_counts(run.ms.size())) {
+                          {"width_percent", "width", "% of median", 3},
+                          {"sqrt_n_percent", "1/sqrt(n) predicts", "% of median", 3}});
+  const std::vector<std::size_t> counts = precision_counts(run.ms.size());
+  // The width 1/sqrt(n) predicts from the row of 10 samples (the fewest when there is none; from 5 samples the
+  // interval is their whole range, a coarser measure).
+  const std::size_t from = counts.size() > 2 ? counts[1] : counts.empty() ? 0 : counts.front();
+  const double from_width = from > 0 ? first_n_interval(run.ms, from).width_percent() : 0.0;
+  for (std::size_t n : counts) {
     const MedianInterval i = first_n_interval(run.ms, n);
     lab::ResultTable::Row& row = table.add_row(std::to_string(n));
     row.set("count", n).set("median", i.median).set("low", i.low).set("high", i.high);
-    row.set("width_percent", i.width_percent());
+    row.set("width_percent", i.width_percent())
+        .set("sqrt_n_percent", from_width * std::sqrt(static_cast<double>(from) / static_cast<double>(n)));
   }
-  table.note("2000 resamples with replacement, fixed seed; the interval holds the middle 95 % of their medians");
+  table.note(
+      lab::format("2000 resamples with replacement, fixed seed; the interval holds the middle 95 %% of their "
+                  "medians; 1/sqrt(n): the width of the row of %zu samples times sqrt(%zu / n)",
+                  from, from));
   return table;
 }
 
-namespace {
-
-// How the interval narrowed from 10 samples (else the fewest) to all, against 1/sqrt(n); from 5 it is their range.
-lab::Finding precision_against_samples(const SamplesRun& run) {
-  const std::vector<std::size_t> counts = precision_counts(run.ms.size());
-  const std::size_t fewest = counts.size() > 2 ? counts[1] : counts.front();  // counts: 5, 10, ..., all
-  const double wide = first_n_interval(run.ms, fewest).width_percent();
-  const double narrow = first_n_interval(run.ms, counts.back()).width_percent();
-  const double more = static_cast<double>(counts.back()) / static_cast<double>(fewest);
-  const double ratio = wide / narrow, expected = std::sqrt(more);  // 1/sqrt(n)
-  std::string branch = "zero_width";
-  std::string text = "an interval of zero width (the samples around the median were equal) shows no trend";
-  const Widening widened = largest_widening(run.ms, counts);  // steps from 10 samples on (from 5 it is too coarse)
-  if (narrow > 0 && wide > 0) {
-    branch = ratio < expected / 2 ? "slower" : ratio > expected * 2 ? "faster" : "as_sqrt_n";
-    if (branch != "slower" && widened.factor > 1.25) branch = "widened";
-    text = lab::format("%.1fx narrower for %.0fx the samples, against %.1fx for 1/sqrt(n): ", ratio, more, expected) +
-           (branch == "slower"    ? "slower; the samples drift or come in groups"
-            : branch == "faster"  ? "faster; few samples make a coarse bootstrap interval, or the first were noisier"
-            : branch == "widened" ? lab::format("but it widened %.1fx from %zu to %zu samples: drift or groups",
-                                                widened.factor, widened.from, widened.to)
-                                  : "roughly as 1/sqrt(n): halving the interval costs four times the samples");
-  }
-  lab::Finding f = lab::named_observation(
-      "precision." + branch, "precision against samples",
-      lab::format("the interval was %.3f %% of the median wide from %zu samples and %.3f %% from %zu: ", wide, fewest,
-                  narrow, counts.back()) +
-          text);
-  f.with("wide_percent", wide).with("narrow_percent", narrow).with("expected_ratio", expected);
-  return f.with("largest_widening", widened.factor);
-}
-
-}  // namespace
-
 std::vector<lab::Finding> samples_findings(const SamplesRun& run) {
-  std::vector<lab::Finding> findings{
-      lab::correctness_check("clocked_correct", "the clocked kernel computed what the CPU computes, after the samples",
-                             run.correct, lab::format("%lld FMAs per thread, exact", run.steps))};
-  if (precision_counts(run.ms.size()).size() >= 2) findings.push_back(precision_against_samples(run));
-  if (!run.clock_mhz.empty())
-    findings.push_back(nvbench_rule("clock_per_sample", "the clock per sample", run.clock_mhz, run.nominal_mhz));
-  return findings;
-}
-
-std::vector<lab::Background> samples_background() {
-  return {{"cudaEventElapsedTime computes the elapsed time between two events (in milliseconds with a resolution of "
-           "around 0.5 microseconds)",
-           "CUDA Runtime API, Event Management, cudaEventElapsedTime"},
-          {"a percentile bootstrap interval: resample with replacement many times and keep the middle 95 % of the "
-           "resamples' medians",
-           "Efron and Tibshirani, An Introduction to the Bootstrap (1993), ch. 13"},
-          {"the recipe: warm up; take many samples with events; say whether the L2 was warm or flushed; block the "
-           "stream when the launch gap must not count; report the median, its spread, the sample count and the clock",
-           "docs/measuring.md"}};
+  return {lab::correctness_check("clocked_correct",
+                                 "the clocked kernel computed what the CPU computes, after the samples", run.correct,
+                                 lab::format("%lld FMAs per thread, exact", run.steps))};
 }
 
 }  // namespace ch07

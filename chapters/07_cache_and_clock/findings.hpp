@@ -67,9 +67,9 @@ std::string working_set_name(const WorkingSetRun& set);  ///< "fits in L2" or "4
 lab::ResultTable working_set_table(const WorkingSetRun& set);
 /// The effects of @p set, each with how it is measured (id "flush_effects_" + role).
 lab::ResultTable effects_table(const WorkingSetRun& set);
-/// Correctness of every case; per set: cooling (a timing check where it fits in L2), write against read flush.
+/// Correctness of every case; for a set that fits in L2, a timing check that a write flush slows it (its median
+/// above the slowest warm sample, blocked stream).
 std::vector<lab::Finding> cache_findings(const CacheRun& run);
-std::vector<lab::Background> cache_background();  ///< nvbench's flush, Nsight Compute's defaults
 
 // --- 2. The SM clock ------------------------------------------------------------
 
@@ -100,17 +100,21 @@ struct ClockRun {
   std::vector<NvmlSample> load_nvml;    ///< NVML during the load
   double after_kernel_mhz = 0;          ///< a probe right after the load
   double after_nvml_mhz = 0;            ///< NVML right after that
+  bool nvml_whole_gpu = false;          ///< MIG is on: NVML's clock and power are the whole board's, shared
   bool load_correct = false;            ///< the load's results matched the CPU
   std::string load_detail;              ///< what the check found
 };
 
-/// In-kernel clock and NVML at idle, under load and after, with power (id "clock").
+/// nvbench discards a sample whose SM clock was under this share of the nominal clock (--throttle-threshold 75).
+constexpr double kNvbenchThreshold = 0.75;
+
+/// In-kernel clock and NVML at idle, under load and after, with power and nvbench's rule (id "clock").
 lab::ResultTable clock_table(const ClockRun& run);
-/// The in-kernel method's error terms: spread, %globaltimer's step, the gap to NVML (id "clock_error").
+/// The in-kernel method's error terms: spread, %globaltimer's step, their sum with NVML's step, the gap to NVML
+/// (id "clock_error").
 lab::ResultTable clock_error_table(const ClockRun& run);
-/// The load computed right; whether it moved the clock; in-kernel against NVML; nvbench's 75 % rule.
+/// The load computed right; whether it moved the clock by more than the method's error (with NVML's reasons).
 std::vector<lab::Finding> clock_findings(const ClockRun& run);
-std::vector<lab::Background> clock_background();  ///< clock locking (never done), NVML's power, nvbench's rule
 
 // --- 3. Many samples ------------------------------------------------------------
 
@@ -123,14 +127,13 @@ struct SamplesRun {
   bool correct = false;           ///< every thread's result matched the CPU
 };
 
-/// The samples' statistics and Tukey's outliers (id "samples").
+/// The samples' statistics, Tukey's outliers and the clock inside them (id "samples").
 lab::ResultTable samples_table(const SamplesRun& run);
 /// The samples sorted into 12 bins, each with a bar (id "histogram").
 lab::ResultTable histogram_table(const SamplesRun& run);
-/// A 95 % bootstrap interval of the median of the first n samples, for growing n (id "precision").
+/// A 95 % bootstrap interval of the median of the first n samples, for growing n, beside 1/sqrt(n) (id "precision").
 lab::ResultTable precision_table(const SamplesRun& run);
-/// Correct results; how the interval shrank with n; the clock per sample.
+/// The clocked kernel computed right.
 std::vector<lab::Finding> samples_findings(const SamplesRun& run);
-std::vector<lab::Background> samples_background();  ///< the event timer's resolution, the bootstrap, the recipe
 
 }  // namespace ch07

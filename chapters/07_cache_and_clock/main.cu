@@ -13,7 +13,7 @@
 //   3. many samples of one kernel: statistics, outliers, a histogram, and how
 //      precisely the median is known (a bootstrap interval) as samples grow.
 // The lesson is cache_clock.cu (one experiment per section); findings.hpp turns
-// its data into the tables and findings printed here.
+// its data into the tables and checks printed here. Why: README.md.
 //
 // Build and run
 //   cmake --preset release && cmake --build build/release --target ch07_cache_and_clock
@@ -47,14 +47,12 @@ int main(int argc, char** argv) {
     report.add(ch07::working_set_table(cache.large));
     report.add(ch07::effects_table(cache.large));
     report.add(ch07::cache_findings(cache));
-    report.add(ch07::cache_background());
 
     report.section("2. The SM clock at idle, under load and after");
     const ch07::ClockRun clock = ch07::measure_clock(device, static_cast<int>(o.probes), o.load_ms, stream);
     report.add(ch07::clock_table(clock));
     report.add(ch07::clock_error_table(clock));
     report.add(ch07::clock_findings(clock));
-    report.add(ch07::clock_background());
 
     report.section("3. Many samples");
     const ch07::SamplesRun samples = ch07::sample_many(static_cast<int>(o.stat_samples), static_cast<int>(o.load_steps),
@@ -63,7 +61,6 @@ int main(int argc, char** argv) {
     report.add(ch07::histogram_table(samples));
     report.add(ch07::precision_table(samples));
     report.add(ch07::samples_findings(samples));
-    report.add(ch07::samples_background());
 
     return chapter.finish();
   });

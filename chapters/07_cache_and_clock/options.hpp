@@ -16,7 +16,8 @@ struct Options {
   std::int64_t small_mib = 0;        ///< working set that fits in L2; 0: half the L2
   std::int64_t large_factor = 8;     ///< the large working set, in L2 sizes
   std::int64_t samples = 50;         ///< samples per cache case
-  double spin_ms = 0.05;             ///< the spin kernel: about as long as a flush of 2 x 50 MiB
+  double spin_ms = 0.05;             ///< the spin kernel before a sample; on the H100 about as long as its
+                                     ///< write flush of 2 x 50 MiB, on other GPUs shorter or longer than theirs
   std::int64_t probes = 10;          ///< in-kernel clock probes at idle (2 ms each)
   double load_ms = 3000;             ///< the heavy load of section 2
   std::int64_t stat_samples = 200;   ///< samples of section 3

@@ -78,27 +78,4 @@ MedianInterval first_n_interval(const std::vector<double>& samples, std::size_t 
       std::vector<double>(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(n)));
 }
 
-Widening largest_widening(const std::vector<double>& samples, const std::vector<std::size_t>& counts,
-                          std::size_t from_count) {
-  Widening w;
-  for (std::size_t k = 0; k + 1 < counts.size(); ++k) {
-    if (counts[k] < from_count) continue;
-    const double before = first_n_interval(samples, counts[k]).width_percent();
-    const double after = first_n_interval(samples, counts[k + 1]).width_percent();
-    if (before > 0 && after / before > w.factor) w = {after / before, counts[k], counts[k + 1]};
-  }
-  return w;
-}
-
-ClockVerdict judge_clock(const std::vector<double>& mhz, double nominal_mhz, double fraction) {
-  const lab::Summary s = lab::summarize(mhz);
-  ClockVerdict v;
-  v.min_mhz = s.min;
-  v.median_mhz = s.median;
-  v.max_mhz = s.max;
-  for (double x : mhz) v.below += x < fraction * nominal_mhz ? 1 : 0;
-  v.varied = s.max - s.min > 0.01 * s.median;
-  return v;
-}
-
 }  // namespace ch07

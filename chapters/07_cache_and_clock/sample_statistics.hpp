@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <vector>
 
 namespace ch07 {
@@ -56,31 +55,5 @@ MedianInterval bootstrap_median_interval(const std::vector<double>& samples, dou
 std::vector<std::size_t> precision_counts(std::size_t total);
 /// bootstrap_median_interval() of the first @p n of @p samples.
 MedianInterval first_n_interval(const std::vector<double>& samples, std::size_t n);
-
-/// The largest step by which the interval from the first n samples widened as n grew.
-struct Widening {
-  double factor = 1.0;   ///< width at @ref to over width at @ref from; 1 when it never widened
-  std::size_t from = 0;  ///< the sample count before the step
-  std::size_t to = 0;    ///< the sample count after it
-};
-
-/// first_n_interval() at each of @p counts in turn: the largest widening from one to the next, over the
-/// steps that start at @p from_count samples or more. From 5 samples the interval is their whole range (each
-/// resample's median is one of 5 values), a coarser measure than the next row's: a step from it is no sign of drift.
-Widening largest_widening(const std::vector<double>& samples, const std::vector<std::size_t>& counts,
-                          std::size_t from_count = 10);
-
-/// The in-kernel SM clock over a set of readings, against the nominal clock.
-struct ClockVerdict {
-  double min_mhz = 0;     ///< lowest reading
-  double median_mhz = 0;  ///< median reading
-  double max_mhz = 0;     ///< highest reading
-  std::size_t below = 0;  ///< readings under fraction x nominal (nvbench discards such samples)
-  bool varied = false;    ///< max - min more than 1 % of the median
-};
-
-/// Summarises the clock readings @p mhz against @p nominal_mhz; nvbench's rule
-/// flags readings below @p fraction = 0.75 of nominal. Throws std::invalid_argument when empty.
-ClockVerdict judge_clock(const std::vector<double>& mhz, double nominal_mhz, double fraction = 0.75);
 
 }  // namespace ch07

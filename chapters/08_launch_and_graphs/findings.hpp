@@ -25,12 +25,9 @@ struct LaunchCostRun {
   std::string cupti_missing;            ///< why cupti_kernel_us is empty ("" when it is not)
 };
 
-/// The three costs and the kernel's own duration, in microseconds.
+/// The three costs and the kernel's own duration, in microseconds, each against the GPU's pace
+/// (CUPTI's row with the step its durations come in).
 lab::ResultTable launch_cost_table(const LaunchCostRun& run);
-/// Who sets the pace (the host's launch call or the GPU), and the gap between kernels.
-std::vector<lab::Finding> launch_cost_findings(const LaunchCostRun& run);
-/// What the documentation says about launches being asynchronous.
-std::vector<lab::Background> launch_cost_background();
 
 // --- 2. The launch queue -------------------------------------------------------
 
@@ -63,12 +60,12 @@ struct QueuePaceRun {
   PaceCase past;         ///< --queue-launches: past the depth when the queue has one that small
 };
 
-/// The two cases: launch loop, CPU work, wait, total and GPU time.
+/// The two cases: launch loop, CPU work, wait, total and GPU time; the loop as a share of the GPU's time, and
+/// how much of what the CPU work could share with the GPU's it did.
 lab::ResultTable queue_pace_table(const QueuePaceRun& run);
-/// Where calls blocked (or that none did), and what that did to a host timer and to CPU work after the launches.
+/// Where calls blocked (or that none did); past that depth, a timing check that the launch loop lasted about
+/// the GPU's time for the launches beyond it.
 std::vector<lab::Finding> queue_findings(const QueueFillRun& fill, const QueuePaceRun& pace);
-/// What a blocking launch means.
-std::vector<lab::Background> queue_background();
 
 // --- 3. CUDA graphs ------------------------------------------------------------
 
@@ -103,14 +100,13 @@ struct GraphRun {
   GraphUpdateRun update;         ///< at the largest K
 };
 
-/// Per K: capture, instantiation, per kernel stream launches against the graph (row "100": the page's benchmark).
+/// Per K: capture, instantiation, per kernel stream launches against the graph (row "100": the page's
+/// benchmark), and after how many replays the graph paid for its making.
 lab::ResultTable graph_table(const GraphRun& run);
-/// The update against a new instantiation.
+/// The update against a new instantiation (and the update's result when it was refused).
 lab::ResultTable graph_update_table(const GraphRun& run);
-/// Correctness, a timing check at the largest K (>= 10), where a graph starts to pay, what it costs, a refused update.
+/// Correctness, and a timing check at the largest K (>= 10; skipped below).
 std::vector<lab::Finding> graph_findings(const GraphRun& run);
-/// What capture, instantiation, launch and update are, with their sources.
-std::vector<lab::Background> graph_background();
 
 // --- 4. Timing microsecond kernels honestly -------------------------------------
 
@@ -126,12 +122,10 @@ struct HonestTimingRun {
   std::vector<lab::Comparison> results;  ///< c after each method's loop, in the order above
 };
 
-/// The four figures side by side, each against CUPTI's.
+/// The four figures side by side, each against CUPTI's (with the step CUPTI's durations come in).
 lab::ResultTable honest_timing_table(const HonestTimingRun& run);
-/// Correctness, a timing check (graph / K reads less than an event pair per launch), the method closest to CUPTI.
+/// Correctness, and a timing check (graph / K reads less than an event pair per launch).
 std::vector<lab::Finding> honest_timing_findings(const HonestTimingRun& run);
-/// How triton's do_bench_cudagraph times, and what CUPTI records.
-std::vector<lab::Background> honest_timing_background();
 
 // --- 5. Kernel errors arrive later ----------------------------------------------
 
@@ -160,7 +154,5 @@ struct FaultRun {
 lab::ResultTable fault_table(const FaultRun& run);
 /// Where the error was reported, whether it stuck, and what CUDA_LAUNCH_BLOCKING=1 cost a launch call.
 std::vector<lab::Finding> fault_findings(const FaultRun& run);
-/// cudaErrorIllegalAddress and CUDA_LAUNCH_BLOCKING as documented.
-std::vector<lab::Background> fault_background();
 
 }  // namespace ch08

@@ -4,13 +4,13 @@
 /// The structs are what the experiments of multi_gpu.cuh return, one per
 /// section of the chapter page. The functions turn them into tables (every
 /// number declared once, printed and written to the JSON by lab::Report) and
-/// into findings (verdicts and sentences computed from the numbers). Plain C++
+/// into findings (checks, and what was skipped). Plain C++
 /// with no CUDA header: tests/ch09_findings_test.cpp checks every branch on
 /// hand-made data, on any machine.
 ///
 /// A section that needs two GPUs and finds one returns its struct with
 /// `skipped` set to the reason; its findings then say that it was skipped and
-/// why, and summary_findings() names every such section ("partly skipped").
+/// why (lab::skipped), and summary_findings() names every such section ("partly skipped").
 #pragma once
 
 #include <cstddef>
@@ -61,13 +61,12 @@ struct OwnershipRun {
   lab::Comparison cross_copy;         ///< the copy queued on GPU 1's stream from GPU 0, against what was sent
 };
 
-/// Each probe's call, situation, what the guide says and what it returned.
+/// Each probe's call, situation, what the guide says, what it returned and whether the two agree: the
+/// invalid device on any machine; with two GPUs also the current device per thread, the buffer's device
+/// and the calls across devices.
 lab::ResultTable ownership_table(const OwnershipRun& run);
-/// The current device per thread, the buffer's device, each call against the
-/// guide, and correctness of the copy and of the devices afterwards.
+/// Checks: the invalid device fails, the copy across devices arrives, the devices are usable afterwards.
 std::vector<lab::Finding> ownership_findings(const OwnershipRun& run);
-/// What the Programming Guide says about devices, streams and events.
-std::vector<lab::Background> ownership_background();
 
 // --- 2. Peer access ----------------------------------------------------------------
 
@@ -101,7 +100,7 @@ std::string nvlink_version_text(int nvml_version);
 /// Per device: can it access each other device, its NVLinks; and, when NVML
 /// reported pairs, the link of each pair (table "links").
 std::vector<lab::ResultTable> peer_matrix_tables(const PeerMatrix& matrix);
-/// Which pairs can access each other, both ways or not; whether NVML answered.
+/// Nothing with two GPUs or more (the matrix is the table); with one, that peer access was skipped.
 std::vector<lab::Finding> peer_matrix_findings(const PeerMatrix& matrix);
 
 /// The same bytes moved from GPU 0 to GPU 1 several ways, and a kernel reading across.
@@ -119,12 +118,10 @@ struct PeerCopyRun {
   lab::Comparison kernel_result;        ///< the kernel's output from GPU 0's memory, against the CPU
 };
 
-/// Each way of moving the bytes: time and GB/s; none when the section was skipped.
+/// Each way of moving the bytes: time, GB/s and the rate against peer access on; none when the section was skipped.
 std::vector<lab::ResultTable> peer_copy_tables(const PeerCopyRun& run);
-/// Correctness; a timing check (peer copy beats staging through the host); the ratios.
+/// Correctness, and a timing check (peer copy beats staging through the host).
 std::vector<lab::Finding> peer_copy_findings(const PeerCopyRun& run);
-/// What cudaDeviceEnablePeerAccess and cudaMemcpyPeerAsync promise.
-std::vector<lab::Background> peer_copy_background();
 
 // --- 3. Ordering across devices -----------------------------------------------------
 
@@ -139,10 +136,8 @@ struct OrderingRun {
 
 /// The two ways, with stale elements per run; none when the section was skipped.
 std::vector<lab::ResultTable> ordering_tables(const OrderingRun& run);
-/// A correctness check (no stale element with the event) and what happened without it.
+/// A correctness check: no stale element with the event (the table shows the runs without it).
 std::vector<lab::Finding> ordering_findings(const OrderingRun& run);
-/// cudaStreamWaitEvent across devices.
-std::vector<lab::Background> ordering_background();
 
 // --- 4. Splitting work over GPUs ----------------------------------------------------
 
@@ -178,21 +173,12 @@ struct PipelineRun {
 /// (for one GPU its rate alone, for several their rate together) and the
 /// kernel's time divided over the GPUs. 0 when a rate is missing.
 double pipeline_bound_ms(const PipelineRun& run, int devices);
-/// Each GPU's host link alone and all at once.
+/// Each GPU's host link alone and all at once (that rate as a share of the sum of the rates alone).
 lab::ResultTable host_link_table(const HostLinkRun& link);
-/// Whether the GPUs share the host link, from the rates alone and together.
-std::vector<lab::Finding> host_link_findings(const HostLinkRun& link);
-/// Each variant: time, bound, speed-up over one GPU.
+/// Each variant: time, bound, the fastest run against its bound, speed-up over one GPU and what the bounds allow.
 lab::ResultTable pipeline_table(const PipelineRun& run);
-/// Correctness of each variant; the speed-up against what the bound allows.
+/// Correctness of each variant; the split skipped on one GPU.
 std::vector<lab::Finding> pipeline_findings(const PipelineRun& run);
-/// Each device has its own copy engines and work queues.
-std::vector<lab::Background> pipeline_background();
-
-/// "Each GPU has its own link" when all at once reach at least this share of the sum of the rates alone.
-constexpr double kOwnLinkShare = 0.85;
-/// "Shared" when all at once reach at most this factor times the fastest GPU alone.
-constexpr double kSharedLinkFactor = 1.15;
 
 // --- 5. One GPU only ----------------------------------------------------------------
 

@@ -46,7 +46,6 @@ int main(int argc, char** argv) {
     const ch09::OwnershipRun ownership = ch09::probe_ownership(devices, ch09::kProbeFloats, seed);
     report.add(ch09::ownership_table(ownership));
     report.add(ch09::ownership_findings(ownership));
-    report.add(ch09::ownership_background());
 
     report.section("2. Peer access");
     const ch09::PeerMatrix matrix = ch09::read_peer_matrix(devices);
@@ -56,23 +55,19 @@ int main(int argc, char** argv) {
         ch09::measure_peer_copies(devices, ch09::copy_bytes(o), static_cast<int>(o.reps), seed + 1);
     for (const lab::ResultTable& table : ch09::peer_copy_tables(copies)) report.add(table);
     report.add(ch09::peer_copy_findings(copies));
-    report.add(ch09::peer_copy_background());
 
     report.section("3. Ordering across devices");
     const ch09::OrderingRun ordering =
         ch09::race_across_devices(devices, ch09::kProbeFloats, o.producer_ms, static_cast<int>(o.runs));
     for (const lab::ResultTable& table : ch09::ordering_tables(ordering)) report.add(table);
     report.add(ch09::ordering_findings(ordering));
-    report.add(ch09::ordering_background());
 
     report.section("4. Splitting work over GPUs");
     const ch09::PipelineRun pipeline = ch09::split_pipeline(
         devices, o.n, static_cast<int>(o.chunks), static_cast<int>(o.iterations), static_cast<int>(o.reps), seed + 2);
     report.add(ch09::host_link_table(pipeline.link));
-    report.add(ch09::host_link_findings(pipeline.link));
     report.add(ch09::pipeline_table(pipeline));
     report.add(ch09::pipeline_findings(pipeline));
-    report.add(ch09::pipeline_background());
 
     report.section("5. One GPU only");
     report.add(ch09::summary_findings(ownership, copies, ordering, pipeline));

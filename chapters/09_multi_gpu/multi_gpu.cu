@@ -21,8 +21,9 @@ namespace ch09 {
 
 namespace {
 
-// Grid-stride loops: a fixed grid covers any n (chapter 01). 2048 blocks of
-// 256 threads fill an H100 or H200 (132 SMs x 2048 threads) about twice over.
+// Grid-stride loops: a fixed grid covers any n on any GPU (chapter 01). 2048
+// blocks of 256 threads are about twice what 132 SMs of 2048 threads hold (an
+// H100 or H200, for example).
 constexpr int kBlocks = 2048;
 constexpr int kThreads = 256;
 constexpr float kStep = 0.999f;  // v = kStep * v + kShift; its fixed point is about 1

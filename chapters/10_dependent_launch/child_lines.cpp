@@ -1,20 +1,40 @@
 #include "child_lines.hpp"
 
 #include <istream>
+#include <nlohmann/json.hpp>
 
 #include "child_process.hpp"
-#include "vocabulary.hpp"
 
 namespace ch10 {
+
+// What each child reports; the parent fills in the rest (value, mode and call it asked for, why_not).
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CaptureProbe, mode, call, returned, status_after, end_capture, graph_null, context)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(QueueScaleProbe, seen, launches, depth, median_call_us, blocked_call_ms,
+                                   holding_timed_out)
 
 namespace {
 
 constexpr char kCaptureChild[] = "ch10_capture_child";
 constexpr char kQueueChild[] = "ch10_queue_child";
 
-// A word of a line: "" would break the line into too few words.
-std::string word(const std::string& text) { return text.empty() ? "-" : text; }
-std::string unword(const std::string& text) { return text == "-" ? "" : text; }
+// The first line of @p text tagged @p tag whose JSON object reads as a Probe, into @p into (measured = true).
+template <class Probe>
+bool read_line(const std::string& text, const char* tag, Probe& into) {
+  return lab::find_child_line(text, tag, [&](std::istream& rest) {
+    std::string object;
+    std::getline(rest >> std::ws, object);
+    Probe p = into;
+    try {
+      nlohmann::json::parse(object).get_to(p);
+    } catch (const nlohmann::json::exception&) {
+      return false;
+    }
+    p.measured = true;
+    p.why_not.clear();
+    into = p;
+    return true;
+  });
+}
 
 }  // namespace
 
@@ -43,47 +63,12 @@ const std::vector<std::string>& queue_scale_values() {
   return values;
 }
 
-std::string capture_line(const CaptureProbe& p) {
-  return lab::format("%s %s %s %s %s %s %d %s", kCaptureChild, word(p.mode).c_str(), word(p.call).c_str(),
-                     word(p.returned).c_str(), word(p.status_after).c_str(), word(p.end_capture).c_str(),
-                     p.graph_null ? 1 : 0, word(p.context).c_str());
-}
+std::string capture_line(const CaptureProbe& p) { return std::string(kCaptureChild) + " " + nlohmann::json(p).dump(); }
 
-bool read_capture_line(const std::string& text, CaptureProbe& into) {
-  return lab::find_child_line(text, kCaptureChild, [&](std::istream& words) {
-    int graph_null = 0;
-    CaptureProbe p = into;
-    if (!(words >> p.mode >> p.call >> p.returned >> p.status_after >> p.end_capture >> graph_null >> p.context))
-      return false;
-    p.graph_null = graph_null == 1;
-    p.measured = true;
-    p.why_not.clear();
-    into = p;
-    return true;
-  });
-}
+bool read_capture_line(const std::string& text, CaptureProbe& into) { return read_line(text, kCaptureChild, into); }
 
-std::string queue_line(const QueueScaleProbe& p) {
-  return lab::format("%s %s %lld %lld %.3f %.3f %d", kQueueChild, word(p.seen).c_str(),
-                     static_cast<long long>(p.launches), static_cast<long long>(p.depth), p.median_call_us,
-                     p.blocked_call_ms, p.holding_timed_out ? 1 : 0);
-}
+std::string queue_line(const QueueScaleProbe& p) { return std::string(kQueueChild) + " " + nlohmann::json(p).dump(); }
 
-bool read_queue_line(const std::string& text, QueueScaleProbe& into) {
-  return lab::find_child_line(text, kQueueChild, [&](std::istream& words) {
-    long long launches = 0, depth = 0;
-    int timed_out = 0;
-    QueueScaleProbe p = into;
-    if (!(words >> p.seen >> launches >> depth >> p.median_call_us >> p.blocked_call_ms >> timed_out)) return false;
-    p.seen = unword(p.seen);
-    p.launches = launches;
-    p.depth = depth;
-    p.holding_timed_out = timed_out == 1;
-    p.measured = true;
-    p.why_not.clear();
-    into = p;
-    return true;
-  });
-}
+bool read_queue_line(const std::string& text, QueueScaleProbe& into) { return read_line(text, kQueueChild, into); }
 
 }  // namespace ch10

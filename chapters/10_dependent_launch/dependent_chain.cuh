@@ -6,9 +6,10 @@
 /// The chain is chapter 08's: kernel 0 writes x = a + b, kernel k > 0 writes
 /// x = x + b, ping-ponging two buffers, so the result a + K b (the same float
 /// additions in the same order as the CPU's) shows that every kernel ran after
-/// its predecessor's data was there. One block per SM, so that the blocks of
-/// kernel k + 1 can be resident beside those of kernel k. Each block stamps
-/// %globaltimer at its start, after its wait and at its end.
+/// its predecessor's data was there. As many blocks as SMs (the scheduler usually,
+/// not by guarantee, spreads them one per SM), so that the blocks of kernel k + 1
+/// can be resident beside those of kernel k. Each block stamps %globaltimer at its
+/// start, after its wait and at its end.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -56,8 +57,8 @@ struct StepArgs {
 /// K dependent additions on two ping-pong buffers, with per-block stamps.
 class DependentChain {
  public:
-  /// @p n random floats per vector (seeded by @p seed), @p kernels kernels of one
-  /// 256-thread block per SM of @p device, each spinning @p preamble_us before its wait.
+  /// @p n random floats per vector (seeded by @p seed), @p kernels kernels of 256-thread
+  /// blocks, as many as @p device has SMs, each spinning @p preamble_us before its wait.
   DependentChain(std::int64_t n, int kernels, double preamble_us, std::uint64_t seed, const lab::DeviceInfo& device);
   /// Queues kernel @p k on @p stream, launched as @p how says (cudaLaunchKernelEx).
   void launch(int k, Launch how, cudaStream_t stream);
@@ -111,7 +112,7 @@ ChainRun run_pdl_stream(std::int64_t n, int kernels, double preamble_us, int sam
                         bool instrumented, const lab::DeviceInfo& device);
 
 /// 1. A PDL secondary that reads its input before its wait, one that never waits, and one that reads it after,
-/// each launched behind launch_late_writer while it runs, one element per thread of one block per SM (all
+/// each launched behind launch_late_writer while it runs, one element per thread of as many blocks as SMs (all
 /// resident at once); then the three again with both kernels queued behind a held stream ("_held"). Every
 /// kernel runs once before. Skipped when @p instrumented (a sanitizer serialises the kernels).
 MisuseRun run_pdl_misuse(std::uint64_t seed, bool instrumented, const lab::DeviceInfo& device);

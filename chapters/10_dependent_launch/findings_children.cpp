@@ -2,10 +2,9 @@
 
 #include <cmath>
 #include <cstddef>
-#include <map>
 
+#include "child_lines.hpp"
 #include "command_line.hpp"
-#include "findings_shared.hpp"
 #include "vocabulary.hpp"
 
 namespace ch10 {
@@ -18,11 +17,19 @@ const char* documented_text(Documented d) {
   return d == Documented::prohibited ? "prohibited" : d == Documented::allowed ? "allowed" : "not stated";
 }
 
-// The documented verdict held (refused when prohibited, succeeded when allowed); false when not stated.
+// Refused as capture refuses: a capture error code, or the capture invalidated after the call.
+bool capture_refusal(const CaptureProbe& p) {
+  return p.returned.rfind("cudaErrorStreamCapture", 0) == 0 || p.returned == "cudaErrorCapturedEvent" ||
+         p.status_after == "invalidated";
+}
+
+// The documented verdict held (refused when prohibited, succeeded when allowed); false when not stated. With no
+// capture (mode "none") there is no capture to refuse for, and the documentation names no error: any error.
 bool as_documented(const CaptureProbe& p) {
   const Documented d = documented(p.mode, p.call);
-  return p.measured && ((d == Documented::prohibited && p.returned != kSuccess) ||
-                        (d == Documented::allowed && p.returned == kSuccess));
+  const bool refused = p.mode == "none" ? p.returned != kSuccess : capture_refusal(p);
+  return p.measured &&
+         ((d == Documented::prohibited && refused) || (d == Documented::allowed && p.returned == kSuccess));
 }
 
 std::string joined(const std::vector<std::string>& words) {
@@ -42,6 +49,8 @@ Documented documented(const std::string& mode, const std::string& call) {
   if (call == "stream_synchronize" || call == "stream_query" || call == "event_query_captured" ||
       call == "device_synchronize" || call == "memcpy_legacy")
     return Documented::prohibited;
+  // cuda.h, CU_EVENT_RECORD_EXTERNAL: "This flag is invalid when used outside of capture."
+  if (call == kOutsideCaptureCall) return Documented::prohibited;
   // cudaThreadExchangeStreamCaptureMode: cudaMalloc is "potentially unsafe"; relaxed allows it, global
   // refuses it in other threads too, thread_local ignores other threads' captures.
   if (call == "malloc") return mode == "relaxed" ? Documented::allowed : Documented::prohibited;
@@ -93,12 +102,15 @@ static lab::Finding capture_as_documented_check(const CaptureRun& run) {
     else
       differ.push_back(p.call + " / " + p.mode + " returned " + (p.measured ? p.returned : "nothing"));
   }
-  const bool all = matching == stated;
+  const bool all = matching == stated && measured > 0;
+  const std::string none = "no child reported: " + (run.probes.empty() ? "none ran" : run.probes[0].why_not);
   return lab::correctness_check(
              all ? "capture_as_documented.all" : "capture_as_documented.differs",
              "calls during capture do what the documentation says", all,
-             lab::format("%d of the %d calls the documentation rules on did as it says", matching, stated) +
-                 (all ? "" : "; not: " + joined(differ)))
+             measured == 0
+                 ? none
+                 : lab::format("%d of the %d calls the documentation rules on did as it says", matching, stated) +
+                       (all ? "" : "; not: " + joined(differ)))
       .with("rows", static_cast<double>(run.probes.size()))
       .with("rows_measured", measured)
       .with("rows_stated", stated)
@@ -118,7 +130,7 @@ static lab::Finding context_survives(const CaptureRun& run) {
   }
   const bool yes = usable == measured;
   return lab::correctness_check(yes ? "context_survives.yes" : "context_survives.no",
-                                "a refused call ends the capture, not the context", yes,
+                                "a refused call leaves the context usable", yes,
                                 yes ? lab::format("in all %d children a kernel, a copy and a sync worked after "
                                                   "cudaStreamEndCapture",
                                                   measured)
@@ -127,40 +139,13 @@ static lab::Finding context_survives(const CaptureRun& run) {
       .with("rows_usable", usable);
 }
 
-// Per call, the modes that refused it.
-static std::map<std::string, std::vector<std::string>> refusing_modes(const CaptureRun& run) {
-  std::map<std::string, std::vector<std::string>> refused;
-  for (const CaptureProbe& p : run.probes) {
-    if (p.mode == "none" || !p.measured) continue;
-    refused[p.call];  // present, refused by none so far
-    if (p.returned != kSuccess) refused[p.call].push_back(p.mode);
-  }
-  return refused;
-}
-
-static lab::Finding capture_modes(const CaptureRun& run) {
-  std::vector<std::string> every, some, none;
-  for (const auto& [call, modes] : refusing_modes(run)) {
-    if (modes.size() == 3)
-      every.push_back(call);
-    else if (modes.empty())
-      none.push_back(call);
-    else
-      some.push_back(call + " (" + joined(modes) + ")");
-  }
-  return lab::named_observation("capture_modes", "what the mode changes",
-                                "refused in every mode: " + joined(every) + "; refused in some modes only: " +
-                                    joined(some) + "; allowed in every mode: " + joined(none))
-      .with("refused_in_every_mode", static_cast<double>(every.size()))
-      .with("refused_in_some_modes", static_cast<double>(some.size()))
-      .with("allowed_in_every_mode", static_cast<double>(none.size()));
-}
-
+// The guide's Invalidation: an invalid operation invalidates the capture; cudaStreamEndCapture then returns
+// an error and a NULL graph.
 static lab::Finding invalidation(const CaptureRun& run) {
   int refused = 0, invalidated = 0;
   std::vector<std::string> kept;
   for (const CaptureProbe& p : run.probes) {
-    if (!p.measured || p.mode == "none" || p.returned == kSuccess) continue;
+    if (!p.measured || p.mode == "none" || p.returned == kSuccess || !capture_refusal(p)) continue;
     ++refused;
     if (p.end_capture != kSuccess && p.graph_null)
       ++invalidated;
@@ -168,8 +153,8 @@ static lab::Finding invalidation(const CaptureRun& run) {
       kept.push_back(p.call + " / " + p.mode);
   }
   const bool every = invalidated == refused;
-  return lab::named_observation(every ? "invalidation.every_refusal" : "invalidation.not_every_refusal",
-                                "what a refused call does to the capture",
+  return lab::correctness_check(every ? "invalidation.every_refusal" : "invalidation.not_every_refusal",
+                                "a refused call invalidates the capture: an error and a NULL graph at its end", every,
                                 lab::format("%d of %d refused calls made cudaStreamEndCapture return an error and "
                                             "a NULL graph",
                                             invalidated, refused) +
@@ -178,47 +163,9 @@ static lab::Finding invalidation(const CaptureRun& run) {
       .with("rows_invalidated", invalidated);
 }
 
-static lab::Finding external_outside_capture(const CaptureRun& run) {
-  for (const CaptureProbe& p : run.probes) {
-    if (p.mode != "none" || !p.measured) continue;
-    const bool refused = p.returned != kSuccess;
-    return lab::named_observation(refused ? "external_outside_capture.refused" : "external_outside_capture.accepted",
-                                  "cudaEventRecordExternal with no capture",
-                                  "cudaEventRecordWithFlags(cudaEventRecordExternal) on a stream not capturing "
-                                  "returned " +
-                                      p.returned);
-  }
-  return lab::named_observation("external_outside_capture.not_measured", "cudaEventRecordExternal with no capture",
-                                "not measured");
-}
-
 std::vector<lab::Finding> capture_findings(const CaptureRun& run) {
   if (run.skipped) return {lab::skipped("capture_calls", "what capture forbids", run.skip_reason)};
-  for (const CaptureProbe& p : run.probes) {
-    if (p.measured)
-      return {capture_as_documented_check(run), context_survives(run), capture_modes(run), invalidation(run),
-              external_outside_capture(run)};
-  }
-  return {lab::named_observation("capture_calls.not_measured", "what capture forbids",
-                                 "no child reported: " + (run.probes.empty() ? "none ran" : run.probes[0].why_not))};
-}
-
-std::vector<lab::Background> capture_background() {
-  return {{"cudaStreamCaptureModeGlobal, the default: a thread with a capture not begun as relaxed, or any thread "
-           "while another captures in global mode, is prohibited from potentially unsafe API calls; thread_local "
-           "ignores other threads' captures; relaxed prohibits only calls that necessarily conflict with capture, "
-           "such as cudaEventQuery on an event last recorded inside it. cudaMalloc is such an unsafe call: it "
-           "\"is not enqueued asynchronously to a stream, and is not observed by stream capture\"",
-           "CUDA Runtime API, cudaThreadExchangeStreamCaptureMode"},
-          {"it is invalid to synchronize or query the execution status of a stream which is being captured or a "
-           "captured event; \"It is also invalid to query the execution status of or synchronize a broader handle "
-           "which encompasses an active stream capture, such as a device or context handle when any associated "
-           "stream is in capture mode\"; while a stream not created with cudaStreamNonBlocking captures, any use "
-           "of the legacy stream is invalid, and so are synchronous calls such as cudaMemcpy that enqueue work to it",
-           "CUDA Programming Guide, 4.2.2.1.2.2 Stream Capture: Prohibited and Unhandled Operations"},
-          {"an invalid operation during capture invalidates the capture graphs; cudaStreamEndCapture then takes the "
-           "streams out of capture mode but returns an error value and a NULL graph",
-           "CUDA Programming Guide, CUDA Graphs, Stream Capture: Invalidation"}};
+  return {capture_as_documented_check(run), context_survives(run), invalidation(run)};
 }
 
 // --- 6. The launch queue's depth -----------------------------------------------
@@ -253,6 +200,7 @@ lab::ResultTable queue_scale_table(const QueueScaleRun& run) {
                           {"depth", "depth", "launches", 0},
                           {"ratio_to_unset", "to unset", "x", 2},
                           {"documented_ratio", "documented", "x", 2},
+                          {"as_documented", "as documented", "", 0},
                           {"median_call_us", "launch call", "us", 2}});
   const std::int64_t unset = unset_depth(run);
   for (const QueueScaleProbe& p : run.probes) {
@@ -268,66 +216,22 @@ lab::ResultTable queue_scale_table(const QueueScaleRun& run) {
       continue;
     }
     row.set("depth", static_cast<double>(p.depth)).set("blocked_call_ms", p.blocked_call_ms);
-    if (unset > 0) row.set("ratio_to_unset", static_cast<double>(p.depth) / static_cast<double>(unset));
+    if (unset <= 0) continue;
+    const double ratio = static_cast<double>(p.depth) / static_cast<double>(unset);
+    row.set("ratio_to_unset", ratio).set("as_documented", std::fabs(ratio / documented_ratio(p.value) - 1.0) <= 0.1);
   }
-  table.note(run.skipped ? "skipped: " + run.skip_reason
-                         : "depth: launch calls that returned at once before the first that waited for room "
-                           "(chapter 08's fill_launch_queue); 3x is not a documented value (read as 1x)");
+  table.note(
+      run.skipped
+          ? "skipped: " + run.skip_reason
+          : "depth: launch calls that returned at once before the first that waited for room "
+            "(chapter 08's fill_launch_queue); as documented: within 10 % of the documented factor times the unset "
+            "depth; 3x is not a documented value (read as 1x)");
   return table;
 }
 
 std::vector<lab::Finding> queue_scale_findings(const QueueScaleRun& run) {
   if (run.skipped) return {lab::skipped("queue_scale", "the launch queue's scale", run.skip_reason)};
-  const std::int64_t unset = unset_depth(run);
-  if (unset <= 0)
-    return {lab::named_observation("queue_scale.not_measured", "the launch queue's scale",
-                                   "the unset child's queue never filled (raise --queue-launches) or it did not run")};
-  // Honoured or ignored is judged on the values whose documented factor is not 1x (a driver that ignores
-  // the variable gives 3x's depth too); 3x, documented as read as 1x, is reported on its own.
-  int compared = 0, as_documented = 0, as_one = 0;
-  std::string depths = "unset " + lab::format_count(unset), read_as_one;
-  lab::Fields numbers;
-  for (const QueueScaleProbe& p : run.probes) {
-    if (p.value.empty()) continue;
-    if (!depth_measured(p)) {
-      depths += ", " + p.value + " not measured";
-      continue;
-    }
-    const double ratio = static_cast<double>(p.depth) / static_cast<double>(unset);
-    const bool one = std::fabs(ratio - 1.0) <= 0.1;
-    if (documented_ratio(p.value) == 1.0) {
-      read_as_one += lab::format("; %s read as 1x: %s", p.value.c_str(), one ? "yes" : "no");
-      numbers.push_back({"read_as_1x_" + p.value, one});
-    } else {
-      ++compared;
-      as_documented += std::fabs(ratio / documented_ratio(p.value) - 1.0) <= 0.1 ? 1 : 0;
-      as_one += one ? 1 : 0;
-    }
-    depths += lab::format(", %s %lld (%.2fx)", p.value.c_str(), static_cast<long long>(p.depth), ratio);
-    numbers.push_back({"depth_" + p.value, p.depth});
-    numbers.push_back({"ratio_" + p.value, ratio});
-  }
-  const char* branch = compared == 0               ? "queue_scale.not_measured"
-                       : as_documented == compared ? "queue_scale.honoured"
-                       : as_one == compared        ? "queue_scale.ignored"
-                                                   : "queue_scale.partly";
-  lab::Finding f = lab::named_observation(
-      branch, "the launch queue's scale",
-      lab::format("%d of %d values other than 1x gave the documented factor (within 10 %%), %d the unset depth",
-                  as_documented, compared, as_one) +
-          read_as_one + "; depths: " + depths);
-  f.with("depth_unset", unset).with("values_compared", compared).with("values_as_documented", as_documented);
-  f.with("values_as_unset", as_one);
-  for (lab::Field& n : numbers) f.with(n.key, n.value);
-  return {f};
-}
-
-std::vector<lab::Background> queue_scale_background() {
-  return {
-      {"CUDA_SCALE_LAUNCH_QUEUES specifies the scaling factor for the size of the queues available for "
-       "launching work (command buffer): the total number of pending kernels or host/device copy operations "
-       "that can be enqueued on a device; possible values 0.25x, 0.5x, 2x, 4x, any other value is read as 1x",
-       "CUDA Programming Guide, CUDA Environment Variables, CUDA_SCALE_LAUNCH_QUEUES"}};
+  return {};  // the table says, value by value, whether the depth was the documented factor times the unset one
 }
 
 }  // namespace ch10

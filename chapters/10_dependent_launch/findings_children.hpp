@@ -37,16 +37,14 @@ struct CaptureRun {
 
 /// What the documentation says of a call made during capture in a mode.
 enum class Documented { prohibited, allowed, not_stated };
-/// The documented verdict for @p call in @p mode (design section A5; the background lines quote the sentences).
+/// The documented verdict for @p call in @p mode (the page's section 5 quotes the sentences).
 Documented documented(const std::string& mode, const std::string& call);
 
 /// One row per child ("call / mode"): documented, returned, status after, EndCapture, NULL graph, context.
 lab::ResultTable capture_calls_table(const CaptureRun& run);
-/// The calls against the documentation, whether the context survived, which calls depend on the mode,
-/// what a refused call did to the capture, and cudaEventRecordExternal outside capture.
+/// Three checks: the calls against the documentation (capture_as_documented), the context after every
+/// child (context_survives), what a refused call did to the capture (invalidation).
 std::vector<lab::Finding> capture_findings(const CaptureRun& run);
-/// The capture modes, the prohibited operations and invalidation, as documented.
-std::vector<lab::Background> capture_background();
 
 // --- 6. The launch queue's depth -----------------------------------------------
 
@@ -73,11 +71,10 @@ struct QueueScaleRun {
 /// The documented factor of @p value: 0.25, 0.5, 2 or 4, and 1 for anything else (the unset variable included).
 double documented_ratio(const std::string& value);
 
-/// One row per value: what the child read, the depth, its ratio to the unset depth, the documented ratio.
+/// One row per value: what the child read, the depth, its ratio to the unset depth, the documented ratio,
+/// whether the two agree within 10 % ("as documented": yes / no).
 lab::ResultTable queue_scale_table(const QueueScaleRun& run);
-/// queue_scale.{honoured|ignored|partly|not_measured}: did the depth follow the documented factors?
+/// queue_scale.skipped when the children did not run; else none (the table says it).
 std::vector<lab::Finding> queue_scale_findings(const QueueScaleRun& run);
-/// CUDA_SCALE_LAUNCH_QUEUES as documented.
-std::vector<lab::Background> queue_scale_background();
 
 }  // namespace ch10

@@ -38,10 +38,8 @@ struct JacobiRun {
 
 /// Per way: sweeps, time per sweep, the kernels' share (CUPTI) and the rest, host calls.
 lab::ResultTable jacobi_table(const JacobiRun& run);
-/// Bitwise equal to the CPU, the WHILE node's overhead per sweep, the host thread's time, the benchmark.
+/// jacobi_identical (bit for bit the CPU's) and while_overhead (besides the kernels, against the host loop).
 std::vector<lab::Finding> jacobi_findings(const JacobiRun& run);
-/// What conditional nodes are and how a WHILE node evaluates, with the guide's sections.
-std::vector<lab::Background> jacobi_background();
 
 // --- 4. Timing inside a graph --------------------------------------------------
 
@@ -63,9 +61,7 @@ struct GraphTimingRun {
 
 /// Rows external_pair, external_floor, cupti_node, default_pair.
 lab::ResultTable graph_timing_table(const GraphTimingRun& run);
-/// Correctness, what default events give, external against CUPTI, the benchmark.
+/// graph_timing_correct, external_pair_brackets (the pair contains the node), graph_timing_benchmark.
 std::vector<lab::Finding> graph_timing_findings(const GraphTimingRun& run);
-/// cudaEventRecordExternal and captured events, as documented.
-std::vector<lab::Background> graph_timing_background();
 
 }  // namespace ch10

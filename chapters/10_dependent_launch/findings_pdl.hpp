@@ -38,7 +38,7 @@ struct ChainRun {
   std::string skip_reason;             ///< why
   std::int64_t n = 0;                  ///< floats per buffer
   int kernels = 0;                     ///< K
-  int blocks = 0;                      ///< blocks per kernel (one per SM)
+  int blocks = 0;                      ///< blocks per kernel (as many as SMs)
   double preamble_us = 0;              ///< each kernel's work before its wait
   bool held = true;                    ///< the stream was held while the K launches were queued (section 1)
   std::vector<ChainVariant> variants;  ///< in the order run
@@ -71,25 +71,20 @@ struct StampSummary {
 /// Reads @p stamps of @p kernels kernels of @p blocks blocks each (empty when the sizes disagree).
 StampSummary summarize_stamps(const std::vector<BlockStamps>& stamps, int kernels, int blocks);
 
-/// 1. Per kernel time, overlap, wait and mismatches of each stream variant.
+/// 1. Per kernel time (and to plain's), overlap, wait and mismatches of each stream variant.
 lab::ResultTable pdl_stream_table(const ChainRun& run);
 /// 1 and 2. Every pair's overlap as the row's samples (table @p id).
 lab::ResultTable overlap_table(const std::string& id, const ChainRun& run);
 /// 1. The misuse and its fix: mismatches, first bad index, largest error.
 lab::ResultTable pdl_misuse_table(const MisuseRun& run);
-/// 1. chain_correct, blocks_started_early, pdl_per_kernel, pdl_benchmark (or pdl_stream.skipped).
+/// 1. chain_correct, blocks_started_early (an observation), pdl_benchmark (or pdl_stream.skipped).
 std::vector<lab::Finding> pdl_stream_findings(const ChainRun& run);
-/// 1. pdl_misuse and pdl_fix_correct, then pdl_misuse_held and pdl_fix_correct_held (or *.skipped).
+/// 1. pdl_fix_correct and pdl_fix_correct_held (or pdl_misuse.skipped, pdl_misuse_held.skipped).
 std::vector<lab::Finding> pdl_misuse_findings(const MisuseRun& run);
-/// 1. What the Programming Guide says about PDL.
-std::vector<lab::Background> pdl_stream_background();
 
-/// 2. Per kernel time, edges, overlap and mismatches of each graph.
+/// 2. Per kernel time (and to graph_plain's), edges, overlap and mismatches of each graph.
 lab::ResultTable pdl_graph_table(const ChainRun& run);
-/// 2. graph_chain_correct, captured_edges_programmatic, built_edges_programmatic, pdl_graph_per_kernel,
-/// pdl_graph_benchmark.
+/// 2. graph_chain_correct, captured_edges_programmatic, pdl_graph_benchmark (or pdl_graph.skipped).
 std::vector<lab::Finding> pdl_graph_findings(const ChainRun& run);
-/// 2. PDL in graphs, as documented.
-std::vector<lab::Background> pdl_graph_background();
 
 }  // namespace ch10

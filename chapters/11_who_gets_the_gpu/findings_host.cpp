@@ -9,11 +9,7 @@ namespace ch11 {
 
 namespace {
 
-constexpr double kIdleUs = 1.0;             // a host function's extra gap above this: the GPU sat idle
-constexpr double kSamePercent = 10.0;       // two gaps within this are "the same"
-constexpr double kMinNoisePercent = 3.0;    // the wave's noise is at least this
-constexpr double kBenchmarkFactor = 2.0;    // the page's benchmark: the urgent start within 2x of idle
-constexpr double kLossMarginPercent = 5.0;  // a long kernel's loss within this of the SM share's prediction
+constexpr double kLossMarginPercent = 5.0;  // a long kernel's loss within this of the larger prediction
 
 template <class Way>
 const Way* find_named(const std::vector<Way>& ways, const std::string& name) {
@@ -85,14 +81,18 @@ lab::ResultTable green_table(const GreenRun& run) {
        {"min", "min", "us", 2},
        {"max", "max", "us", 2},
        {"count", "samples", "", 0},
+       {"vs_idle", "vs idle", "x", 2},
        {"partition_sms", "SMs given", "", 0},
        {"sms_used", "SMs used", "", 0}});
+  const double idle = lab::median_or_nan(run.idle_delay_us);
   sampled_row(table, "urgent_start_idle", run.idle_delay_us)
       .set("partition_sms", static_cast<long long>(run.small_sms));
   sampled_row(table, "urgent_start_green", run.green_delay_us)
+      .set("vs_idle", lab::median_or_nan(run.green_delay_us) / idle)
       .set("partition_sms", static_cast<long long>(run.small_sms))
       .set("sms_used", static_cast<long long>(run.urgent_sms_used));
   sampled_row(table, "urgent_start_shared", run.shared_delay_us)
+      .set("vs_idle", lab::median_or_nan(run.shared_delay_us) / idle)
       .set("partition_sms", static_cast<long long>(run.sm_count));
   sampled_row(table, "long_all_sms", run.long_all_us).set("partition_sms", static_cast<long long>(run.sm_count));
   sampled_row(table, "long_large_part", run.long_large_us)
@@ -100,8 +100,8 @@ lab::ResultTable green_table(const GreenRun& run) {
       .set("sms_used", static_cast<long long>(run.long_sms_used));
   table.note(run.skipped ? "skipped: " + run.skip_reason
                          : lab::format("urgent_start: events around the urgent kernel (%d blocks of %.0f us) less its "
-                                       "blocks' span; long: its %d blocks (%d per SM) of %.0f us, first start to last "
-                                       "end; minimum part %d SMs, alignment %d",
+                                       "blocks' span; vs idle: median / urgent_start_idle's; long: its %d blocks (%d "
+                                       "per SM) of %.0f us, first start to last end; minimum part %d SMs, alignment %d",
                                        run.urgent_blocks, run.urgent_block_us, run.long_blocks, run.blocks_per_sm,
                                        run.long_block_us, run.min_partition_sms, run.alignment_sms));
   return table;
@@ -129,8 +129,8 @@ static lab::Finding green_long_loss(const GreenRun& run) {
   return lab::named_observation(
              as_predicted ? "green_long_loss.as_predicted" : "green_long_loss.beyond",
              "the long kernel in the large part",
-             lab::format("%.0f us against %.0f us on every SM: %.1f %% slower, for %.1f %% fewer SMs (%.1f %% "
-                         "predicted from the SM share, %.1f %% from whole waves)",
+             lab::format("%.0f us against %.0f us on every SM: %+.1f %%, with %.1f %% fewer SMs (the SM share "
+                         "predicts %+.1f %%, whole waves %+.1f %%)",
                          large, all, loss, 100.0 - lab::percent_of(run.large_sms, run.sm_count), share, wave_loss))
       .with("long_all_us", all)
       .with("long_large_us", large)
@@ -139,34 +139,9 @@ static lab::Finding green_long_loss(const GreenRun& run) {
       .with("wave_percent", wave_loss);
 }
 
-static lab::Finding green_start_benchmark(const GreenRun& run) {
-  const double idle = lab::median_or_nan(run.idle_delay_us), green = lab::median_or_nan(run.green_delay_us);
-  const double shared = lab::median_or_nan(run.shared_delay_us);
-  const bool met = green <= kBenchmarkFactor * idle;
-  return lab::named_observation(
-             met ? "green_start_benchmark.met" : "green_start_benchmark.not_met",
-             "benchmark: urgent start in its own green context within 2x of idle",
-             lab::format("%.2f us while the long kernel ran, %.2f us idle (%.1fx), %.2f us sharing every SM: %s", green,
-                         idle, green / idle, shared, met ? "met" : "not met"))
-      .with("green_us", green)
-      .with("idle_us", idle)
-      .with("shared_us", shared);
-}
-
 std::vector<lab::Finding> green_findings(const GreenRun& run) {
   if (run.skipped) return {lab::skipped("green_contexts", "green contexts", run.skip_reason)};
-  return {green_disjoint(run), green_long_loss(run), green_start_benchmark(run)};
-}
-
-std::vector<lab::Background> green_background() {
-  return {{"work targeting a green context \"can only use its provisioned SMs and work queues\"; it \"can help ensure "
-           "some SMs are always available for a latency-sensitive kernel to start executing, assuming no other "
-           "constraints\"",
-           "CUDA Programming Guide, 4.6 Green Contexts"},
-          {"cuDevSmResourceSplitByCount rounds: \"On Compute Architecture 9.0+: The minimum count is 8 SMs and must be "
-           "a multiple of 8\"; and even with disjoint SMs \"it is not guaranteed that the kernels launched in them "
-           "will run concurrently or have forward progress guarantees\"",
-           "CUDA Driver API 13.0, 6.35 Green Contexts"}};
+  return {green_disjoint(run), green_long_loss(run)};
 }
 
 // --- 4. Host work inside a stream -------------------------------------------------------
@@ -180,13 +155,18 @@ lab::ResultTable host_chain_table(const HostChainRun& run) {
                           {"min", "min", "us", 2},
                           {"max", "max", "us", 2},
                           {"count", "gaps", "", 0},
+                          {"above_plain_us", "vs no_host_function", "us", 2},
                           {"per_kernel_us", "per kernel", "us", 2},
                           {"host_calls", "host calls", "", 0}});
-  for (const HostChainVariant& v : run.variants)
-    sampled_row(table, v.name, v.gaps_us)
-        .set("per_kernel_us", lab::median_or_nan(v.per_kernel_us))
-        .set("host_calls", v.host_calls);
-  table.note(std::string("gap: kernel k+1's first block start less kernel k's last block end (%globaltimer); ") +
+  const HostChainVariant* plain = find_named(run.variants, std::string("no_host_function"));
+  for (const HostChainVariant& v : run.variants) {
+    lab::ResultTable::Row& row = sampled_row(table, v.name, v.gaps_us);
+    row.set("per_kernel_us", lab::median_or_nan(v.per_kernel_us)).set("host_calls", v.host_calls);
+    if (plain != nullptr && &v != plain && !v.skipped)
+      row.set("above_plain_us", lab::median_or_nan(v.gaps_us) - lab::median_or_nan(plain->gaps_us));
+  }
+  table.note(std::string("gap: kernel k+1's first block start less kernel k's last block end (%globaltimer); "
+                         "vs no_host_function: median gap less that way's; ") +
              (run.held ? "each sample queued behind a held stream" : "the stream not held (instrumented)"));
   return table;
 }
@@ -201,7 +181,8 @@ static lab::Finding host_chain_order(const HostChainRun& run) {
     gaps += static_cast<int>(v.gaps_us.size());
     early += static_cast<int>(std::count_if(v.gaps_us.begin(), v.gaps_us.end(), [](double g) { return g < 0; }));
   }
-  return lab::correctness_check("host_chain_order", "every kernel began after the one before it and its host call",
+  return lab::correctness_check("host_chain_order",
+                                "every kernel began after the one before it (stream order), every host call ran",
                                 gaps > 0 && missing == 0 && early == 0 && calls == expected,
                                 lab::format("%d of %d pairs began early, %d block records missing, %lld of %lld host "
                                             "calls ran",
@@ -212,46 +193,12 @@ static lab::Finding host_chain_order(const HostChainRun& run) {
 }
 
 std::vector<lab::Finding> host_chain_findings(const HostChainRun& run) {
-  const HostChainVariant* plain = find_named(run.variants, std::string("no_host_function"));
-  const HostChainVariant* host = find_named(run.variants, std::string("host_function"));
-  const HostChainVariant* thread = find_named(run.variants, std::string("event_thread"));
   std::vector<lab::Finding> out = {host_chain_order(run)};
-  if (plain == nullptr || host == nullptr) return out;
-  const double p = lab::median_or_nan(plain->gaps_us), h = lab::median_or_nan(host->gaps_us);
-  const double extra = h - p;
-  out.push_back(lab::named_observation(extra > kIdleUs ? "host_function_gap.idle" : "host_function_gap.hidden",
-                                       "a host function between two kernels",
-                                       lab::format("the GPU sat idle %.2f us between kernels with a host function, "
-                                                   "%.2f us without: %.2f us per host function",
-                                                   h, p, extra))
-                    .with("plain_gap_us", p)
-                    .with("host_function_gap_us", h)
-                    .with("extra_us", extra));
-  const char* name = "a host thread that waits on an event and releases the stream";
-  if (thread == nullptr || thread->skipped) {
-    out.push_back(lab::skipped("event_thread_gap", name, thread ? thread->skip_reason : "not run"));
-    return out;
-  }
-  const double t = lab::median_or_nan(thread->gaps_us);
-  const double above = lab::percent_above(t, h);
-  const char* branch = above < -kSamePercent ? "shorter" : (above > kSamePercent ? "longer" : "same");
-  out.push_back(lab::named_observation(std::string("event_thread_gap.") + branch, name,
-                                       lab::format("%.2f us between kernels, against %.2f us with a host function "
-                                                   "(%s)",
-                                                   t, h, lab::signed_percent(above, 1).c_str()))
-                    .with("event_thread_gap_us", t)
-                    .with("host_function_gap_us", h)
-                    .with("above_percent", above));
+  const HostChainVariant* thread = find_named(run.variants, std::string("event_thread"));
+  if (thread == nullptr || thread->skipped)
+    out.push_back(lab::skipped("event_thread_gap", "a host thread that waits on an event and releases the stream",
+                               thread ? thread->skip_reason : "not run"));
   return out;
-}
-
-std::vector<lab::Background> host_chain_background() {
-  const std::string api = "CUDA Runtime API, cudaLaunchHostFunc";
-  return {{"\"The function will be called after currently enqueued work and will block work added after it\"", api},
-          {"\"The host function must not make any CUDA API calls. Attempting to use a CUDA API may result in "
-           "cudaErrorNotPermitted, but this is not required\" (the calls below are made in child processes, so "
-           "that one which waits for ever or breaks the context stops only its child)",
-           api}};
 }
 
 lab::ResultTable host_call_table(const HostCallRun& run) {
@@ -269,27 +216,8 @@ lab::ResultTable host_call_table(const HostCallRun& run) {
 }
 
 std::vector<lab::Finding> host_call_findings(const HostCallRun& run) {
-  const std::string name = "CUDA calls inside a host function";
-  if (run.skipped) return {lab::skipped("host_calls", name, run.skip_reason)};
-  int refused = 0, succeeded = 0, hung = 0;
-  for (const HostCallProbe& p : run.probes) {
-    refused += p.finished && p.returned == "cudaErrorNotPermitted";
-    succeeded += p.finished && p.returned == "cudaSuccess";
-    hung += !p.finished;
-  }
-  const int calls = static_cast<int>(run.probes.size());
-  const std::string branch = refused == calls ? "all_refused" : hung > 0 ? "some_hung" : "some_allowed";
-  return {lab::named_observation(
-              "host_calls." + branch, name,
-              lab::format("%d of %d calls returned cudaErrorNotPermitted, %d returned cudaSuccess, %d never returned "
-                          "(stopped after %.0f s): %s",
-                          refused, calls, succeeded, hung, run.timeout_s,
-                          branch == "all_refused" ? "this driver refused every one"
-                          : branch == "some_hung" ? "a call can wait for ever: the rule is not only a refusal"
-                                                  : "some ran: the refusal is not enforced for every call"))
-              .with("refused", refused)
-              .with("succeeded", succeeded)
-              .with("hung", hung)};
+  if (run.skipped) return {lab::skipped("host_calls", "CUDA calls inside a host function", run.skip_reason)};
+  return {};
 }
 
 // --- 5. A stream that waits without an SM -----------------------------------------------
@@ -304,61 +232,35 @@ lab::ResultTable wait_value_table(const WaitValueRun& run) {
        {"min", "min", "us", 2},
        {"max", "max", "us", 2},
        {"count", "samples", "", 0},
+       {"vs_free_percent", "vs stream_free", "%", 1},
        {"late_blocks", "late blocks (median)", "", 0},
        {"held", "held", "", 0}});
-  for (const WaveWay& w : run.ways)
-    sampled_row(table, w.name, w.wave_us)
-        .set("late_blocks", lab::median_or_nan(w.late_blocks))
-        .set("held", static_cast<long long>(w.held));
+  const WaveWay* free_way = find_named(run.ways, std::string("stream_free"));
+  for (const WaveWay& w : run.ways) {
+    lab::ResultTable::Row& row = sampled_row(table, w.name, w.wave_us);
+    row.set("late_blocks", lab::median_or_nan(w.late_blocks)).set("held", static_cast<long long>(w.held));
+    if (free_way != nullptr && &w != free_way)
+      row.set("vs_free_percent",
+              lab::percent_above(lab::median_or_nan(w.wave_us), lab::median_or_nan(free_way->wave_us)));
+  }
   table.note(run.skipped ? "skipped: " + run.skip_reason
-                         : lab::format("wave: first block start to last block end; late: blocks that began more than "
-                                       "half a block after the first; held: samples whose kernel behind the hold "
-                                       "began after the wave (CAN_USE_STREAM_WAIT_VALUE_NOR = %d)",
-                                       run.wait_value_nor));
+                         : "wave: first block start to last block end; vs stream_free: its median against that way's; "
+                           "late: blocks that began more than half a block after the first; held: samples whose "
+                           "kernel behind the hold began after the wave");
   return table;
 }
 
 std::vector<lab::Finding> wait_value_findings(const WaitValueRun& run) {
-  const WaveWay* free_way = find_named(run.ways, std::string("stream_free"));
   const WaveWay* spin = find_named(run.ways, std::string("spin_blocker"));
   const WaveWay* wait = find_named(run.ways, std::string("wait_value"));
-  if (run.skipped || !free_way || !spin || !wait)
+  if (run.skipped || !spin || !wait)
     return {lab::skipped("wait_value", "a stream that waits without an SM", run.skip_reason)};
   const bool held = spin->held == spin->samples && wait->held == wait->samples && wait->samples > 0;
-  const double f = lab::median_or_nan(free_way->wave_us), s = lab::median_or_nan(spin->wave_us);
-  const double w = lab::median_or_nan(wait->wave_us);
-  const auto [lo, hi] = std::minmax_element(free_way->wave_us.begin(), free_way->wave_us.end());
-  const double noise = std::max(kMinNoisePercent, lab::percent_of(*hi - *lo, f));
-  const bool spin_slower = lab::percent_above(s, f) > noise, wait_same = lab::percent_above(w, f) <= noise;
   return {lab::correctness_check("stream_held", "both holds kept the kernel behind them waiting", held,
                                  lab::format("held in %d of %d samples (spin), %d of %d (wait-value)", spin->held,
                                              spin->samples, wait->held, wait->samples))
               .with("spin_held_count", spin->held)
-              .with("wait_held_count", wait->held),
-          lab::named_observation(spin_slower ? "spin_blocker_cost.slower" : "spin_blocker_cost.same",
-                                 "the wave beside the spin blocker",
-                                 lab::format("%.2f us against %.2f us with the stream free (%s, noise %.1f %%)", s, f,
-                                             lab::signed_percent(lab::percent_above(s, f), 1).c_str(), noise))
-              .with("spin_us", s)
-              .with("free_us", f)
-              .with("noise_percent", noise),
-          lab::named_observation(
-              spin_slower && wait_same ? "wait_value_benchmark.met" : "wait_value_benchmark.not_met",
-              "benchmark: the wave beside a wait-value no slower than free, where the spin blocker slows it",
-              lab::format("wait-value %.2f us, free %.2f us, spin %.2f us (noise %.1f %%): %s", w, f, s, noise,
-                          spin_slower && wait_same ? "met" : "not met"))
-              .with("wait_us", w)
-              .with("free_us", f)
-              .with("spin_us", s)};
-}
-
-std::vector<lab::Background> wait_value_background() {
-  return {{"cuStreamWaitValue32: \"Work ordered after the operation will block until the given condition on the "
-           "memory is satisfied. By default, the condition is to wait for (int32_t)(*addr - value) >= 0\"",
-           "CUDA Driver API, cuStreamWaitValue32"},
-          {"\"Synchronization ordering established through these APIs is not visible to CUDA\": CUDA tasks ordered "
-           "by them should also be ordered by events, or the scheduler may serialise them wrongly",
-           "CUDA Driver API, 6.21 Stream Memory Operations"}};
+              .with("wait_held_count", wait->held)};
 }
 
 }  // namespace ch11

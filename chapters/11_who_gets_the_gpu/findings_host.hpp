@@ -69,12 +69,10 @@ struct GreenRun {
   int shared_sms = 0;                   ///< SMs used by both (all samples): 0 when the parts are disjoint
 };
 
-/// 3. The start delays and the long kernel's spans.
+/// 3. The urgent kernel's time outside its blocks (and its ratio to idle) and the long kernel's spans.
 lab::ResultTable green_table(const GreenRun& run);
-/// 3. green_disjoint, green_long_loss, green_start_benchmark (or green_contexts.skipped).
+/// 3. green_disjoint, green_long_loss (or green_contexts.skipped).
 std::vector<lab::Finding> green_findings(const GreenRun& run);
-/// 3. Green contexts, as documented.
-std::vector<lab::Background> green_background();
 
 // --- 4. Host work inside a stream -------------------------------------------------------
 
@@ -99,12 +97,10 @@ struct HostChainRun {
   std::vector<HostChainVariant> variants;  ///< in the order run
 };
 
-/// 4. Gaps and per-kernel time of each way.
+/// 4. Gaps of each way, each against no_host_function's, and the per-kernel time.
 lab::ResultTable host_chain_table(const HostChainRun& run);
-/// 4. host_chain_order, host_function_gap, event_thread_gap.
+/// 4. host_chain_order, and event_thread_gap.skipped when the third way did not run.
 std::vector<lab::Finding> host_chain_findings(const HostChainRun& run);
-/// 4. cudaLaunchHostFunc, as documented (and the rule that its function makes no CUDA call).
-std::vector<lab::Background> host_chain_background();
 
 /// One CUDA call made inside a host function, in a child process of its own.
 struct HostCallProbe {
@@ -123,7 +119,7 @@ struct HostCallRun {
 };
 /// One row per call: returned, the stream's sync after it, or why there is no answer (id "host_call").
 lab::ResultTable host_call_table(const HostCallRun& run);
-/// host_calls: how many calls were refused, succeeded, or never returned (an observation).
+/// host_calls.skipped when the children did not run; nothing else (the table says what each call returned).
 std::vector<lab::Finding> host_call_findings(const HostCallRun& run);
 
 // --- 5. A stream that waits without an SM -----------------------------------------------
@@ -146,15 +142,12 @@ struct WaitValueRun {
   int blocks_per_sm = 0;      ///< of the wave kernel (occupancy)
   int threads = 0;            ///< per block
   double block_us = 0;        ///< each block's spin
-  int wait_value_nor = -1;    ///< CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR
   std::vector<WaveWay> ways;  ///< stream_free, spin_blocker, wait_value
 };
 
-/// 5. The wave's span and late blocks beside each hold.
+/// 5. The wave's span beside each hold (against the free stream's) and its late blocks.
 lab::ResultTable wait_value_table(const WaitValueRun& run);
-/// 5. stream_held, spin_blocker_cost, wait_value_benchmark (or wait_value.skipped).
+/// 5. stream_held (or wait_value.skipped).
 std::vector<lab::Finding> wait_value_findings(const WaitValueRun& run);
-/// 5. Stream memory operations, as documented.
-std::vector<lab::Background> wait_value_background();
 
 }  // namespace ch11

@@ -9,17 +9,6 @@ namespace ch11 {
 
 namespace {
 
-constexpr double kRecorderSlackUs = 0.1;  // a span may pass CUPTI's end by this much (stamps vs records) and be inside
-constexpr double kPriorityBenchmarkRatio = 0.1;  // the page's benchmark: greatest priority at most 1/10 of equal
-constexpr int kNoPushPopTracking = -2;           // NVTX_NO_PUSH_POP_TRACKING: what a push returns with no tool
-
-// (a_i - b_i) / b_i in %, pair by pair (as many as the shorter has).
-std::vector<double> percent_differences(const std::vector<double>& a, const std::vector<double>& b) {
-  std::vector<double> d;
-  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) d.push_back(lab::percent_above(a[i], b[i]));
-  return d;
-}
-
 const UrgentCase* find_case(const PriorityRun& run, const std::string& name) {
   for (const UrgentCase& c : run.cases)
     if (c.name == name) return &c;
@@ -51,20 +40,27 @@ std::vector<double> recorder_spans_us(const BlockTimelineRun& run) {
 }
 
 lab::ResultTable block_timer_table(const BlockTimelineRun& run) {
-  lab::ResultTable table(
-      "block_timer",
-      lab::format("c = a + b on %lld floats, %d blocks of %d threads, each way of timing it",
-                  static_cast<long long>(run.n), run.blocks, run.threads),
-      "timed by",
-      {{"median", "median", "us", 2}, {"min", "min", "us", 2}, {"max", "max", "us", 2}, {"count", "samples", "", 0}});
+  lab::ResultTable table("block_timer",
+                         lab::format("c = a + b on %lld floats, %d blocks of %d threads, each way of timing it",
+                                     static_cast<long long>(run.n), run.blocks, run.threads),
+                         "timed by",
+                         {{"median", "median", "us", 2},
+                          {"min", "min", "us", 2},
+                          {"max", "max", "us", 2},
+                          {"count", "samples", "", 0},
+                          {"vs_plain_percent", "vs not recording", "%", 1}});
   const std::vector<std::pair<const char*, std::vector<double>>> rows = {
       {"CUPTI, not recording", run.plain_cupti_us},
       {"CUPTI, recording", run.recorded_cupti_us},
       {"events, not recording", run.plain_events_us},
       {"events, recording", run.recorded_events_us},
       {"block recorder's span", recorder_spans_us(run)}};
-  for (const auto& [name, samples] : rows)
-    if (!samples.empty()) table.add_row(name).samples(samples, "us");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].second.empty()) continue;
+    lab::ResultTable::Row& row = table.add_row(rows[i].first).samples(rows[i].second, "us");
+    if (i == 1 || i == 3)  // recording against the same timer not recording, medians
+      row.set("vs_plain_percent", lab::percent_above(row.summary().median, lab::median_or_nan(rows[i - 1].second)));
+  }
   table.note(std::string(run.held ? "each pair (not recording, recording) queued behind a held stream"
                                   : "each pair launched back to back (stream not held: instrumented)") +
              "; span: the last block's end less the first block's start (%globaltimer)" +
@@ -123,49 +119,27 @@ lab::Finding block_records_complete(const BlockTimelineRun& run) {
       .with("missing_count", static_cast<double>(missing));
 }
 
-// What recording costs the kernel: CUPTI's durations when there are, else the events'.
-lab::Finding recorder_overhead(const BlockTimelineRun& run) {
-  const bool cupti = !run.plain_cupti_us.empty() && !run.recorded_cupti_us.empty();
-  const double plain = lab::median_or_nan(cupti ? run.plain_cupti_us : run.plain_events_us);
-  const double recorded = lab::median_or_nan(cupti ? run.recorded_cupti_us : run.recorded_events_us);
-  const double percent = lab::percent_above(recorded, plain);
-  return lab::named_observation(std::string("recorder_overhead.") + (cupti ? "cupti" : "events"),
-                                "what recording costs the kernel",
-                                lab::format("%.2f us recording, %.2f us not (%s, medians): %s", recorded, plain,
-                                            cupti ? "CUPTI" : "events", lab::signed_percent(percent, 1).c_str()))
-      .with("plain_us", plain)
-      .with("recorded_us", recorded)
-      .with("overhead_us", recorded - plain)
-      .with("overhead_percent", percent);
-}
-
-// The recorder against CUPTI: the blocks' span lies inside the kernel's duration, launch by launch; what
-// is left outside is the kernel's start before its first block and its end after its last.
+// The recorder's span against CUPTI's duration of the same launch, launch by launch: two lengths
+// compared, not two intervals (the stamps and CUPTI's records come from different clocks).
 lab::Finding recorder_against_cupti(const BlockTimelineRun& run) {
   const std::string name = "the recorder's span against CUPTI's duration of the same launches";
   if (run.recorded_cupti_us.empty()) return lab::skipped("recorder_vs_cupti", name, "no CUPTI: " + run.cupti_missing);
   const std::vector<double> spans = recorder_spans_us(run);
-  std::vector<double> outside;
-  int inside = 0;
+  std::vector<double> shorter_by;
+  int shorter = 0;
   for (std::size_t i = 0; i < std::min(spans.size(), run.recorded_cupti_us.size()); ++i) {
-    outside.push_back(run.recorded_cupti_us[i] - spans[i]);
-    if (spans[i] <= run.recorded_cupti_us[i] + kRecorderSlackUs) ++inside;
+    shorter_by.push_back(run.recorded_cupti_us[i] - spans[i]);
+    if (spans[i] < run.recorded_cupti_us[i]) ++shorter;
   }
-  const bool all_inside = !outside.empty() && inside == static_cast<int>(outside.size());
-  const double events_off = lab::median_or_nan(percent_differences(run.recorded_events_us, run.recorded_cupti_us));
-  return lab::named_observation(
-             std::string("recorder_vs_cupti.") + (all_inside ? "inside" : "outside"), name,
-             lab::format("span %.2f us inside CUPTI's %.2f us in %d of %zu launches (medians; events %.2f us, %s); "
-                         "%.2f us of each kernel lies outside its blocks: %s",
-                         lab::median_or_nan(spans), lab::median_or_nan(run.recorded_cupti_us), inside, outside.size(),
-                         lab::median_or_nan(run.recorded_events_us), lab::signed_percent(events_off, 1).c_str(),
-                         lab::median_or_nan(outside),
-                         all_inside ? "the kernel's start before its first block and its end after its last"
-                                    : "a span longer than the kernel: the stamps or the records disagree"))
-      .with("launches_inside", inside)
-      .with("launches", static_cast<double>(outside.size()))
-      .with("outside_us", lab::median_or_nan(outside))
-      .with("events_percent", events_off)
+  const bool all = !shorter_by.empty() && shorter == static_cast<int>(shorter_by.size());
+  return lab::named_observation(std::string("recorder_vs_cupti.") + (all ? "shorter" : "not_shorter"), name,
+                                lab::format("span %.2f us, CUPTI %.2f us (medians): the span was shorter in %d of "
+                                            "%zu launches, by a median %.2f us",
+                                            lab::median_or_nan(spans), lab::median_or_nan(run.recorded_cupti_us),
+                                            shorter, shorter_by.size(), lab::median_or_nan(shorter_by)))
+      .with("launches_shorter", shorter)
+      .with("launches", static_cast<double>(shorter_by.size()))
+      .with("shorter_by_us", lab::median_or_nan(shorter_by))
       .with("span_us", lab::median_or_nan(spans))
       .with("cupti_us", lab::median_or_nan(run.recorded_cupti_us));
 }
@@ -173,16 +147,7 @@ lab::Finding recorder_against_cupti(const BlockTimelineRun& run) {
 }  // namespace
 
 std::vector<lab::Finding> block_timeline_findings(const BlockTimelineRun& run) {
-  return {block_add_correct(run), block_records_complete(run), recorder_overhead(run), recorder_against_cupti(run)};
-}
-
-std::vector<lab::Background> block_timeline_background() {
-  return {{"%globaltimer is \"a predefined, 64-bit global nanosecond timer\": one clock for every SM, so stamps "
-           "taken by blocks on different SMs compare",
-           "PTX ISA, Special Registers: %globaltimer"},
-          {"%smid returns the SM a thread is executing on; the numbering \"is not guaranteed to be contiguous\", "
-           "and the value may change during execution, e.g. when threads are rescheduled after preemption",
-           "PTX ISA, Special Registers: %smid"}};
+  return {block_add_correct(run), block_records_complete(run), recorder_against_cupti(run)};
 }
 
 // --- 2. Stream priorities ------------------------------------------------------------------
@@ -221,6 +186,7 @@ lab::ResultTable priority_table(const PriorityRun& run) {
        {"median", "start delay", "us", 1},
        {"min", "min", "us", 1},
        {"max", "max", "us", 1},
+       {"vs_equal", "vs equal", "x", 3},
        {"launched_after_us", "launched after", "us", 1},
        {"sms", "SMs", "", 0},
        {"started_on_full_sm", "on full SMs", "", 0},
@@ -237,6 +203,7 @@ lab::ResultTable priority_table(const PriorityRun& run) {
                                                 : -c.delay_us.back();
     row.set("launch_us", launch_us)
         .samples(c.delay_us, "us")
+        .set("vs_equal", lab::median_or_nan(c.delay_us) / median_delay(run, "equal_priority"))
         .set("priority", static_cast<long long>(c.priority))
         .set("launched_after_us", lab::median_or_nan(c.launched_after_us))
         .set("sms", static_cast<long long>(p.sms))
@@ -246,28 +213,17 @@ lab::ResultTable priority_table(const PriorityRun& run) {
         .set("sm_list", lab::sm_list_text(c.urgent));
   }
   table.note(run.skipped ? "skipped: " + run.skip_reason
-                         : "start delay: the first urgent block's start less the moment the GPU saw the host's launch "
-                           "flag (the first long block to look, or a watching kernel when idle; %globaltimer); "
-                           "launched after: that moment less the long kernel's "
-                           "first block start; on full SMs: urgent blocks that began while their SM still ran as "
-                           "many long blocks as it holds; after a long end: median, urgent start less the last long "
-                           "block end before it on its SM" +
+                         : "start delay: the first urgent block's start less the moment the GPU saw the launch flag "
+                           "the host raised just before the launch call (the first long block to look, or a watching "
+                           "kernel when idle; %globaltimer); vs equal: median start delay / equal_priority's; "
+                           "launched after: that moment less the long kernel's first block start; on full SMs: urgent "
+                           "blocks that began while their SM still ran as many long blocks as it holds; after a long "
+                           "end: median, urgent start less the last long block end before it on its SM" +
                                (run.attribute_missing.empty() ? "" : "; launch_attribute: " + run.attribute_missing));
   return table;
 }
 
 namespace {
-
-lab::Finding priority_range(const PriorityRun& run) {
-  const int levels = run.least - run.greatest + 1;
-  return lab::named_observation(std::string("priority_range.") + (levels > 1 ? "levels" : "single_level"),
-                                "stream priorities",
-                                lab::format("cudaDeviceGetStreamPriorityRange: least %d, greatest %d: %d level%s",
-                                            run.least, run.greatest, levels, levels == 1 ? "" : "s"))
-      .with("least", run.least)
-      .with("greatest", run.greatest)
-      .with("levels", levels);
-}
 
 lab::Finding priority_records_complete(const PriorityRun& run) {
   std::size_t missing = 0, samples = 0;
@@ -282,98 +238,28 @@ lab::Finding priority_records_complete(const PriorityRun& run) {
       .with("missing_count", static_cast<double>(missing));
 }
 
-// The documented effect: pending work of a higher-priority stream is preferred, so it starts sooner.
+// The greatest priority against equal priority: an observation, since the Runtime API calls priorities a
+// hint with no "functional guarantee on execution order" (a longer delay is no fault).
 lab::Finding priority_shortens_delay(const PriorityRun& run) {
   const double equal = median_delay(run, "equal_priority"), greatest = median_delay(run, "greatest_priority");
-  const std::string name = "the greatest priority starts the urgent kernel sooner than equal priority";
-  if (run.least == run.greatest)
-    return lab::named_observation("priority_shortens_delay.single_level", name,
-                                  "this device has one priority level: nothing to compare");
-  if (run.long_waves < 2)  // the documented preference is among pending work: one wave leaves none pending
-    return lab::named_observation("priority_shortens_delay.nothing_pending", name,
-                                  lab::format("the long kernel is one wave, so no long block was pending when the "
-                                              "urgent kernel came: start delay %.1f us at priority %d, %.1f us at %d",
-                                              greatest, run.greatest, equal, run.least))
-        .with("greatest_us", greatest)
-        .with("equal_us", equal);
-  const bool shorter = greatest < equal;
-  return lab::timing_check(std::string("priority_shortens_delay.") + (shorter ? "shorter" : "not_shorter"), name,
-                           shorter,
-                           lab::format("start delay %.1f us at priority %d, %.1f us at %d (medians)", greatest,
-                                       run.greatest, equal, run.least))
-      .with("greatest_us", greatest)
-      .with("equal_us", equal);
-}
-
-lab::Finding priority_benchmark(const PriorityRun& run) {
-  const double equal = median_delay(run, "equal_priority"), greatest = median_delay(run, "greatest_priority");
-  const double ratio = equal > 0 ? greatest / equal : std::nan("");
-  const bool met = ratio <= kPriorityBenchmarkRatio;
-  return lab::named_observation(
-             std::string("priority_benchmark.") + (met ? "met" : "not_met"),
-             "benchmark: start delay at the greatest priority <= 1/10 of equal priority's",
-             lab::format("%.1f us against %.1f us: %.3f of it: %s", greatest, equal, ratio, met ? "met" : "not met"))
+  const char* branch = run.least == run.greatest ? "single_level" : (greatest < equal ? "shorter" : "not_shorter");
+  return lab::named_observation(std::string("priority_shortens_delay.") + branch,
+                                "the greatest priority against equal priority",
+                                lab::format("start delay %.1f us at priority %d, %.1f us at %d (medians): %.3fx",
+                                            greatest, run.greatest, equal, run.least, greatest / equal))
       .with("greatest_us", greatest)
       .with("equal_us", equal)
-      .with("ratio", ratio);
-}
-
-lab::Finding launch_attribute_priority(const PriorityRun& run) {
-  const std::string name = "cudaLaunchAttributePriority on a stream of the least priority";
-  if (find_case(run, "launch_attribute") == nullptr)
-    return lab::skipped("launch_attribute_priority", name, run.attribute_missing);
-  const double equal = median_delay(run, "equal_priority"), attribute = median_delay(run, "launch_attribute");
-  const bool shorter = attribute < equal;
-  return lab::named_observation(
-             std::string("launch_attribute_priority.") + (shorter ? "shorter" : "not_shorter"), name,
-             lab::format("start delay %.1f us with the attribute set to %d, %.1f us without (medians): %s", attribute,
-                         run.greatest, equal, shorter ? "it took effect" : "no shorter"))
-      .with("attribute_us", attribute)
-      .with("equal_us", equal);
-}
-
-// Did an urgent block begin on an SM still full of long blocks (a long block set aside for it)?
-lab::Finding long_blocks_preempted(const PriorityRun& run) {
-  int on_full = 0, urgent = 0;
-  double longest = 0;
-  for (const UrgentCase& c : run.cases) {
-    if (!c.loaded) continue;
-    const PreemptionSummary p = read_preemption(c, run.resident_per_sm);
-    on_full += p.started_on_full_sm;
-    urgent += p.urgent_blocks;
-    longest = std::max(longest, p.longest_long_us);
-  }
-  const bool seen = on_full > 0;
-  return lab::named_observation(
-             std::string("long_blocks_preempted.") + (seen ? "seen" : "none"), "did priority preempt running blocks",
-             lab::format(
-                 "%d of %d urgent blocks began on an SM still full of long blocks; the longest long block "
-                 "ran %.1f us for %.1f us of spin: %s",
-                 on_full, urgent, longest, run.long_block_us,
-                 seen ? "running blocks were set aside" : "urgent blocks took only slots that long blocks left"))
-      .with("started_on_full_sm", on_full)
-      .with("urgent_blocks", urgent)
-      .with("longest_long_us", longest)
-      .with("long_block_us", run.long_block_us);
+      .with("ratio", greatest / equal);
 }
 
 }  // namespace
 
 std::vector<lab::Finding> priority_findings(const PriorityRun& run) {
   if (run.skipped) return {lab::skipped("priorities", "stream priorities", run.skip_reason)};
-  return {priority_range(run),     priority_records_complete(run), priority_shortens_delay(run),
-          priority_benchmark(run), launch_attribute_priority(run), long_blocks_preempted(run)};
-}
-
-std::vector<lab::Background> priority_background() {
-  return {{"stream priorities \"follow a convention where lower numbers imply greater priorities\"; the meaningful "
-           "range is [greatest, least], and a value outside it is clamped",
-           "CUDA Runtime API, cudaDeviceGetStreamPriorityRange"},
-          {"priorities \"provide a hint to preferentially run work with higher priority when possible, but do not "
-           "preempt already-running work or provide any other functional guarantee on execution order\"",
-           "CUDA Runtime API, cudaStreamCreateWithPriority"},
-          {"cudaLaunchAttributePriority sets one launch's priority; it is \"valid for streams, graph nodes, launches\"",
-           "CUDA Runtime API, Data types: cudaLaunchAttributeID"}};
+  std::vector<lab::Finding> out = {priority_records_complete(run), priority_shortens_delay(run)};
+  if (find_case(run, "launch_attribute") == nullptr)
+    out.push_back(lab::skipped("launch_attribute_priority", "cudaLaunchAttributePriority", run.attribute_missing));
+  return out;
 }
 
 // --- 6. Ranges a profiler shows ------------------------------------------------------------
@@ -381,38 +267,17 @@ std::vector<lab::Background> priority_background() {
 lab::ResultTable nvtx_table(const NvtxRun& run) {
   lab::ResultTable table(
       "nvtx_cost", lab::format("nvtxRangePushA + nvtxRangePop, %d pairs per sample", run.pairs_per_sample), "range",
-      {{"median", "per pair", "ns", 1}, {"min", "min", "ns", 1}, {"max", "max", "ns", 1}, {"count", "samples", "", 0}});
+      {{"median", "per pair", "ns", 1},
+       {"min", "min", "ns", 1},
+       {"max", "max", "ns", 1},
+       {"count", "samples", "", 0},
+       {"push_result", "push returned", "", 0}});
   table.add_row("push + pop")
       .samples(run.per_range_ns, "ns")
-      .set("push_result", static_cast<long long>(run.push_result));
-  table.note("host time (steady_clock) over the pairs / pairs");
+      .set("push_result", static_cast<long long>(run.push_result))
+      .set("pop_result", static_cast<long long>(run.pop_result));
+  table.note("host time (steady_clock) over the pairs / pairs; push returned: what nvtxRangePushA returned");
   return table;
-}
-
-std::vector<lab::Finding> nvtx_findings(const NvtxRun& run) {
-  const bool none = run.push_result == kNoPushPopTracking;
-  const double per_pair = lab::median_or_nan(run.per_range_ns);
-  return {lab::named_observation(
-              std::string("nvtx_tool.") + (none ? "none" : "attached"), "a tool behind NVTX",
-              none ? "nvtxRangePushA returned -2 (NVTX_NO_PUSH_POP_TRACKING): no tool was attached"
-                   : lab::format("nvtxRangePushA returned %d: a tool tracks the ranges", run.push_result))
-              .with("push_result", run.push_result)
-              .with("pop_result", run.pop_result),
-          lab::named_observation("nvtx_range_cost", "what a range costs the host",
-                                 lab::format("%.1f ns per push and pop (median of %zu samples of %d pairs)%s", per_pair,
-                                             run.per_range_ns.size(), run.pairs_per_sample,
-                                             none ? ", no tool attached" : ", with the tool attached"))
-              .with("per_range_ns", per_pair)};
-}
-
-std::vector<lab::Background> nvtx_background() {
-  return {{"NVTX \"introduces close to zero overhead if no tool is attached to the application\"; thread ranges "
-           "nest per thread, each from an nvtxRangePush* to its nvtxRangePop",
-           "NVTX documentation, 1. Introduction and 3.2. Thread Ranges"},
-          {"with NVTX tracing on (nsys profile --trace=cuda,nvtx), Nsight Systems can \"collect the information and "
-           "present it on the timeline\": each range on the row of the thread that pushed it, beside the CUDA calls "
-           "and kernels",
-           "Nsight Systems documentation, NVTX Trace"}};
 }
 
 }  // namespace ch11

@@ -37,14 +37,13 @@ struct BlockTimelineRun {
 /// The recorder's span (last end less first start) of each recording launch, in us.
 std::vector<double> recorder_spans_us(const BlockTimelineRun& run);
 
-/// 1. The recorder beside CUPTI and events: one row per way of timing, every sample.
+/// 1. The recorder beside CUPTI and events: one row per way of timing, every sample; each recording row
+/// against the same timer not recording.
 lab::ResultTable block_timer_table(const BlockTimelineRun& run);
 /// 1. The last recording launch read block by block: span, SMs, blocks per SM.
 lab::ResultTable block_timeline_table(const BlockTimelineRun& run);
-/// 1. block_add_correct, block_records_complete, recorder_overhead, recorder_vs_cupti.
+/// 1. block_add_correct, block_records_complete, recorder_vs_cupti (or recorder_vs_cupti.skipped).
 std::vector<lab::Finding> block_timeline_findings(const BlockTimelineRun& run);
-/// 1. What %globaltimer and %smid are, as the PTX ISA states.
-std::vector<lab::Background> block_timeline_background();
 
 // --- 2. Stream priorities -----------------------------------------------------------
 
@@ -89,13 +88,12 @@ struct PreemptionSummary {
 /// Reads @p c's last sample; @p resident_per_sm long blocks fill an SM.
 PreemptionSummary read_preemption(const UrgentCase& c, int resident_per_sm);
 
-/// 2. One row per case: start delay (every sample), launch point, SMs, blocks on full SMs.
+/// 2. One row per case: start delay (every sample) and its ratio to equal priority's, launch point, SMs,
+/// blocks on full SMs, the longest long block.
 lab::ResultTable priority_table(const PriorityRun& run);
-/// 2. priority_range, priority_records_complete, priority_shortens_delay, priority_benchmark,
-/// launch_attribute_priority, long_blocks_preempted (or priorities.skipped).
+/// 2. priority_records_complete, priority_shortens_delay (an observation: priorities are a hint), and
+/// launch_attribute_priority.skipped when that case did not run (or priorities.skipped).
 std::vector<lab::Finding> priority_findings(const PriorityRun& run);
-/// 2. Stream priorities, as the Runtime API states them.
-std::vector<lab::Background> priority_background();
 
 // --- 6. Ranges a profiler shows -----------------------------------------------------
 
@@ -107,11 +105,7 @@ struct NvtxRun {
   int pop_result = 0;                ///< what the matching nvtxRangePop returned
 };
 
-/// 6. The cost of a range, every sample.
+/// 6. The cost of a range, every sample, and what the push returned.
 lab::ResultTable nvtx_table(const NvtxRun& run);
-/// 6. nvtx_tool (none / attached), nvtx_range_cost.
-std::vector<lab::Finding> nvtx_findings(const NvtxRun& run);
-/// 6. NVTX and Nsight Systems, as their documentation states.
-std::vector<lab::Background> nvtx_background();
 
 }  // namespace ch11

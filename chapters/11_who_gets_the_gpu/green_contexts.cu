@@ -5,13 +5,17 @@
 // is made on the device's SM resource: cuDevSmResourceSplitByCount rounds the
 // count asked for up to what the GPU can give (on compute capability 9.0, a
 // multiple of 8), and hands back the rest as a remainder, which becomes the
-// large part. Kernels are launched on the green streams with <<<>>> as on any
-// stream; memory from cudaMalloc is shared with the primary context.
+// large part (the Driver API: the remainder "does not have the same functional
+// or performance guarantees as the groups in result"; the page says what that
+// means here). Kernels are launched on the green streams with <<<>>> as on any
+// stream; memory from cudaMalloc is shared with the primary context. A GPU or
+// driver that refuses any of these calls skips the section, with the error's name.
 #include <chrono>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "check.cuh"
 #include "green_contexts.cuh"
@@ -39,13 +43,30 @@ struct GreenContext {
   }
 };
 
+// "call returned CUDA_ERROR_...": why the section is skipped.
+std::string refused(const char* call, CUresult result) {
+  const char* name = nullptr;
+  if (driver().cuGetErrorName) driver().cuGetErrorName(result, &name);
+  return std::string(call) + " returned " + (name ? name : std::to_string(result));
+}
+
+GreenRun skip(GreenRun run, std::string why) {
+  run.skipped = true;
+  run.skip_reason = std::move(why);
+  return run;
+}
+
 // [snippet:green_context]
 // A green context owning the SMs of @p part, and a stream whose work runs on them.
-void create_green_context(GreenContext& g, CUdevResource* part, CUdevice device) {
+// Returns "" when the three calls succeeded, else which one refused and how.
+std::string create_green_context(GreenContext& g, CUdevResource* part, CUdevice device) {
   CUdevResourceDesc desc = nullptr;
-  LAB_CHECK_CU(driver().cuDevResourceGenerateDesc(&desc, part, 1));
-  LAB_CHECK_CU(driver().cuGreenCtxCreate(&g.context, desc, device, CU_GREEN_CTX_DEFAULT_STREAM));
-  LAB_CHECK_CU(driver().cuGreenCtxStreamCreate(&g.stream, g.context, CU_STREAM_NON_BLOCKING, 0));
+  CUresult r = driver().cuDevResourceGenerateDesc(&desc, part, 1);
+  if (r != CUDA_SUCCESS) return refused("cuDevResourceGenerateDesc", r);
+  r = driver().cuGreenCtxCreate(&g.context, desc, device, CU_GREEN_CTX_DEFAULT_STREAM);
+  if (r != CUDA_SUCCESS) return refused("cuGreenCtxCreate", r);
+  r = driver().cuGreenCtxStreamCreate(&g.stream, g.context, CU_STREAM_NON_BLOCKING, 0);
+  return r == CUDA_SUCCESS ? "" : refused("cuGreenCtxStreamCreate", r);
 }
 // [snippet:green_context]
 
@@ -78,48 +99,37 @@ GreenRun run_green_contexts(const GreenSettings& s, const lab::DeviceInfo& devic
   int version = 0;
   LAB_CHECK(cudaDriverGetVersion(&version));
   const DriverApi& cu = driver();
-  if (version < 12040 || !cu.cuDeviceGet || !cu.cuDeviceGetDevResource || !cu.cuDevSmResourceSplitByCount ||
-      !cu.cuDevResourceGenerateDesc || !cu.cuGreenCtxCreate || !cu.cuGreenCtxStreamCreate || !cu.cuGreenCtxDestroy) {
-    run.skipped = true;
-    run.skip_reason = "green contexts need a driver for CUDA 12.4; this one supports " + std::to_string(version);
-    return run;
-  }
+  if (version < 12050 || !cu.cuDeviceGet || !cu.cuDeviceGetDevResource || !cu.cuDevSmResourceSplitByCount ||
+      !cu.cuDevResourceGenerateDesc || !cu.cuGreenCtxCreate || !cu.cuGreenCtxStreamCreate || !cu.cuGreenCtxDestroy)
+    return skip(run, "green contexts with streams (cuGreenCtxStreamCreate) need a driver for CUDA 12.5; this one: " +
+                         std::to_string(version));
   CUdevice dev = 0;
   LAB_CHECK_CU(driver().cuDeviceGet(&dev, device.ordinal));
 
   // [snippet:split]
   CUdevResource all = {};  // every SM of the GPU, with the rules of a split
   const CUresult got = driver().cuDeviceGetDevResource(dev, &all, CU_DEV_RESOURCE_TYPE_SM);
-  if (got == CUDA_ERROR_NOT_SUPPORTED) {
-    run.skipped = true;
-    run.skip_reason = "cuDeviceGetDevResource(CU_DEV_RESOURCE_TYPE_SM): CUDA_ERROR_NOT_SUPPORTED on this GPU";
-    return run;
-  }
-  LAB_CHECK_CU(got);
+  if (got != CUDA_SUCCESS) return skip(run, refused("cuDeviceGetDevResource(CU_DEV_RESOURCE_TYPE_SM)", got));
   run.min_partition_sms = static_cast<int>(all.sm.minSmPartitionSize);
   run.alignment_sms = static_cast<int>(all.sm.smCoscheduledAlignment);
-  if (s.green_sms >= static_cast<int>(all.sm.smCount)) {
-    run.skipped = true;
-    run.skip_reason = "--green-sms " + std::to_string(s.green_sms) + " leaves no SM of " +
-                      std::to_string(all.sm.smCount) + " for the large part";
-    return run;
-  }
+  if (s.green_sms >= static_cast<int>(all.sm.smCount))
+    return skip(run, "--green-sms " + std::to_string(s.green_sms) + " leaves no SM of " +
+                         std::to_string(all.sm.smCount) + " for the large part");
   CUdevResource small = {}, large = {};
-  unsigned groups = 1;  // one group of at least green_sms SMs; the rest goes to `large`
-  LAB_CHECK_CU(
-      driver().cuDevSmResourceSplitByCount(&small, &groups, &all, &large, 0, static_cast<unsigned>(s.green_sms)));
+  unsigned groups = 1;  // one group of at least green_sms SMs; the rest, the remainder, goes to `large`
+  const CUresult split =
+      driver().cuDevSmResourceSplitByCount(&small, &groups, &all, &large, 0, static_cast<unsigned>(s.green_sms));
+  if (split != CUDA_SUCCESS) return skip(run, refused("cuDevSmResourceSplitByCount", split));
   // [snippet:split]
   run.small_sms = groups == 1 ? static_cast<int>(small.sm.smCount) : 0;
   run.large_sms = static_cast<int>(large.sm.smCount);
-  if (run.small_sms == 0 || run.large_sms == 0) {
-    run.skipped = true;
-    run.skip_reason = "the split gave " + std::to_string(run.small_sms) + " and " + std::to_string(run.large_sms) +
-                      " SMs: one part is empty";
-    return run;
-  }
+  if (run.small_sms == 0 || run.large_sms == 0)
+    return skip(run, "the split gave " + std::to_string(run.small_sms) + " and " + std::to_string(run.large_sms) +
+                         " SMs: one part is empty");
   GreenContext small_part, large_part;
-  create_green_context(small_part, &small, dev);
-  create_green_context(large_part, &large, dev);
+  std::string why_not = create_green_context(small_part, &small, dev);
+  if (why_not.empty()) why_not = create_green_context(large_part, &large, dev);
+  if (!why_not.empty()) return skip(run, why_not);
 
   const int threads = half_sm_threads();  // two long blocks fill an SM: an urgent block cannot squeeze in
   run.blocks_per_sm = timed_spin_blocks_per_sm(threads);

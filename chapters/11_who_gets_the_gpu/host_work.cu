@@ -90,7 +90,6 @@ const DriverApi& driver() {
     find("cuGetErrorName", a.cuGetErrorName);
     find("cuGetErrorString", a.cuGetErrorString);
     find("cuDeviceGet", a.cuDeviceGet);
-    find("cuDeviceGetAttribute", a.cuDeviceGetAttribute);
     find("cuStreamWaitValue32", a.cuStreamWaitValue32);
     find("cuStreamDestroy", a.cuStreamDestroy);
     find("cuDeviceGetDevResource", a.cuDeviceGetDevResource);
@@ -134,22 +133,16 @@ int timed_spin_blocks_per_sm(int threads) {
   return blocks;
 }
 
-bool stream_memops_supported(std::string* reason, int* nor) {
-  int device = 0, version = 0;
-  LAB_CHECK(cudaGetDevice(&device));
+bool stream_memops_supported(std::string* reason) {
+  int version = 0;
   LAB_CHECK(cudaDriverGetVersion(&version));
   const DriverApi& cu = driver();
-  if (version < 12000 || !cu.cuDeviceGet || !cu.cuDeviceGetAttribute || !cu.cuStreamWaitValue32) {
+  if (version < 12000 || !cu.cuStreamWaitValue32) {
     if (reason)
       *reason =
           "stream memory operations are on by default from driver CUDA 12.0; this one is " + std::to_string(version);
     return false;
   }
-  CUdevice dev = 0;
-  LAB_CHECK_CU(cu.cuDeviceGet(&dev, device));
-  int value = 0;
-  LAB_CHECK_CU(cu.cuDeviceGetAttribute(&value, CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR, dev));
-  if (nor != nullptr) *nor = value;
   // A wait already satisfied, as a probe: a GPU or platform without them answers CUDA_ERROR_NOT_SUPPORTED.
   lab::PinnedBuffer<unsigned> flag(1, cudaHostAllocMapped);
   flag[0] = 1;

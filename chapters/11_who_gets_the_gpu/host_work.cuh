@@ -30,7 +30,6 @@ struct DriverApi {
   decltype(&::cuGetErrorName) cuGetErrorName = nullptr;                            ///< a CUresult's name
   decltype(&::cuGetErrorString) cuGetErrorString = nullptr;                        ///< its description
   decltype(&::cuDeviceGet) cuDeviceGet = nullptr;                                  ///< a CUdevice from an ordinal
-  decltype(&::cuDeviceGetAttribute) cuDeviceGetAttribute = nullptr;                ///< a device attribute
   decltype(&::cuStreamWaitValue32) cuStreamWaitValue32 = nullptr;                  ///< section 4 and 5's wait
   decltype(&::cuStreamDestroy) cuStreamDestroy = nullptr;                          ///< a green context's stream
   decltype(&::cuDeviceGetDevResource) cuDeviceGetDevResource = nullptr;            ///< section 3
@@ -76,8 +75,8 @@ int half_sm_threads();
 int timed_spin_blocks_per_sm(int threads);
 
 /// Can the current device run cuStreamWaitValue32 on pinned host memory? When
-/// not, @p reason says why. Sets @p nor to CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR.
-bool stream_memops_supported(std::string* reason, int* nor = nullptr);
+/// not, @p reason says why (the answer of a probe: a wait already satisfied).
+bool stream_memops_supported(std::string* reason);
 
 /// The most kernels of the chain queued behind a held stream (with a host call
 /// between each pair, twice as many entries: well inside the launch queue).

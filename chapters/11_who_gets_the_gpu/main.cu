@@ -56,28 +56,24 @@ int main(int argc, char** argv) {
     report.add(ch11::block_timer_table(timeline));
     report.add(ch11::block_timeline_table(timeline));
     report.add(ch11::block_timeline_findings(timeline));
-    report.add(ch11::block_timeline_background());
 
     report.section("2. Stream priorities");
     const ch11::PriorityRun priorities = ch11::run_priorities(static_cast<int>(o.long_waves), o.long_block_us,
                                                               o.urgent_block_us, reps, chapter.instrumented(), device);
     report.add(ch11::priority_table(priorities));
     report.add(ch11::priority_findings(priorities));
-    report.add(ch11::priority_background());
     ch11::write_block_trace(o.block_trace, timeline, priorities, device.name);
 
     report.section("3. Green contexts");
     const ch11::GreenRun green = ch11::run_green_contexts(ch11::green_settings(o), device);
     report.add(ch11::green_table(green));
     report.add(ch11::green_findings(green));
-    report.add(ch11::green_background());
 
     report.section("4. Host work inside a stream");
     const ch11::HostChainRun chain =
         ch11::run_host_chain(static_cast<int>(o.chain_kernels), o.kernel_us, reps, chapter.instrumented(), device);
     report.add(ch11::host_chain_table(chain));
     report.add(ch11::host_chain_findings(chain));
-    report.add(ch11::host_chain_background());
     const ch11::HostCallRun calls =
         ch11::run_host_call_children(ch11::host_call_child_program(), chapter.instrumented());
     report.add(ch11::host_call_table(calls));
@@ -87,13 +83,10 @@ int main(int argc, char** argv) {
     const ch11::WaitValueRun wait = ch11::run_wait_value(o.long_block_us, reps, chapter.instrumented(), device);
     report.add(ch11::wait_value_table(wait));
     report.add(ch11::wait_value_findings(wait));
-    report.add(ch11::wait_value_background());
 
     report.section("6. Ranges a profiler shows");
     const ch11::NvtxRun nvtx = ch11::time_nvtx_ranges(reps);
     report.add(ch11::nvtx_table(nvtx));
-    report.add(ch11::nvtx_findings(nvtx));
-    report.add(ch11::nvtx_background());
 
     return chapter.finish();
   });

@@ -4,9 +4,11 @@
 // blocks each spin a set time and record their start, end and SM. The long
 // kernel's blocks also watch for the host's "launched" flag in pinned memory:
 // thread 0 of each looks every 10 us, and the earliest block to see it stamps
-// %globaltimer (atomicMin): the moment of the urgent launch on the clock the
-// block records use (hundreds of blocks looking at different moments pin it to
-// well under a microsecond, and the flag's trip over the bus adds about one).
+// %globaltimer (atomicMin). The host raises the flag just before it calls the
+// urgent launch, so the start delay measured from that moment includes the
+// launch call's own time (the idle case's delay is the floor); hundreds of
+// blocks looking at different moments pin the moment to well under a
+// microsecond, and the flag's trip over the bus adds about one.
 // Into an idle GPU, a one-thread kernel, watch_launch, does the watching.
 //
 // Blocks of 1024 threads: an SM holds two (2048 threads on the H100), so a
@@ -177,7 +179,7 @@ void run_sample(Bench& b, How how, UrgentCase& c) {
     wait_for(&flags[kWatching], "the watching kernel to start");
   }
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  flags[kLaunched] = 1;  // the first long block (or the watcher) to see this stamps it: the launch, GPU time
+  flags[kLaunched] = 1;  // the first long block (or the watcher) to see this stamps it: just before the launch
   if (how == How::given_stream) {
     spin_blocks<<<kUrgentBlocks, kThreads, 0, b.given>>>(b.urgent_ns, nullptr, nullptr, b.urgent_records.data());
     LAB_CHECK_LAUNCH();

@@ -3,9 +3,11 @@
 // The spin blocker is a kernel: while it polls its flag, a warp of it is
 // resident on one SM, and that SM has room for one block of the wave less.
 // cuStreamWaitValue32(stream, address, value, CU_STREAM_WAIT_VALUE_GEQ) holds
-// the stream in the GPU's front end until the 32-bit word at address is at
-// least value; the word here is pinned host memory, and the host releases the
-// stream by storing to it. No kernel runs while it waits.
+// the stream until the 32-bit word at address is at least value ("work ordered
+// after the operation will block until the given condition on the memory is
+// satisfied"; where the GPU waits the Driver API does not say); the word here
+// is pinned host memory, and the host releases the stream by storing to it. No
+// kernel runs while it waits.
 #include <chrono>
 #include <thread>
 
@@ -31,7 +33,7 @@ WaitValueRun run_wait_value(double block_us, int samples, bool instrumented, con
   run.threads = half_sm_threads();
   run.blocks_per_sm = timed_spin_blocks_per_sm(run.threads);
   run.block_us = block_us;
-  if (!stream_memops_supported(&run.skip_reason, &run.wait_value_nor)) {
+  if (!stream_memops_supported(&run.skip_reason)) {
     run.skipped = true;
     return run;
   }
@@ -64,7 +66,7 @@ WaitValueRun run_wait_value(double block_us, int samples, bool instrumented, con
       LAB_CHECK(cudaDeviceSynchronize());
       // [snippet:hold]
       if (way == 1) spin_blocker.block(held);  // a kernel that polls a pinned flag
-      if (way == 2)                            // the front end polls it: no kernel
+      if (way == 2)                            // the stream waits on it: no kernel
         LAB_CHECK_CU(driver().cuStreamWaitValue32(held, flag_address, ++value, CU_STREAM_WAIT_VALUE_GEQ));
       if (way != 0) launch_timed_spin(1, 32, 0, behind.data(), nullptr, held);  // the work the hold holds back
       std::this_thread::sleep_for(kSettle);

@@ -108,6 +108,7 @@ ConfigRun Bench::run(const VersionSpec& spec, const OccupancyPoint& point, int w
   r.resident_per_sm = shared_bytes(v, c) <= device_.shared_per_block_optin ? resident_blocks_per_sm(v, c) : 0;
   r.skipped = reason_to_skip(v, c, device_, r.resident_per_sm);
   if (!r.skipped.empty()) return r;
+  r.registers = registers_per_thread(v, c);
   const auto launch = [&](cudaStream_t s) {
     launch_version(v, in_.data(), out_.data(), n_, c, device_.sm_count, s, nullptr);
   };

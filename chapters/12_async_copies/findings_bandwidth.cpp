@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "options.hpp"
 #include "vocabulary.hpp"
 
 namespace ch12 {
@@ -49,89 +48,6 @@ lab::ResultTable copy_table(const Sweep& s) {
   return table;
 }
 
-lab::ResultTable sweep_table(const std::string& id, const std::string& title, const Sweep& s) {
-  lab::ResultTable table(id, title, "run",
-                         {{"tile_kib", "tile", "KiB", 1},
-                          {"resident_per_sm", "resident", "/SM", 0},
-                          {"median", "median", "ms", 3},
-                          {"gbps", "bandwidth", "GB/s", 0},
-                          {"percent_of_copy", "of copy", "%", 1},
-                          {"exact", "exact", "", 0}});
-  const double copy = copy_gbps(s);
-  for (const ConfigRun& r : s.runs) {
-    auto& row = table.add_row(run_label(r));
-    row.set("version", r.version).set("stages", r.stages).set("point", r.point).set("work", r.work);
-    row.set("tile_kib", r.tile_floats * sizeof(float) / lab::kKiB).set("resident_per_sm", r.resident_per_sm);
-    if (!r.skipped.empty()) {
-      row.set("skipped", r.skipped);
-      continue;
-    }
-    row.samples(r.ms, "ms")
-        .set("gbps", run_gbps(r, s.n))
-        .set("percent_of_copy", lab::percent_of(run_gbps(r, s.n), copy));
-    row.set("exact", correct(r));
-  }
-  table.note(
-      lab::format("the copy: %.0f GB/s; resident: blocks one SM holds (the occupancy calculator); "
-                  "skipped rows say why in the JSON",
-                  copy));
-  return table;
-}
-
-// Is the working set large enough for the benchmark (8 x the L2)?
-static lab::Finding working_set(const Sweep& s) {
-  const double m = l2_multiple(s);
-  const bool enough = m >= kL2Multiple;
-  return lab::named_observation(
-             enough ? "working_set.beyond_l2" : "working_set.too_small", "working set",
-             lab::format("%s per buffer is %.1fx the L2 (%s): %s", lab::mib_text(s.n * sizeof(float)).c_str(), m,
-                         lab::mib_text(s.l2_bytes).c_str(),
-                         enough ? "the data stream from DRAM" : "below 8x, the benchmarks are not judged on it"))
-      .with("l2_multiple", m);
-}
-
-// Benchmark: the best pipelined version at >= 90 % of the copy, over all points.
-static lab::Finding best_vs_copy(const Sweep& s) {
-  const ConfigRun* best = nullptr;
-  for (const OccupancyPoint& p : occupancy_points()) {
-    const ConfigRun* b = fastest(s, p.name, true);
-    if (b != nullptr && (best == nullptr || run_gbps(*b, s.n) > run_gbps(*best, s.n))) best = b;
-  }
-  if (best == nullptr)
-    return lab::named_observation("best_vs_copy.not_measured", "benchmark", "no pipelined version ran");
-  const double percent = lab::percent_of(run_gbps(*best, s.n), copy_gbps(s));
-  const bool met = percent >= kCopyShareBenchmark && l2_multiple(s) >= kL2Multiple;
-  return lab::named_observation(
-             met ? "best_vs_copy.met" : "best_vs_copy.not_met", "benchmark",
-             lab::format("best pipelined %s: %.0f GB/s, %.1f %% of the copy's %.0f GB/s (%s %.0f %%%s)",
-                         run_label(*best).c_str(), run_gbps(*best, s.n), percent, copy_gbps(s),
-                         percent >= kCopyShareBenchmark ? "at least" : "short of", kCopyShareBenchmark,
-                         l2_multiple(s) >= kL2Multiple ? "" : "; working set below 8x the L2"))
-      .with("percent_of_copy", percent)
-      .with("best", run_label(*best));
-}
-
-// Benchmark: at one block per SM with tiles that fill shared memory, best pipelined >= 2x sync_staged.
-static lab::Finding full_shared_speedup(const Sweep& s) {
-  const std::string point = extreme_points().back().name;
-  const ConfigRun* best = fastest(s, point, true);
-  const ConfigRun* sync = find(s, point, "sync_staged");
-  if (best == nullptr || sync == nullptr)
-    return lab::named_observation("full_shared_speedup.not_measured", "benchmark",
-                                  "at " + point + " a pipelined version or sync_staged did not run");
-  const double ratio = run_gbps(*best, s.n) / run_gbps(*sync, s.n);
-  const bool met = ratio >= kFullShmemSpeedup;
-  return lab::named_observation(
-             met ? "full_shared_speedup.met" : "full_shared_speedup.not_met", "benchmark",
-             lab::format("at %s the best pipelined (%s) reached %.0f GB/s, sync_staged %.0f GB/s: "
-                         "%.2fx (%s %.0fx)",
-                         point.c_str(), run_label(*best).c_str(), run_gbps(*best, s.n), run_gbps(*sync, s.n), ratio,
-                         met ? "at least" : "short of", kFullShmemSpeedup))
-      .with("ratio", ratio)
-      .with("best_gbps", run_gbps(*best, s.n))
-      .with("sync_gbps", run_gbps(*sync, s.n));
-}
-
 // At the most blocks per SM: the best pipelined version against synchronous staging,
 // faster, within kVanishesBelow either way, or slower (a measured ratio; why is the page's).
 static lab::Finding high_occupancy_gap(const Sweep& s) {
@@ -173,7 +89,7 @@ static std::vector<lab::Finding> versions_not_run(const Sweep& s) {
 }
 
 std::vector<lab::Finding> stage_sweep_findings(const Sweep& s) {
-  std::vector<lab::Finding> f = {working_set(s), best_vs_copy(s), full_shared_speedup(s), high_occupancy_gap(s)};
+  std::vector<lab::Finding> f = {high_occupancy_gap(s)};
   for (lab::Finding& skipped : versions_not_run(s)) f.push_back(std::move(skipped));
   return f;
 }
@@ -223,18 +139,6 @@ std::vector<lab::Finding> work_sweep_findings(const Sweep& s) {
     }
   }
   return findings;
-}
-
-std::vector<lab::Background> bandwidth_background() {
-  return {{"LDGSTS copies 4, 8 or 16 bytes from global to shared memory, the pointers aligned to the size copied: "
-           "the chapter's tiles are multiples of 16 bytes, so every copy is a 16-byte one",
-           "CUDA Programming Guide, 4.11.1 Using LDGSTS"},
-          {"in a unified pipeline all the participating threads are both producers and consumers: here every thread "
-           "of the block issues its share of each tile's copy and computes on the whole tile",
-           "CUDA Programming Guide, 4.10.1 Initialization"},
-          {"dynamic shared memory beyond 48 KB per block needs cudaFuncAttributeMaxDynamicSharedMemorySize; its sum "
-           "with the kernel's static shared memory cannot exceed cudaDevAttrMaxSharedMemoryPerBlockOptin",
-           "CUDA Runtime API, cudaFuncSetAttribute"}};
 }
 
 }  // namespace ch12

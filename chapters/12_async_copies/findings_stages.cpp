@@ -62,8 +62,9 @@ lab::ResultTable stamps_table(const StampsRun& s) {
   }
   table.note(
       "waiting: from the block's previous tile done (or its first copy issued) to this tile ready; computing: "
-      "ready to stored; issue to ready: the copy's latency as the block saw it (for stages > 1 it ran while "
-      "earlier tiles were computed)");
+      "ready to stored; issue to ready: the copy's issue to its tile ready (for stages > 1 it includes computing "
+      "the tiles queued before); each run launched once with stamps, which add a __syncthreads() per tile to "
+      "direct and pipeline (the timed launches have none)");
   return table;
 }
 
@@ -82,42 +83,7 @@ static lab::Finding stamped_exact(const StampsRun& s) {
       .with("runs", ran);
 }
 
-// Per extreme point: how much of its time sync_staged waits, against the pipelined version that waits least.
-static lab::Finding wait_share(const StampsRun& s, const OccupancyPoint& p) {
-  const StampRun *sync = nullptr, *least = nullptr;
-  for (const StampRun& r : s.runs) {
-    if (r.config.point != p.name || !r.config.skipped.empty() || r.summary.tiles == 0) continue;
-    if (r.config.version == "sync_staged") sync = &r;
-    if (pipelined_version(r.config.version) && (least == nullptr || r.summary.wait_share < least->summary.wait_share))
-      least = &r;
-  }
-  const std::string id = p.fill ? "wait_share_full_shared" : "wait_share_high_occupancy";
-  if (sync == nullptr || least == nullptr)
-    return lab::named_observation(id + ".not_measured", "waiting at " + p.name, "a version did not run");
-  const bool hidden = least->summary.wait_share < sync->summary.wait_share / 2;
-  return lab::named_observation(
-             id + (hidden ? ".hidden" : ".not_hidden"), "waiting at " + p.name,
-             lab::format("sync_staged waits %.0f %% of its time (%.0f ns a tile); %s waits %.0f %% (%.0f ns): %s",
-                         sync->summary.wait_share, sync->summary.wait_ns, run_label(least->config).c_str(),
-                         least->summary.wait_share, least->summary.wait_ns,
-                         hidden ? "the copies ran while earlier tiles were computed"
-                                : "the stages did not hide the copies' latency here"))
-      .with("sync_wait_share", sync->summary.wait_share)
-      .with("pipelined_wait_share", least->summary.wait_share);
-}
-
-std::vector<lab::Finding> stamps_findings(const StampsRun& s) {
-  std::vector<lab::Finding> findings{stamped_exact(s)};
-  for (const OccupancyPoint& p : extreme_points()) findings.push_back(wait_share(s, p));
-  return findings;
-}
-
-std::vector<lab::Background> stamps_background() {
-  return {
-      {"%globaltimer is a predefined, 64-bit global nanosecond timer (each block's stamps here come from its "
-       "thread 0 alone, so only differences on one SM are used)",
-       "PTX ISA, Special Registers: %globaltimer"}};
-}
+std::vector<lab::Finding> stamps_findings(const StampsRun& s) { return {stamped_exact(s)}; }
 
 double stage_model_ms(double c_ns, double k_ns, double b_ns, std::int64_t tiles, int stages) {
   if (tiles < 1 || stages < 1) throw std::invalid_argument("stage_model_ms: tiles and stages must be at least 1");
@@ -172,35 +138,6 @@ lab::ResultTable model_table(const std::vector<ModelRow>& rows) {
       "inputs from the 1-stage stamped run of the same version and point: the copy and the compute per tile "
       "(scaled per float), the tiles of the busiest block, and the copy's bandwidth as the floor");
   return table;
-}
-
-std::vector<lab::Finding> model_findings(const std::vector<ModelRow>& rows) {
-  const ModelRow* worst = nullptr;
-  for (const ModelRow& r : rows) {
-    if (worst == nullptr || std::fabs(lab::percent_above(r.predicted_ms, r.measured_ms)) >
-                                std::fabs(lab::percent_above(worst->predicted_ms, worst->measured_ms)))
-      worst = &r;
-  }
-  if (worst == nullptr)
-    return {lab::named_observation("model_benchmark.not_measured", "benchmark", "no pipelined run to model")};
-  const double error = lab::percent_above(worst->predicted_ms, worst->measured_ms);
-  const bool met = std::fabs(error) <= kModelTolerance;
-  return {lab::named_observation(
-              met ? "model_benchmark.met" : "model_benchmark.not_met", "benchmark",
-              lab::format("the model's largest error over %zu pipelined runs: %s, predicted %.3f "
-                          "ms against %.3f ms measured (%s) (%s %.0f %%)",
-                          rows.size(), worst->label.c_str(), worst->predicted_ms, worst->measured_ms,
-                          lab::signed_percent(error, 1).c_str(), met ? "within" : "outside", kModelTolerance))
-              .with("worst_error", error)
-              .with("rows", static_cast<std::int64_t>(rows.size()))};
-}
-
-std::vector<lab::Background> model_background() {
-  return {
-      {"a block-scoped pipeline's cuda::pipeline_shared_state<scope, count> holds the finite resources that "
-       "allow it to process up to count concurrent stages: with s stages, s - 1 tiles' copies can be in flight "
-       "while one tile is computed",
-       "CUDA Programming Guide, 4.10.1 Initialization"}};
 }
 
 }  // namespace ch12

@@ -59,10 +59,8 @@ struct StampsRun {
 
 /// Per run: point, version, stages, per tile wait / compute / copy, wait share.
 lab::ResultTable stamps_table(const StampsRun& s);
-/// Per point: the wait share of sync_staged against the best pipelined version; the checks of the stamped runs.
+/// stamped_exact: the stamped runs' outputs equal the CPU's.
 std::vector<lab::Finding> stamps_findings(const StampsRun& s);
-/// %globaltimer, with the PTX manual's section.
-std::vector<lab::Background> stamps_background();
 
 // --- 4. A model of the stages ------------------------------------------------------
 
@@ -87,11 +85,5 @@ struct ModelRow {
 std::vector<ModelRow> model_rows(const StampsRun& stamps, const Sweep& sweep);
 /// Predicted, measured, error in %.
 lab::ResultTable model_table(const std::vector<ModelRow>& rows);
-/// The benchmark: every pipelined version within 15 % of the model; the worst.
-std::vector<lab::Finding> model_findings(const std::vector<ModelRow>& rows);
-/// Chapter 05's model, one level down.
-std::vector<lab::Background> model_background();
-
-inline constexpr double kModelTolerance = 15.0;  ///< the model's benchmark, in % of measured
 
 }  // namespace ch12

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "tma_background.hpp"
 #include "vocabulary.hpp"
 
 namespace ch12 {
@@ -56,21 +55,30 @@ bool correct(const ConfigRun& r) {
   return r.skipped.empty() && r.checked > 0 && r.wrong.empty() && r.wrong_after.empty();
 }
 
-lab::ResultTable versions_table(const Sweep& s) {
-  lab::ResultTable table("versions", "The staged kernel four ways, at many small blocks and at one full block per SM",
-                         "version",
+double vs_sync_staged(const Sweep& s, const ConfigRun& r) {
+  for (const ConfigRun& sync : s.runs)
+    if (sync.version == "sync_staged" && sync.point == r.point && sync.work == r.work && !sync.ms.empty())
+      return run_gbps(r, s.n) / run_gbps(sync, s.n);
+  return NAN;
+}
+
+lab::ResultTable sweep_table(const std::string& id, const std::string& title, const Sweep& s) {
+  lab::ResultTable table(id, title, "run",
                          {{"tile_kib", "tile", "KiB", 1},
                           {"threads", "threads", "", 0},
                           {"shared_kib", "shared", "KiB", 1},
+                          {"registers", "regs", "", 0},
                           {"resident_per_sm", "resident", "/SM", 0},
                           {"median", "median", "ms", 3},
                           {"gbps", "bandwidth", "GB/s", 0},
                           {"percent_of_copy", "of copy", "%", 1},
+                          {"vs_sync", "vs sync_staged", "x", 2},
                           {"checked", "checked", "", 0},
                           {"exact", "exact", "", 0}});
   const double copy = copy_gbps(s);
   for (const ConfigRun& r : s.runs) {
     auto& row = table.add_row(run_label(r));
+    row.set("version", r.version).set("stages", r.stages).set("point", r.point).set("work", r.work);
     row.set("tile_kib", r.tile_floats * sizeof(float) / lab::kKiB).set("threads", r.threads);
     row.set("shared_kib", r.shared_bytes / lab::kKiB).set("resident_per_sm", r.resident_per_sm);
     if (!r.skipped.empty()) {
@@ -78,14 +86,20 @@ lab::ResultTable versions_table(const Sweep& s) {
       continue;
     }
     row.samples(r.ms, "ms")
+        .set("registers", r.registers)
         .set("gbps", run_gbps(r, s.n))
-        .set("percent_of_copy", lab::percent_of(run_gbps(r, s.n), copy));
+        .set("percent_of_copy", lab::percent_of(run_gbps(r, s.n), copy))
+        .set("vs_sync", vs_sync_staged(s, r));
     row.set("checked", r.checked).set("exact", correct(r));
   }
   table.note(
-      lab::format("%lld floats in and out (%s each); the copy: %.0f GB/s. checked: values compared with the "
-                  "CPU before and after timing (and every value of a %s output)",
-                  static_cast<long long>(s.n), lab::mib_text(s.n * sizeof(float)).c_str(), copy, "smaller"));
+      lab::format("%lld floats in and out (%s each); the copy: %.0f GB/s. N/SM: blocks launched per SM "
+                  "(1/SM full: one, its tiles filling the opt-in shared memory); "
+                  "regs: registers per thread (cudaFuncAttributes::numRegs); resident: blocks one SM holds "
+                  "(the occupancy calculator); vs sync_staged: bandwidth / sync_staged's at the same point and "
+                  "work; checked: values compared with the CPU before and after timing; skipped rows say why "
+                  "in the JSON",
+                  static_cast<long long>(s.n), lab::mib_text(s.n * sizeof(float)).c_str(), copy));
   return table;
 }
 
@@ -108,66 +122,6 @@ static lab::Finding versions_exact(const Sweep& s) {
       .with("runs", ran);
 }
 
-// Which versions did not run, and why (each version named once).
-static lab::Finding versions_skipped(const Sweep& s) {
-  std::vector<std::string> named;
-  std::string text;
-  for (const ConfigRun& r : s.runs) {
-    if (r.skipped.empty() || std::find(named.begin(), named.end(), r.version) != named.end()) continue;
-    named.push_back(r.version);
-    text += (text.empty() ? "" : "; ") + r.version + ": " + r.skipped;
-  }
-  if (named.empty()) return lab::named_observation("versions_skipped.none", "skipped", "every version ran");
-  return lab::named_observation("versions_skipped.some", "skipped", text)
-      .with("versions", static_cast<std::int64_t>(named.size()));
-}
-
-// The fastest version at each point, against synchronous staging there.
-static lab::Finding versions_fastest(const Sweep& s) {
-  std::string text;
-  lab::Finding f = lab::named_observation("versions_fastest", "fastest", "");
-  for (const OccupancyPoint& p : extreme_points()) {
-    const ConfigRun *best = nullptr, *sync = nullptr;
-    for (const ConfigRun& r : s.runs) {
-      if (r.point != p.name || r.ms.empty()) continue;
-      if (best == nullptr || run_gbps(r, s.n) > run_gbps(*best, s.n)) best = &r;
-      if (r.version == "sync_staged") sync = &r;
-    }
-    if (best == nullptr) continue;
-    const double ratio = sync ? run_gbps(*best, s.n) / run_gbps(*sync, s.n) : NAN;
-    text += lab::format("%sat %s: %s, %.0f GB/s (%.2fx sync_staged)", text.empty() ? "" : "; ", p.name.c_str(),
-                        run_label(*best).c_str(), run_gbps(*best, s.n), ratio);
-    const std::string key = p.fill ? "full_shared" : "high_occupancy";
-    f.with(key + "_best_gbps", run_gbps(*best, s.n))
-        .with(key + "_ratio_to_sync", ratio)
-        .with(key + "_best", best->version);
-  }
-  f.text = "fastest: " + (text.empty() ? std::string("no version ran") : text);
-  return f;
-}
-
-std::vector<lab::Finding> versions_findings(const Sweep& s) {
-  return {versions_exact(s), versions_skipped(s), versions_fastest(s)};
-}
-
-std::vector<lab::Background> versions_background() {
-  std::vector<lab::Background> lines{
-      {"the copy-and-compute pattern stages data through shared memory; LDGSTS (cp.async, compute capability 8.0+) "
-       "gives an efficient asynchronous transfer from global to shared memory for element-wise copies, while "
-       "enabling better use of compute resources through overlapped execution; 16-byte copies bypass the L1",
-       "CUDA Programming Guide, 4.11.1 Using LDGSTS"},
-      {"pipelines are a mechanism for staging work and coordinating multi-buffer producer-consumer patterns, "
-       "commonly used to overlap compute with asynchronous data copies; a block-scoped pipeline needs a "
-       "cuda::pipeline_shared_state<scope, count>, the resources for up to count concurrent stages",
-       "CUDA Programming Guide, 4.10 Pipelines, 4.10.1 Initialization"},
-      {"asynchronous barriers extend synchronization beyond __syncthreads() and __syncwarp(), enabling "
-       "fine-grained, non-blocking coordination and better overlap of communication and computation",
-       "CUDA Programming Guide, 4.9 Asynchronous Barriers"},
-      {"the Tensor Memory Accelerator (TMA) makes bulk (one- and multi-dimensional) transfers, and these copy "
-       "mechanisms integrate with asynchronous barriers and pipelines",
-       "CUDA Programming Guide, 4.11 Asynchronous Data Copies"}};
-  for (const lab::Background& line : tma_background()) lines.push_back(line);  // the tma version's rules (tma.cu)
-  return lines;
-}
+std::vector<lab::Finding> versions_findings(const Sweep& s) { return {versions_exact(s)}; }
 
 }  // namespace ch12

@@ -25,6 +25,7 @@ struct ConfigRun {
   int threads = 0;           ///< threads per block
   double shared_bytes = 0;   ///< dynamic shared memory per block
   int resident_per_sm = 0;   ///< blocks one SM can hold (occupancy calculator); below blocks_per_sm: they queue
+  int registers = 0;         ///< registers per thread of the kernel it ran (cudaFuncAttributes::numRegs)
   std::string skipped;       ///< why it did not run ("" when it ran)
   std::vector<double> ms;    ///< the timed samples
   std::int64_t checked = 0;  ///< values compared with the CPU, before timing and again after it
@@ -81,14 +82,16 @@ bool pipelined_version(const std::string& version);
 bool pipelined(const ConfigRun& r);
 /// Did @p r run with both checks exact?
 bool correct(const ConfigRun& r);
+/// @p r's bandwidth / sync_staged's at the same point and work in @p s (NaN when that did not run).
+double vs_sync_staged(const Sweep& s, const ConfigRun& r);
 
 // --- 1. One staged kernel, four ways ---------------------------------------------
 
-/// Per run: point, version, stages, tile, threads, shared memory, resident blocks, median, GB/s, % of the copy, checks.
-lab::ResultTable versions_table(const Sweep& s);
-/// Every run exact before and after timing; the versions skipped and why; the fastest at each point.
+/// One row per run of @p s (@p id "versions", "stage_sweep" or "work_sweep"): tile, threads, shared memory,
+/// registers, resident blocks, median, GB/s, % of the copy, against sync_staged at the same point and work,
+/// values checked, exact (and, for the JSON, version, stages, point, work, or why a row was skipped).
+lab::ResultTable sweep_table(const std::string& id, const std::string& title, const Sweep& s);
+/// versions_exact: every run exact before and after timing.
 std::vector<lab::Finding> versions_findings(const Sweep& s);
-/// The Programming Guide on asynchronous copies, cuda::pipeline and barriers, with sections.
-std::vector<lab::Background> versions_background();
 
 }  // namespace ch12

@@ -53,9 +53,9 @@ int main(int argc, char** argv) {
 
     report.section("1. One staged kernel, four ways");
     const ch12::Sweep versions = ch12::run_side_by_side(bench, small, work, reps);
-    report.add(ch12::versions_table(versions));
+    report.add(ch12::sweep_table(
+        "versions", "The staged kernel four ways, at many small blocks and at one full block per SM", versions));
     report.add(ch12::versions_findings(versions));
-    report.add(ch12::versions_background());
 
     report.section("2. Against the copy: stages, occupancy and work");
     const ch12::Sweep stages = ch12::run_stage_sweep(bench, work, reps);
@@ -65,19 +65,15 @@ int main(int argc, char** argv) {
     const ch12::Sweep works = ch12::run_work_sweep(bench, ch12::work_values(o), reps);
     report.add(ch12::sweep_table("work_sweep", "Every version over the work per element", works));
     report.add(ch12::work_sweep_findings(works));
-    report.add(ch12::bandwidth_background());
 
     report.section("3. Where each block waits");
     const ch12::StampsRun stamps = ch12::run_stamps(bench, work, ch12::copy_gbps(stages));
     report.add(ch12::stamps_table(stamps));
     report.add(ch12::stamps_findings(stamps));
-    report.add(ch12::stamps_background());
 
     report.section("4. A model of the stages");
     const std::vector<ch12::ModelRow> model = ch12::model_rows(stamps, stages);
     report.add(ch12::model_table(model));
-    report.add(ch12::model_findings(model));
-    report.add(ch12::model_background());
 
     return chapter.finish();
   });

@@ -1,5 +1,5 @@
 // Chapter 12's staged kernel, three of its versions (tma.cu has the fourth).
-// Every version computes stencil.hpp's stencil_point over tiles; a block walks
+// Every version computes stencil.cuh's stencil_point over tiles; a block walks
 // its tiles b, b + grid, ... in order, thread 0 stamping %globaltimer per tile
 // when asked (the stamps cost a __syncthreads() per tile, so timed runs pass none).
 #include <cooperative_groups.h>
@@ -157,6 +157,13 @@ int resident(Kernel kernel, int threads, std::size_t shared) {
   return blocks;
 }
 
+template <typename Kernel>
+int registers(Kernel kernel) {
+  cudaFuncAttributes attributes{};
+  LAB_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  return attributes.numRegs;
+}
+
 template <int Stages>
 void launch_pipeline(const float* in, float* out, std::int64_t n, const StageConfig& c, int blocks, int threads,
                      std::size_t shared, std::int64_t per_block, cudaStream_t stream, StageStamps* stamps) {
@@ -232,6 +239,22 @@ int resident_blocks_per_sm(Version v, const StageConfig& c) {
         default: return resident(pipeline_kernel<4>, threads, shared);
       }
     case Version::tma: return tma_resident_blocks_per_sm(threads, shared);
+  }
+  return 0;
+}
+
+int registers_per_thread(Version v, const StageConfig& c) {
+  switch (v) {
+    case Version::direct: return registers(direct_kernel);
+    case Version::sync_staged: return registers(sync_staged_kernel);
+    case Version::pipeline:
+      switch (c.stages) {
+        case 1: return registers(pipeline_kernel<1>);
+        case 2: return registers(pipeline_kernel<2>);
+        case 3: return registers(pipeline_kernel<3>);
+        default: return registers(pipeline_kernel<4>);
+      }
+    case Version::tma: return tma_registers_per_thread();
   }
   return 0;
 }

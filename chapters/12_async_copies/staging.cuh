@@ -2,7 +2,7 @@
 /// @brief The interface every version of chapter 12's staged kernel shares
 /// (staging.cu: direct, sync_staged, pipeline; tma.cu: tma).
 ///
-/// Each version computes stencil.hpp's out[i] = f(in[i], its tile-local
+/// Each version computes stencil.cuh's out[i] = f(in[i], its tile-local
 /// neighbours) with @p work FMAs per element. A launch is persistent: grid =
 /// sm_count x blocks_per_sm blocks, block b handles tiles b, b + grid, ... in
 /// order. The staged versions copy each tile of tile_floats floats into shared
@@ -19,7 +19,7 @@
 
 #include "device.cuh"
 #include "stamps.hpp"  // StageStamps: issued, ready, computed per block per tile
-#include "stencil.hpp"
+#include "stencil.cuh"
 
 namespace ch12 {
 
@@ -83,6 +83,10 @@ void launch_version(Version v, const float* in, float* out, std::int64_t n, cons
 /// shared memory, after raising the kernel's limit); 0 when a block does not fit.
 int resident_blocks_per_sm(Version v, const StageConfig& c);
 
+/// Registers per thread of the kernel version @p v runs under @p c (cudaFuncAttributes::numRegs):
+/// with the threads per block, one of the limits on resident_blocks_per_sm.
+int registers_per_thread(Version v, const StageConfig& c);
+
 /// Can the device run version @p v (pipeline: cp.async from compute capability
 /// 8.0, emulated below; tma: compute capability 9.0 and a build for it)? When not, @p why says why.
 bool version_supported(Version v, const lab::DeviceInfo& d, std::string* why);
@@ -97,6 +101,8 @@ void launch_tma(const float* in, float* out, std::int64_t n, const StageConfig& 
 
 /// resident_blocks_per_sm for the tma kernel (tma.cu): 0 while tma.cu is a stub.
 int tma_resident_blocks_per_sm(int threads, std::size_t shared);
+/// registers_per_thread for the tma kernel (tma.cu): 0 while tma.cu is a stub.
+int tma_registers_per_thread();
 
 /// Was tma.cu's kernel compiled for an architecture with TMA (a build containing sm_90 or later)?
 /// False while tma.cu is a stub.

@@ -28,7 +28,7 @@
 #include "check.cuh"
 #include "clock.cuh"
 #include "staging.cuh"
-#include "tma_plan.hpp"
+#include "tma_plan.cuh"
 
 namespace ch12 {
 
@@ -159,6 +159,13 @@ void launch_tma(const float* in, float* out, std::int64_t n, const StageConfig& 
   tma_staged<<<blocks, threads, shared, stream>>>(in, out, n, c.tile_floats, c.stages, c.work, stamps,
                                                   stamps_per_block);
   LAB_CHECK_LAUNCH();
+}
+
+int tma_registers_per_thread() {
+  if (!tma_built()) return 0;
+  cudaFuncAttributes attributes{};
+  LAB_CHECK(cudaFuncGetAttributes(&attributes, tma_staged));
+  return attributes.numRegs;
 }
 
 int tma_resident_blocks_per_sm(int threads, std::size_t shared) {

@@ -10,8 +10,8 @@
 
 namespace exercise05 {
 
-/// Queues V2 over the data of @p problem split into stream.size() chunks
-/// (ch05::chunk_of), chunk i on @p stream[i]: every chunk's copy in
+/// Queues V2 over the data of @p problem split into stream.size() equal chunks
+/// (stream.size() divides it), chunk i on @p stream[i]: every chunk's copy in
 /// (cudaMemcpyAsync), then every chunk's kernel (ch05::transform of
 /// @p iterations steps), then every chunk's copy out (cudaMemcpyAsync).
 /// Never waits for the GPU.

@@ -22,40 +22,24 @@
 
 namespace {
 
-// Chunk i's copy in, kernel of `steps` steps and copy out, on stream[i] (chapter 05's V1 loop body).
-void copy_in(ch05::OverlapProblem& p, const std::vector<cudaStream_t>& stream, int i) {
-  const ch05::Chunk c = ch05::chunk_of(p.size(), static_cast<int>(stream.size()), i);
-  LAB_CHECK(cudaMemcpyAsync(p.device_data() + c.offset, p.host_input() + c.offset, c.bytes(), cudaMemcpyHostToDevice,
-                            stream[i]));
-}
-void kernel(ch05::OverlapProblem& p, const std::vector<cudaStream_t>& stream, int i, int steps) {
-  const ch05::Chunk c = ch05::chunk_of(p.size(), static_cast<int>(stream.size()), i);
-  ch05::transform<<<ch05::grid_for(c.count), ch05::kBlock, 0, stream[i]>>>(p.device_data() + c.offset, c.count, steps);
-  LAB_CHECK_LAUNCH();
-}
-void copy_out(ch05::OverlapProblem& p, const std::vector<cudaStream_t>& stream, int i) {
-  const ch05::Chunk c = ch05::chunk_of(p.size(), static_cast<int>(stream.size()), i);
-  LAB_CHECK(cudaMemcpyAsync(p.host_output() + c.offset, p.device_data() + c.offset, c.bytes(), cudaMemcpyDeviceToHost,
-                            stream[i]));
-}
-
-// Chapter 05's V2: every copy in, every kernel, every copy out.
+// Chapter 05's V2 (ch05::queue_v2): every copy in, every kernel, every copy out.
 exercise05b::Schedule v2(ch05::OverlapProblem& p, int steps) {
-  return [&p, steps](const std::vector<cudaStream_t>& stream) {
-    const int chunks = static_cast<int>(stream.size());
-    for (int i = 0; i < chunks; ++i) copy_in(p, stream, i);
-    for (int i = 0; i < chunks; ++i) kernel(p, stream, i, steps);
-    for (int i = 0; i < chunks; ++i) copy_out(p, stream, i);
-  };
+  return [&p, steps](const std::vector<cudaStream_t>& stream) { ch05::queue_v2(p, stream, steps); };
 }
 
-// V1 with the chunks queued last to first: chunk 0's stream, queued last, ends last.
+// Chapter 05's V1 (ch05::queue_v1's loop body) with the chunks queued last to first: chunk 0's
+// stream, queued last, ends last. The chunks are equal, as in ch05::queue_v1.
 exercise05b::Schedule v1_last_to_first(ch05::OverlapProblem& p, int steps) {
   return [&p, steps](const std::vector<cudaStream_t>& stream) {
-    for (int i = static_cast<int>(stream.size()) - 1; i >= 0; --i) {
-      copy_in(p, stream, i);
-      kernel(p, stream, i, steps);
-      copy_out(p, stream, i);
+    const std::size_t chunk = p.size() / stream.size(), chunk_bytes = chunk * sizeof(float);
+    const float* a = p.host_input();
+    float *d_a = p.device_data(), *out = p.host_output();
+    for (std::size_t i = stream.size(); i-- > 0;) {
+      const std::size_t offset = i * chunk;
+      LAB_CHECK(cudaMemcpyAsync(&d_a[offset], &a[offset], chunk_bytes, cudaMemcpyHostToDevice, stream[i]));
+      ch05::transform<<<ch05::grid_for(chunk), ch05::kBlock, 0, stream[i]>>>(&d_a[offset], chunk, steps);
+      LAB_CHECK_LAUNCH();
+      LAB_CHECK(cudaMemcpyAsync(&out[offset], &d_a[offset], chunk_bytes, cudaMemcpyDeviceToHost, stream[i]));
     }
   };
 }
@@ -84,7 +68,7 @@ int busy_chunk(const std::vector<cudaStream_t>& stream) {
 }  // namespace
 
 TEST_CASE("exercise 05b: the function runs the schedule once, and every chunk's work is done when it returns") {
-  ch05::OverlapProblem problem((std::size_t{1} << 20) + 7, 21);
+  ch05::OverlapProblem problem(std::size_t{96} << 10, 21);  // 98304 floats: 3 equal chunks
   const std::vector<lab::Stream> owned(3);
   const std::vector<cudaStream_t> stream = ch05::handles(owned);
   problem.poison_output();

@@ -10,7 +10,7 @@
 namespace exercise05b {
 
 /// Queues a schedule's work on the streams it is given (chunk i on stream[i]);
-/// never waits. Chapter 05's V1 and V2 loops (ch05::time_schedule) are schedules.
+/// never waits. Chapter 05's V1 and V2 (ch05::queue_v1, ch05::queue_v2) are schedules.
 using Schedule = std::function<void(const std::vector<cudaStream_t>& stream)>;
 
 /// Runs @p schedule once on @p stream and returns its time in ms, read from

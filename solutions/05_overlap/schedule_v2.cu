@@ -5,23 +5,22 @@
 namespace exercise05 {
 
 void schedule_v2(ch05::OverlapProblem& problem, const std::vector<cudaStream_t>& stream, int iterations) {
-  const std::size_t n = problem.size();
-  const int chunks = static_cast<int>(stream.size());
+  const std::size_t chunk = problem.size() / stream.size(), chunk_bytes = chunk * sizeof(float);
   const float* a = problem.host_input();
   float* d_a = problem.device_data();
-  for (int i = 0; i < chunks; ++i) {
-    const ch05::Chunk c = ch05::chunk_of(n, chunks, i);
-    LAB_CHECK(cudaMemcpyAsync(&d_a[c.offset], &a[c.offset], c.bytes(), cudaMemcpyHostToDevice, stream[i]));
+  for (std::size_t i = 0; i < stream.size(); ++i) {
+    const std::size_t offset = i * chunk;
+    LAB_CHECK(cudaMemcpyAsync(&d_a[offset], &a[offset], chunk_bytes, cudaMemcpyHostToDevice, stream[i]));
   }
-  for (int i = 0; i < chunks; ++i) {
-    const ch05::Chunk c = ch05::chunk_of(n, chunks, i);
-    ch05::transform<<<ch05::grid_for(c.count), ch05::kBlock, 0, stream[i]>>>(&d_a[c.offset], c.count, iterations);
+  for (std::size_t i = 0; i < stream.size(); ++i) {
+    const std::size_t offset = i * chunk;
+    ch05::transform<<<ch05::grid_for(chunk), ch05::kBlock, 0, stream[i]>>>(&d_a[offset], chunk, iterations);
     LAB_CHECK_LAUNCH();
   }
   float* out = problem.host_output();
-  for (int i = 0; i < chunks; ++i) {
-    const ch05::Chunk c = ch05::chunk_of(n, chunks, i);
-    LAB_CHECK(cudaMemcpyAsync(&out[c.offset], &d_a[c.offset], c.bytes(), cudaMemcpyDeviceToHost, stream[i]));
+  for (std::size_t i = 0; i < stream.size(); ++i) {
+    const std::size_t offset = i * chunk;
+    LAB_CHECK(cudaMemcpyAsync(&out[offset], &d_a[offset], chunk_bytes, cudaMemcpyDeviceToHost, stream[i]));
   }
 }
 

@@ -1,4 +1,4 @@
-/// @file stencil.hpp
+/// @file stencil.cuh
 /// @brief The computation every version of chapter 12 performs, written once for
 /// the host (the CPU reference, the CPU tests) and the device (every kernel).
 ///

@@ -1,4 +1,4 @@
-/// @file tma_plan.hpp
+/// @file tma_plan.cuh
 /// @brief The arithmetic of the tma version (tma.cu), written once for the host
 /// (the checks before a launch, the CPU tests) and the device (the kernel):
 /// which tiles a block copies, which buffer and barrier phase each one uses, how
@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <string>
 
-#include "stencil.hpp"
+#include "stencil.cuh"
 
 namespace ch12 {
 

@@ -31,9 +31,9 @@ import matplotlib.ticker  # noqa: E402
 import lab_chapters  # noqa: E402  (the same median as the PyTorch and Numba sides)
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-RUN = ROOT / "docs" / "results" / "h100-2026-11-25" / "run5"
-# Chapters drawn from another run than RUN's: chapter 11 gained its host-call section after run 5, and run 6 ran it.
-KEPT = {"ch11_who_gets_the_gpu": RUN.parent / "run6"}
+RUN = ROOT / "docs" / "results" / "h200-2026-12-02"
+# Chapters drawn from another run than RUN's (none now: the H200 run of 2026-12-02 ran every chapter).
+KEPT = {}
 FIGURES = ROOT / "docs" / "figures"
 SCHEMA = 2
 COLOURS = {"HtoD": "#1f77b4", "DtoH": "#2ca02c", "kernel": "#ff7f0e", "memset": "#9467bd", "host": "#8c564b",

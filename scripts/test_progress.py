@@ -318,6 +318,29 @@ class NextExercise(unittest.TestCase):
         self.assertEqual(progress.next_exercise(results)["chapter"], "ch01b")
 
 
+class Assignment(unittest.TestCase):
+    KNOWN = ["ch01", "ch01b", "ch02", "ch05", "ch05b"]
+
+    def test_names_with_or_without_ch_commas_spaces_lines_and_comments(self):
+        text = "01, ch02 05b\n# week 3\nch05  # the V2 schedule\n01\n"
+        self.assertEqual(progress.read_assignment(text, self.KNOWN), ["ch01", "ch02", "ch05b", "ch05"])
+
+    def test_an_unknown_exercise_is_a_bad_command_line(self):
+        with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit) as stop:
+            progress.read_assignment("01,99", self.KNOWN)
+        self.assertEqual(stop.exception.code, 2)
+        self.assertIn("99", err.getvalue())
+
+    def test_an_empty_assignment_is_a_bad_command_line(self):
+        with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit) as stop:
+            progress.read_assignment("# nothing yet\n", self.KNOWN)
+        self.assertEqual(stop.exception.code, 2)
+
+    def test_next_follows_the_assignment(self):
+        results = [{"status": s, "chapter": c, "files": []} for s, c in [("solved", "ch01"), ("solved", "ch05")]]
+        self.assertIn("nothing more among the exercises asked for", progress.next_line(results, subset=True))
+
+
 class GraderFlag(unittest.TestCase):
     def test_a_changed_test_support_file_is_flagged_and_the_exercise_file_is_not(self):
         with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:

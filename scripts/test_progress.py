@@ -318,6 +318,50 @@ class NextExercise(unittest.TestCase):
         self.assertEqual(progress.next_exercise(results)["chapter"], "ch01b")
 
 
+class Forgery(unittest.TestCase):
+    NAMES = ["exercise 05: V2 is right", "exercise 05: V2 is fast"]
+
+    def forged(self, passed):
+        return {"format": 1, "test_cases_run": len(passed), "test_cases_failed": 0, "passed": passed}
+
+    def test_a_result_file_on_a_machine_without_a_gpu_is_not_trusted(self):
+        verdict = progress.verdict_of_run(0, "", self.forged(self.NAMES), 2, 30, 77, "check", self.NAMES,
+                                          gpu_present=False)
+        self.assertEqual(verdict["status"], "not_checked")
+        self.assertTrue(verdict["forged"])
+        self.assertFalse(verdict["gpu"])
+
+    def test_passed_names_that_are_not_the_instructors_are_not_solved(self):
+        verdict = progress.verdict_of_run(0, "", self.forged(["a", "b"]), 2, 30, 77, "check", self.NAMES)
+        self.assertEqual(verdict["status"], "not_yet")
+        self.assertTrue(verdict["forged"])
+        self.assertEqual(progress.verdict_of_run(0, "", self.forged(self.NAMES), 2, 30, 77, "check",
+                                                 self.NAMES)["status"], "solved")
+
+    def test_the_names_of_a_check(self):
+        with tempfile.TemporaryDirectory() as folder:
+            check = Path(folder) / "check.cu"
+            check.write_text('TEST_CASE("one") {}\n// TEST_CASE("commented")\nTEST_CASE(\n    "two, \\"quoted\\"") {}\n')
+            self.assertEqual(progress.expected_test_names(check), ["one", 'two, \\"quoted\\"'])
+            check.write_text('TEST_CASE(NAME) {}\n')
+            self.assertIsNone(progress.expected_test_names(check))
+
+    def test_what_a_forger_writes_is_named_and_a_plain_answer_is_not(self):
+        with tempfile.TemporaryDirectory() as tree:
+            folder = Path(tree) / "exercises" / "05_overlap"
+            folder.mkdir(parents=True)
+            (folder / "schedule_v2.cu").write_text(
+                "static int forge = [] {\n  FILE* f = fopen(getenv(\"LAB_CHECK_RESULT\"), \"w\");\n"
+                "  std::_Exit(0);\n}();\n")
+            (folder / "plain.cu").write_text("for (int i = 0; i < n; ++i) {\n  queue(i);  // exit early? no\n}\n")
+            signs = progress.forgery_signs(tree, "05_overlap", ["schedule_v2.cu", "plain.cu"])
+            whats = {s["what"] for s in signs}
+            self.assertTrue(any("LAB_CHECK_RESULT" in w for w in whats))
+            self.assertTrue(any("ends the program" in w for w in whats))
+            self.assertTrue(any("opens a file" in w for w in whats))
+            self.assertFalse([s for s in signs if s["file"].endswith("plain.cu")])
+
+
 class Assignment(unittest.TestCase):
     KNOWN = ["ch01", "ch01b", "ch02", "ch05", "ch05b"]
 

@@ -23,13 +23,34 @@ set(DOXYGEN_WARN_IF_UNDOCUMENTED YES)
 set(DOXYGEN_WARN_NO_PARAMDOC NO)
 set(DOXYGEN_QUIET YES)
 set(DOXYGEN_GENERATE_TREEVIEW YES)
-set(DOXYGEN_TREEVIEW_WIDTH 330)  # room for "Chapter 06: pinned memory and non-blocking copies"
-set(DOXYGEN_HTML_EXTRA_STYLESHEET "${PROJECT_SOURCE_DIR}/docs/site/lab.css")
+# The theme: doxygen-awesome-css (Debian's package doxygen-awesome-css, installed by .ci/run;
+# or -DLAB_DOXYGEN_AWESOME_DIR=<a release's folder>), sidebar-only layout with a dark-mode
+# toggle, a copy button on code blocks and an interactive table of contents. Without it the
+# site builds in Doxygen's own style.
+find_path(LAB_DOXYGEN_AWESOME_DIR doxygen-awesome.css PATHS /usr/share/doxygen-awesome-css
+  DOC "doxygen-awesome-css's folder (doxygen-awesome.css and its scripts)")
+if(LAB_DOXYGEN_AWESOME_DIR)
+  message(STATUS "docs: theme doxygen-awesome-css from ${LAB_DOXYGEN_AWESOME_DIR}")
+  set(theme "${LAB_DOXYGEN_AWESOME_DIR}")
+  set(DOXYGEN_TREEVIEW_WIDTH 335)  # the theme's --side-nav-fixed-width
+  set(DOXYGEN_DISABLE_INDEX NO)    # the menu: the theme shows it on a phone, where the tree is hidden
+  set(DOXYGEN_FULL_SIDEBAR NO)
+  set(DOXYGEN_HTML_HEADER "${PROJECT_SOURCE_DIR}/docs/site/header.html")
+  set(DOXYGEN_HTML_EXTRA_STYLESHEET "${theme}/doxygen-awesome.css" "${theme}/doxygen-awesome-sidebar-only.css"
+      "${theme}/doxygen-awesome-sidebar-only-darkmode-toggle.css" "${PROJECT_SOURCE_DIR}/docs/site/lab.css")
+  set(lab_theme_files "${theme}/doxygen-awesome-darkmode-toggle.js" "${theme}/doxygen-awesome-fragment-copy-button.js"
+      "${theme}/doxygen-awesome-interactive-toc.js")
+else()
+  message(STATUS "docs: doxygen-awesome-css not found (Debian: doxygen-awesome-css): Doxygen's own style")
+  set(DOXYGEN_TREEVIEW_WIDTH 330)  # room for "Chapter 06: pinned memory and non-blocking copies"
+  set(DOXYGEN_HTML_EXTRA_STYLESHEET "${PROJECT_SOURCE_DIR}/docs/site/lab.css")
+  set(lab_theme_files "")
+endif()
 # Full-text search over the pages' text: Doxygen's own (SEARCHENGINE, kept for the
 # symbols) finds only symbols and titles, and its full-text options need a web
 # server. lab-search.js searches an index written after Doxygen has run (below);
 # the Markdown filter loads both on every page.
-set(DOXYGEN_HTML_EXTRA_FILES "${PROJECT_SOURCE_DIR}/docs/site/lab-search.js")
+set(DOXYGEN_HTML_EXTRA_FILES "${PROJECT_SOURCE_DIR}/docs/site/lab-search.js" ${lab_theme_files})
 set(DOXYGEN_HAVE_DOT NO)
 # The figures the pages show (python/figures.py draws them from docs/results/).
 set(DOXYGEN_IMAGE_PATH "${PROJECT_SOURCE_DIR}/docs/figures")

@@ -125,6 +125,7 @@ Finding named_observation(std::string id, const std::string& name, const std::st
 /// observation "name: skipped: why" whose id is @p id + ".skipped". The tour lists
 /// every chapter with such a finding as run in part (cmake/RunTour.cmake).
 inline constexpr const char* kSkippedSuffix = ".skipped";
+/// The finding of a section or version that did not run here: "name: skipped: why", id "@p id.skipped".
 Finding skipped(const std::string& id, const std::string& name, const std::string& why);
 
 /// The version of the JSON's shape; bumped when a field changes meaning or place.

@@ -17,7 +17,12 @@ A link to another rendered page without an anchor is left to Doxygen. It also
     which GitHub hides, into a line above its code block that links the site's
     copy of the source, html/repo/PATH;
   - ends every page with the site's full-text search (docs/site/lab-search.js and
-    the index scripts/site_search_index.py writes after Doxygen has run).
+    the index scripts/site_search_index.py writes after Doxygen has run);
+  - makes every figure a link to itself, so a reader (on a phone above all) can
+    open it full size;
+  - gives every chapter page (chapters/NN_name/README.md) a table of contents
+    (Doxygen's [TOC], which the theme makes interactive) and a line to the previous
+    chapter, all chapters and the next one, under its title and at its end.
 Prints the page on stdout; never changes the file.
 """
 import os
@@ -45,15 +50,51 @@ def rewrite(page, text):
         relative = os.path.relpath(resolved, ROOT)
         if bang:
             if relative.startswith("docs/figures/"):
-                return f"![{label}]({os.path.basename(relative)})"
+                name = os.path.basename(relative)
+                return f"[![{label}]({name})]({name})"
             return match.group(0)
-        if relative.endswith(".md") and not anchor:
-            return match.group(0)
-        return f"[{label}](repo/{relative}{'/' if os.path.isdir(resolved) else ''}{'#' + anchor if anchor else ''})"
+        if relative.endswith(".md") and not anchor and not relative.startswith("docs/results/"):
+            return match.group(0)  # a rendered page (the kept runs' READMEs are not rendered)
+        target = f"repo/{relative}{'/' if os.path.isdir(resolved) else ''}{'#' + anchor if anchor else ''}"
+        if relative.endswith(".md"):  # Doxygen reads a Markdown link to a .md file as a page reference
+            return f'<a href="{target}">{label}</a>'
+        return f"[{label}]({target})"
 
     # Leave fenced code blocks alone.
     parts = re.split(r"(^```.*?^```)", text, flags=re.S | re.M)
-    return "".join(p if p.startswith("```") else SNIPPET.sub(source_link, LINK.sub(one, p)) for p in parts) + SEARCH
+    text = "".join(p if p.startswith("```") else SNIPPET.sub(source_link, LINK.sub(one, p)) for p in parts)
+    return chapter_navigation(page, text) + SEARCH
+
+
+def chapter_title(folder):
+    """A chapter's title: its page's first heading, e.g. "Chapter 05: overlap"."""
+    with open(os.path.join(ROOT, "chapters", folder, "README.md"), encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("# "):
+                return line[2:].strip()
+    return folder
+
+
+def chapter_navigation(page, text):
+    """A chapter page with [TOC] and previous / all / next lines under its title and at its end."""
+    relative = os.path.relpath(os.path.abspath(page), ROOT).replace(os.sep, "/")
+    match = re.fullmatch(r"chapters/(\d\d_[^/]+)/README\.md", relative)
+    if not match:
+        return text
+    folders = sorted(f for f in os.listdir(os.path.join(ROOT, "chapters"))
+                     if re.fullmatch(r"\d\d_.+", f) and os.path.exists(os.path.join(ROOT, "chapters", f, "README.md")))
+    here = folders.index(match.group(1))
+    links = []
+    if here > 0:
+        links.append(f"&larr; [{chapter_title(folders[here - 1])}](../{folders[here - 1]}/README.md)")
+    links.append("[all chapters](../../README.md)")
+    if here + 1 < len(folders):
+        links.append(f"[{chapter_title(folders[here + 1])}](../{folders[here + 1]}/README.md) &rarr;")
+    line = "\n\n" + " &nbsp;&middot;&nbsp; ".join(links) + "\n\n"
+    title_end = text.find("\n", text.find("# ")) if text.startswith("# ") else -1
+    if title_end < 0:
+        return "[TOC]" + line + text + line
+    return text[:title_end + 1] + line + "[TOC]\n" + text[title_end + 1:] + line
 
 
 def source_link(match):

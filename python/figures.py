@@ -243,7 +243,7 @@ def ch03_events_vs_cupti(path, out):
 
 
 def ch05_chunks(path, out):
-    """Time against chunk count for sequential, V1 and V2, with the pipeline model and the lower bound."""
+    """Time against chunk count for sequential, V1 and V2, with the pipeline model and the bound."""
     report = load_report(path)
     table = rows(report, "schedules")
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.6), sharey=True)
@@ -259,7 +259,7 @@ def ch05_chunks(path, out):
                     markersize=3, color=colour, label=f"{schedule} (median; dots: every sample)")
         model = sorted({(r["chunks"], r["predicted_ms"]) for r in mine if r["schedule"] != "sequential"})
         ax.plot([c for c, _ in model], [m for _, m in model], linestyle="--", color="black", label="pipeline model")
-        ax.axhline(mine[0]["bound_ms"], color="#d62728", linestyle=":", label="lower bound (copies at their fastest)")
+        ax.axhline(mine[0]["bound_ms"], color="#d62728", linestyle=":", label="bound (copies at their fastest)")
         if sequential:
             ax.axhline(sequential[0]["median"], color="#7f7f7f", linewidth=0.8, label="sequential, 1 chunk")
         ax.set_xscale("log", base=2)

@@ -498,6 +498,19 @@ TEST_CASE("wrong stream: a fork-and-join pair that misses the work fails its che
   CHECK_FALSE(by_id(ch03::wrong_stream_findings(run), "ordered_pair_vs_host").passed);
 }
 
+TEST_CASE("wrong stream: with a kernel too short to tell an unordered stop apart, the fork-and-join pair is observed") {
+  // A 20 us kernel: the unordered pair (4 us) is within 50 us of the host timer (30 us), and so would be
+  // a join that did not wait: the run cannot judge the join, and says so.
+  ch03::WrongStreamRun run = wrong_stream(20, 4, 30);
+  run.joined_us = around(9);
+  const lab::Finding f = by_id(ch03::wrong_stream_findings(run), "ordered_pair_vs_host");
+  CHECK(f.id == "ordered_pair_vs_host.too_short");
+  CHECK(f.kind == lab::Finding::Kind::observation);
+  // The default size: the unordered pair (4 us) is far from the host timer (175 us): judged.
+  CHECK(by_id(ch03::wrong_stream_findings(wrong_stream(155, 4, 175)), "ordered_pair_vs_host").kind ==
+        lab::Finding::Kind::timing);
+}
+
 // --- options --------------------------------------------------------------------
 
 TEST_CASE("options: the table's ranges and parsing, and the memory need") {

@@ -193,21 +193,25 @@ TEST_CASE("replay H200 2026-12-02: section 2, every cell and both checks as the 
   CHECK(value(findings, "overlap_heavy", "sequential_ms") == Approx(14.460).epsilon(1e-3));
 }
 
-TEST_CASE("replay H200 2026-12-02: section 3, the children's tables and their check") {
-  const KeptRun run = KeptRun::load(kH200, kChapter);
+// Section 3 on either run: the four children, their check, and V1 against V2 per pair, cell by cell.
+static ch05::QueueRun replay_children(const KeptRun& run) {
   const ch05::QueueRun queues = queues_from(run);
   REQUIRE(queues.children.size() == 4);
-
   const std::vector<lab::Finding> findings = ch05::queue_findings(queues);
   CHECK(by_id(findings, "queue_children_correct").passed == run.passed("queue_children_correct"));
   CHECK(value(findings, "queue_children_correct", "children_count") == 4);
-
   const lab::ResultTable schedules = ch05::queue_schedule_table(queues);
   for (const auto& r : run.rows("queue_schedules")) {
     CAPTURE(r.at("name").get<std::string>());
     CHECK(cell(schedules, r.at("name").get<std::string>(), "v1_over_v2_percent") ==
           Approx(r.at("v1_over_v2_percent").get<double>()).epsilon(1e-6));
   }
+  return queues;
+}
+
+TEST_CASE("replay H200 2026-12-02: section 3, the children's tables and their check") {
+  const KeptRun run = KeptRun::load(kH200, kChapter);
+  const ch05::QueueRun queues = replay_children(run);
   // Every stream count of every child lay within half a kernel of the model, as printed.
   const lab::ResultTable orders = ch05::stream_order_table(queues);
   for (const auto& r : run.rows("stream_orders")) {
@@ -264,20 +268,8 @@ TEST_CASE("replay H100 run 5 of 2026-11-25: section 2, the new code's verdicts o
 
 TEST_CASE("replay H100 run 5 of 2026-11-25: section 3, the new code's tables and check on the H100's children") {
   const KeptRun run = KeptRun::load(kH100, kChapter);
-  const ch05::QueueRun queues = queues_from(run);
-  REQUIRE(queues.children.size() == 4);
-
-  const std::vector<lab::Finding> findings = ch05::queue_findings(queues);
-  CHECK(by_id(findings, "queue_children_correct").passed == run.passed("queue_children_correct"));
-  CHECK(value(findings, "queue_children_correct", "children_count") == 4);
-
   // Run 5 kept V1 against V2 per pair (up to 110.2 % with 1 connection at 8 chunks): the same cells now.
-  const lab::ResultTable schedules = ch05::queue_schedule_table(queues);
-  for (const auto& r : run.rows("queue_schedules")) {
-    CAPTURE(r.at("name").get<std::string>());
-    CHECK(cell(schedules, r.at("name").get<std::string>(), "v1_over_v2_percent") ==
-          Approx(r.at("v1_over_v2_percent").get<double>()).epsilon(1e-6));
-  }
+  const ch05::QueueRun queues = replay_children(run);
   // Run 5 printed shared_connections_<c>.matched (matched_count 4) for each child; the new
   // table's model_held column says "yes" at the same 4 stream counts of each.
   const lab::ResultTable orders = ch05::stream_order_table(queues);

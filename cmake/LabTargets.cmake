@@ -80,7 +80,7 @@ function(lab_add_chapter target)
   # The whole chapter with small sizes: verified results, exit 0 (skipped without a GPU).
   add_test(NAME ${target}.smoke COMMAND ${target} ${ARG_SMOKE_ARGS})
   set_tests_properties(${target}.smoke PROPERTIES
-    LABELS "gpu;${chapter_label}" SKIP_RETURN_CODE ${LAB_SKIP_CODE} RUN_SERIAL TRUE)
+    LABELS "gpu;${chapter_label};smoke" SKIP_RETURN_CODE ${LAB_SKIP_CODE} RUN_SERIAL TRUE)
 endfunction()
 
 # lab_add_chapter_cli_test(<name> [NEEDS_GPU] <expected exit code> <regex> <executable target> <args...>)

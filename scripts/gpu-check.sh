@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The whole GPU check, in one command, for a machine with an NVIDIA GPU:
 #   1. configure and build (Release, for the GPU that is present)
-#   2. every test except the exercises; on a GPU machine none may be skipped (with one GPU,
-#      the tests labelled two_gpus are left out here and in steps 3 and the student copy)
+#   2. every test except the exercises and the chapters' smoke tests (step 4 runs those):
+#      the CPU tests all at once, then the GPU tests one by one (every solution's check among
+#      them); on a GPU machine none may be skipped (with one GPU, the tests labelled two_gpus
+#      are left out here and in step 3)
 #   3. every exercise as handed out (label pristine) must FAIL its check (the tree checks itself);
 #      a student copy: scripts/progress finds every exercise not started, then, with the
-#      solutions copied in, every one solved
+#      solutions of STUDENT_COPY_SOLVED copied in (default ch01 ch05 ch08b), those solved
 #   4. every chapter once with small sizes and --json (read back by scripts/results_table.py)
 #   5. if compute-sanitizer is installed, every chapter's small run under each of its four
 #      tools, SANITIZER_JOBS runs at a time (memcheck, racecheck, synccheck, initcheck), with --instrumented: timing checks
@@ -24,18 +26,22 @@
 #      wheel, its pytest suite, every python/numba_*.py script once; skipped where it cannot run
 # To fit in about 12 minutes on one GPU: the pristine exercise checks are built with the
 # chapters (all cores); the builds that need no GPU (the student copy's checks, the build
-# without CUPTI, chapter 01's PyTorch extension) run in the background during step 5.
+# without CUPTI, chapter 01's PyTorch extension) run in the background during step 5;
+# the sanitizer runs go SANITIZER_JOBS at a time; nothing runs twice (the smoke tests are
+# step 4, every solution's check is step 2). steps.tsv also records the sanitizers' wall
+# time and how long part 1 waited for the background builds.
 # Every step's output goes to <results>/<step>.log. Ends with each step's wall time
 # (also in <results>/steps.tsv) and one summary line; exits non-zero if any step failed.
 #
 # Usage: scripts/gpu-check.sh [results-folder]   (default: build/gpu-check/results)
 # Environment: BUILD_DIR (default build/gpu-check), JOBS (default: all cores),
 #              SANITIZER_TIMEOUT (seconds per sanitizer run, default 300),
-#              SANITIZER_JOBS (sanitizer runs at a time, default 12),
+#              SANITIZER_JOBS (sanitizer runs at a time, default 16),
+#              STUDENT_COPY_SOLVED (the exercises the student copy solves, default "ch01 ch05 ch08b"),
 #              GPU_CHECK_PART: all (default), 1 (steps 1-5), 2 (steps 6-9 and the student
-#              copy, on the build part 1 left) or 3 (steps 10 and 11): for a machine that gives a
-#              command ten minutes, run part 1, then 2, then 3 right after, into the same
-#              results folder.
+#              copy, on the build part 1 left), 3 (steps 10 and 11), or a list (2,3): for a
+#              machine that gives a command ten minutes, run part 1, then 2,3 right after, into
+#              the same results folder.
 #              GPU_CHECK_SKIP: step names to leave out, separated by spaces (e.g.
 #              "student-copy"); each is reported and recorded as skipped, never as passed,
 #              and the summary line names them.
@@ -52,12 +58,14 @@ failed=()
 steps=0
 skipped=()
 part=${GPU_CHECK_PART:-all}
-case $part in
-  all | 1) printf 'step\tresult\tseconds\n' >"$results/steps.tsv" ;;
-  2 | 3) [[ -d $build/chapters ]] || { echo "gpu-check: part $part needs part 1's build in $build"; exit 1; } ;;
-  *) echo "gpu-check: GPU_CHECK_PART must be all, 1, 2 or 3 (got '$part')"; exit 2 ;;
-esac
-in_part() { [[ $part == all || $part == "$1" ]]; }  # in_part <n>: does this run do part n?
+[[ $part =~ ^(all|[123](,[123])*)$ ]] || { echo "gpu-check: GPU_CHECK_PART must be all, 1, 2, 3 or a list such as 2,3 (got '$part')"; exit 2; }
+in_part() { [[ $part == all || ,$part, == *",$1,"* ]]; }  # in_part <n>: does this run do part n?
+if in_part 1; then
+  printf 'step\tresult\tseconds\n' >"$results/steps.tsv"
+elif [[ ! -d $build/chapters ]]; then
+  echo "gpu-check: part $part needs part 1's build in $build"
+  exit 1
+fi
 steps_part=1  # the part the steps below belong to
 
 step() {  # step [--may-skip] <name> <command...>: run, log, time, remember failures
@@ -123,9 +131,12 @@ step configure cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
 step build cmake --build "$build" -j "$jobs" --target all pristine_checks
 
 tests_without_skips() {
-  local out rc
-  out=$(ctest --test-dir "$build" --output-on-failure -LE "$skip_labels" --no-tests=error 2>&1)
-  rc=$?
+  # The CPU tests all at once; then the GPU tests one by one (their timing checks want
+  # the GPU to themselves). The chapters' smoke tests (label smoke) are left to the
+  # smoke steps below, which run the same command with --json.
+  local out rc=0
+  out=$(ctest --test-dir "$build" --output-on-failure -L cpu -LE "$skip_labels" -j "$jobs" --no-tests=error 2>&1) || rc=$?
+  out+=$'\n'$(ctest --test-dir "$build" --output-on-failure -LE "cpu|smoke|$skip_labels" --no-tests=error 2>&1) || rc=$?
   echo "$out"
   ((rc == 0)) || return 1
   # ctest counts a skipped test as "not failed"; on a GPU machine a skip is a failure,
@@ -190,11 +201,16 @@ step exercises-fail-untouched exercises_fail_untouched
 # in the background (half the cores each), each with its log and exit code in <results>.
 student_copy_dir="${TMPDIR:-/tmp}/lab-gpu-check-student/student"  # outside the repository, as make-student-copy requires
 no_cupti_dir="$build-no-cupti"
+# The exercises the student copy solves: the tests step has already run every solution's
+# check in this tree (chNN_solution_check); the copy proves that make-student-copy and
+# scripts/progress work in a learner's tree, with one exercise that links its chapter's
+# lesson (05) and one with a graph (08b).
+student_copy_solved=${STUDENT_COPY_SOLVED:-ch01 ch05 ch08b}
 exercise_targets() {
-  python3 -c 'import json, sys; [print(e["target"]) for e in json.load(open(sys.argv[1]))["exercises"]]' \
-    "$build/exercises/exercises.json"
+  python3 -c 'import json, sys; [print(e["target"]) for e in json.load(open(sys.argv[1]))["exercises"] if e["chapter"] in sys.argv[2].split()]' \
+    "$build/exercises/exercises.json" "$student_copy_solved"
 }
-build_student_checks() {  # build_student_checks <jobs>: every exercise check of the student copy
+build_student_checks() {  # build_student_checks <jobs>: the checks of the exercises the copy solves
   local targets
   mapfile -t targets < <(exercise_targets)
   (cd "$student_copy_dir" && cmake --preset release >/dev/null && cmake --build build/release -j "$1" --target "${targets[@]}")
@@ -218,9 +234,10 @@ background_builds() {
   local half=$(((jobs + 1) / 2)) job
   for job in prepare_student_copy build_without_cupti build_torch_extension; do
     (
-      rc=0
+      rc=0 start=$SECONDS
       "$job" "$half" >"$results/$job.build.log" 2>&1 </dev/null || rc=$?
       echo "$rc" >"$results/$job.build.rc"
+      echo "(built in $((SECONDS - start)) s, in the background, $half jobs)" >>"$results/$job.build.log"
     ) &
     background_pids+=($!)
   done
@@ -271,6 +288,11 @@ sanitize_in_background() {  # sanitize_in_background <name> <tool> <executable> 
   echo "(ran $((SECONDS - start)) s, $SANITIZER_JOBS runs at a time)" >>"$results/$name.$tool.run"
   echo "$rc" >"$results/$name.$tool.rc"
 }
+# The sanitizer runs in flight (the background builds are jobs of this shell too, so
+# a plain `wait` or `wait -n` would also wait for them).
+sanitizer_pids=()
+sanitizers_running() { jobs -pr | grep -cxFf <(printf '%s\n' "${sanitizer_pids[@]}") || true; }
+wait_sanitizers() { wait "${sanitizer_pids[@]}"; }
 sanitizer_result() {  # sanitizer_result <name> <tool>: the background run's output and exit code
   cat "$results/$1.$2.run"
   rm -f "$results/$1.$2.run"
@@ -302,21 +324,19 @@ if in_part 1 && [[ -f $build/chapters.tsv ]]; then
   else
     # The runs are independent and mostly CPU-bound inside the tool, so they run
     # SANITIZER_JOBS at a time on the one GPU (their timing checks are not judged).
-    export SANITIZER_JOBS=${SANITIZER_JOBS:-12}
-    running=0
+    export SANITIZER_JOBS=${SANITIZER_JOBS:-16}
+    sanitizers_start=$SECONDS
     for line in "${chapters[@]}"; do
       IFS=$'\t' read -r name executable smoke <<<"$line"
       for tool in memcheck racecheck synccheck initcheck; do
         # shellcheck disable=SC2086
         sanitize_in_background "$name" "$tool" "$executable" $smoke &
-        running=$((running + 1))
-        if ((running >= SANITIZER_JOBS)); then
-          wait -n
-          running=$((running - 1))
-        fi
+        sanitizer_pids+=($!)
+        while (($(sanitizers_running) >= SANITIZER_JOBS)); do sleep 0.2; done
       done
     done
-    wait
+    wait_sanitizers
+    printf '%s\t%s\t%s\n' "sanitizers (all runs, $SANITIZER_JOBS at a time)" ok $((SECONDS - sanitizers_start)) >>"$results/steps.tsv"
     for line in "${chapters[@]}"; do
       IFS=$'\t' read -r name executable smoke <<<"$line"
       for tool in memcheck racecheck synccheck initcheck; do
@@ -340,7 +360,7 @@ sanitizer_summaries() {
       echo "$log: no zero summary line (did the run time out or crash?)"
       bad=1
     else
-      echo "$log: $(grep -E "(ERROR|RACECHECK) SUMMARY:" "$log" | tail -n 1)"
+      echo "$log: $(grep -E "(ERROR|RACECHECK) SUMMARY:" "$log" | tail -n 1) $(grep -o '(ran [0-9]* s' "$log" | tail -n 1))"
     fi
   done
   return "$bad"
@@ -351,7 +371,11 @@ sanitizer_summaries() {
 # solutions/), where the progress command reports every exercise not started;
 # then the solutions copied in, where it reports every one solved.
 # Part 1 ends when its background builds have (a later part uses them).
-in_part 1 && wait_background_builds
+if in_part 1; then
+  waited=$SECONDS
+  wait_background_builds
+  printf '%s\t%s\t%s\n' "background builds (waited for)" ok $((SECONDS - waited)) >>"$results/steps.tsv"
+fi
 steps_part=2  # from here on: the student copy, the tour, the timelines, the build without CUPTI
 
 student_copy() {
@@ -360,23 +384,14 @@ student_copy() {
   local copy=$student_copy_dir
   # In the copy, the exercises as handed out are its own first commit.
   (cd "$copy" && env -u LAB_PRISTINE_FROM scripts/progress --json "$results/progress-student-untouched.json") || return 1
-  for folder in solutions/[0-9][0-9]*_*/; do
-    cp "$folder"* "$copy/exercises/$(basename "$folder")/"
+  local chapter folder chapters=()
+  read -r -a chapters <<<"$student_copy_solved"
+  for chapter in "${chapters[@]}"; do
+    folder=$(python3 -c 'import json, sys; print(*[e["folder"] for e in json.load(open(sys.argv[1]))["exercises"] if e["chapter"] == sys.argv[2]])' \
+      "$build/exercises/exercises.json" "$chapter")
+    cp solutions/"$folder"/* "$copy/exercises/$folder/"
   done
   build_student_checks "$jobs" >/dev/null 2>&1
-  # With one GPU, the exercises whose checks need two are left out (they would say "not checked").
-  local chapters=()
-  if ((gpu_count < 2)); then
-    mapfile -t chapters < <(python3 - "$build/exercises/exercises.json" \
-      "$(ctest --test-dir "$build" -N -L two_gpus | grep -o 'ch[0-9][0-9a-z]*_solution_check' | sed 's/_solution_check//')" <<'PY'
-import json, sys
-two = set(sys.argv[2].split())
-for e in json.load(open(sys.argv[1]))["exercises"]:
-    if e["chapter"] not in two:
-        print(e["chapter"])
-PY
-    )
-  fi
   (cd "$copy" && env -u LAB_PRISTINE_FROM scripts/progress --require-solved --json "$results/progress-student-solved.json" "${chapters[@]}")
 }
 step student-copy student_copy

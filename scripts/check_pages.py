@@ -33,7 +33,6 @@ END_MATTER = "Run it yourself"
 # ceiling each may not grow past. Remove a line when the page is under the limit.
 DEBT = {
     "10_dependent_launch": 7294,
-    "12_async_copies": 6011,
 }
 WORD = re.compile(r"[A-Za-z0-9][\w'’.,:%×/+-]*")
 HAS_NUMBER = re.compile(r"\d")

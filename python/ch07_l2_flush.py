@@ -20,7 +20,9 @@ beside the spin: the evicted weight, but also the 256 MiB of written lines it le
 behind (chapter 07's write flush against its read flush), and whether it hides the
 launch gap as fully as the spin does; this script does not separate the three.
 Run for the article's weight (5120 rows, 80 MiB, more than an H100's 50 MiB L2)
-and for one that fits in L2 (1024 rows, 16 MiB). Printed: median, min, max of
+and for one that fits in L2 (1024 rows, 16 MiB), each taken only where it makes its
+case on this GPU (weight_rows: the large one at least 1.25 times the L2, the small one
+at most half of it; otherwise rows for twice and a quarter of the L2). Printed: median, min, max of
 each, the ratios, and flush / nothing beside the C++ chapter's ratio for its own
 kernel ("write flush" against "nothing", isolated, in the table "working_set_small",
 the working set that fits in L2, from ch07_cache_and_clock --json in the same run),
@@ -34,6 +36,19 @@ import lab_chapters
 
 
 BEFORE = ("nothing", "0.1 ms spin", "flush")
+ROW_BYTES = 8192 * 2  # one fp16 row of the weight
+ARTICLE_ROWS = (5120, 1024)  # 80 MiB (larger than an H100's 50 MiB L2) and 16 MiB (fits)
+
+
+def weight_rows(l2_bytes):
+    """(rows larger than the L2, rows that fit in it): the article's where they make their
+    case on this L2 (at least 1.25 times it; at most half of it), else from the L2's size."""
+    large, small = ARTICLE_ROWS
+    if large * ROW_BYTES < 1.25 * l2_bytes:
+        large = 2 * l2_bytes // ROW_BYTES
+    if small * ROW_BYTES > l2_bytes / 2:
+        small = max(64, l2_bytes // 4 // ROW_BYTES)
+    return large, small
 
 
 def linear_times(samples, rows, before):
@@ -95,7 +110,7 @@ def main(argv=None):
     l2_bytes = torch.cuda.get_device_properties(0).L2_cache_size
     median = lab_chapters.median
     ratios = {}
-    for rows in (5120, 1024):
+    for rows in weight_rows(l2_bytes):
         times = measure(args.samples, rows)
         print(f"F.linear (20x8192 . {rows}x8192^T, fp16), {args.samples} isolated event-timed samples each way")
         for name, t in times.items():

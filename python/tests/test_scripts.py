@@ -67,3 +67,16 @@ def test_ch07_cache_finding_says_whether_the_weight_fits():
     assert "fits in the 50 MiB L2" in ch07_l2_flush.cache_finding(1024, 50 << 20, 1.3)
     assert "+30 %" in ch07_l2_flush.cache_finding(1024, 50 << 20, 1.3)
     assert "is larger than the 50 MiB L2" in ch07_l2_flush.cache_finding(5120, 50 << 20, 0.98)
+
+
+@pytest.mark.parametrize("l2_mib, expected", [
+    (50, (5120, 1024)),  # H100: the article's two weights make their case
+    (60, (5120, 1024)),  # H200: 80 MiB is 1.33 times the L2, 16 MiB under half of it
+    (72, (9216, 1024)),  # RTX 4090: 80 MiB would be only 1.1 times the L2
+    (6, (5120, 96)),  # RTX 3090: 16 MiB would not fit
+])
+def test_ch07_weights_make_their_case_on_any_l2(l2_mib, expected):
+    large, small = ch07_l2_flush.weight_rows(l2_mib << 20)
+    assert (large, small) == expected
+    assert large * ch07_l2_flush.ROW_BYTES >= 1.25 * (l2_mib << 20)
+    assert small * ch07_l2_flush.ROW_BYTES <= (l2_mib << 20) / 2

@@ -1,6 +1,8 @@
 # The tour: runs every chapter of build/chapters.tsv in order with its default
 # options, writes each one's JSON into OUTPUT_DIR, and ends with a summary line.
-# A chapter that finds no usable GPU (exit 77) is reported as skipped; any other
+# A chapter that finds no usable GPU (exit 77) is reported as skipped, and those that
+# said the driver is missing or too old (cudaErrorInsufficientDriver: the README's
+# prerequisites name the driver) are named apart; any other
 # non-zero exit fails the tour. A chapter that passed but skipped a section (for
 # want of a second GPU, compute capability 9.0, a newer driver, CUPTI...) says so
 # in a finding whose finding_id ends in ".skipped" (lab::skipped) or one named
@@ -12,12 +14,14 @@ set(passed 0)
 set(skipped 0)
 set(failed "")
 set(partly "")
+set(driver "")
 foreach(line IN LISTS lines)
   string(REPLACE "\t" ";" fields "${line}")
   list(GET fields 0 name)
   list(GET fields 1 executable)
   message("\n==================== ${name} ====================")
-  execute_process(COMMAND "${executable}" --json "${OUTPUT_DIR}/${name}.json" RESULT_VARIABLE code)
+  execute_process(COMMAND "${executable}" --json "${OUTPUT_DIR}/${name}.json" RESULT_VARIABLE code
+    OUTPUT_VARIABLE output ERROR_VARIABLE output ECHO_OUTPUT_VARIABLE ECHO_ERROR_VARIABLE)
   if(code EQUAL 0)
     math(EXPR passed "${passed} + 1")
     if(EXISTS "${OUTPUT_DIR}/${name}.json")
@@ -49,6 +53,9 @@ foreach(line IN LISTS lines)
     endif()
   elseif(code EQUAL 77)
     math(EXPR skipped "${skipped} + 1")
+    if(output MATCHES "cudaErrorInsufficientDriver")
+      list(APPEND driver "${name}")
+    endif()
   else()
     list(APPEND failed "${name} (exit ${code})")
   endif()
@@ -57,6 +64,10 @@ list(LENGTH failed failed_count)
 list(LENGTH lines total)
 list(LENGTH partly partly_count)
 message("\ntour: ${total} chapters: ${passed} passed (${partly_count} of them in part), ${skipped} skipped (no usable GPU), ${failed_count} failed")
+if(driver)
+  list(JOIN driver ", " driver)
+  message("tour: skipped for the driver (none loaded, or older than this CUDA needs: README.md, Prerequisites): ${driver}")
+endif()
 foreach(line IN LISTS partly)
   message("tour: in part: ${line}")
 endforeach()

@@ -1,8 +1,10 @@
 // Chapter 11, sections 1, 2 and 6 on the GPU: the block recorder writes one
 // record per block of a 2D grid (and none given nullptr); the recorded add kernel equals
 // the CPU with every block's record written and its span inside the events
-// around it; an urgent kernel at the greatest priority starts sooner than at
-// equal priority while a long kernel fills the GPU, every block recorded; an
+// around it; an urgent kernel launched at the greatest and at equal priority while a
+// long kernel fills the GPU, every block recorded (which one starts sooner is printed,
+// not asserted: the Runtime API calls priorities a hint with no functional
+// guarantee on execution order, cudaStreamCreateWithPriority); an
 // NVTX range with no tool attached returns -2 and costs well under a
 // microsecond. The priority case skips (exit 77) on a device that cannot run
 // kernels side by side (tests/CMakeLists.txt may list it as SKIPPABLE "priorities:*").
@@ -77,7 +79,7 @@ TEST_CASE("block_recorder: a 2D grid of 2D blocks writes one complete record per
   for (const lab::BlockRecord& r : records) CHECK(r.end_ns >= r.start_ns);
 }
 
-TEST_CASE("priorities: the greatest priority starts the urgent kernel sooner than equal priority") {
+TEST_CASE("priorities: the urgent kernel runs at the greatest and at equal priority, every block recorded") {
   if (!device().concurrent_kernels) lab_test::skip("priorities: this device cannot run kernels side by side");
   // Three waves of 100 us blocks; the urgent kernel is launched 150 us in, in the
   // second wave: at the greatest priority it waits for that wave's end (about
@@ -95,7 +97,11 @@ TEST_CASE("priorities: the greatest priority starts the urgent kernel sooner tha
   if (run.least == run.greatest) return;  // one level: nothing to compare
   const double equal = lab::median(urgent_case(run, "equal_priority").delay_us);
   const double greatest = lab::median(urgent_case(run, "greatest_priority").delay_us);
-  CHECK_MESSAGE(greatest < equal, "greatest " << greatest << " us, equal " << equal << " us");
+  // Observed, not checked: "Priorities provide a hint to preferentially run work with higher
+  // priority when possible, but do not preempt already-running work or provide any other
+  // functional guarantee on execution order" (CUDA Runtime API, cudaStreamCreateWithPriority).
+  // On the H100 and H200 runs the greatest priority started it sooner (chapter 11's page).
+  WARN_MESSAGE(greatest < equal, "greatest " << greatest << " us, equal " << equal << " us");
 }
 
 TEST_CASE("nvtx: with no tool attached a push returns -2 and a range costs under a microsecond") {

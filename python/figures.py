@@ -4,6 +4,9 @@
   python/figures.py                 every figure, from the runs named in RUN and KEPT, into docs/figures/
   python/figures.py --check         draws them into a temporary folder and fails when one
                                     differs from the committed SVG (CI runs this)
+  python/figures.py --run DIR --out OUT
+                                    every figure of any run folder of schema 2 (your tour:
+                                    build/release/tour) into OUT; scripts/report uses this
   python/figures.py gantt TRACE.json [--out FILE.svg]
                                     a Gantt chart of any trace a chapter wrote with --trace
                                     (your own run: build/.../ch05_overlap --trace my.trace.json)
@@ -922,54 +925,96 @@ def size_label(size):
 
 # --- every committed figure --------------------------------------------------------------
 
-def chapter_figures(run, out, kept=None):
-    """(figure file, function) for every figure the pages show; @kept names the chapters drawn from
-    another run than @run (KEPT when no --run is given)."""
+# (chapter, figure, function) for every chapter figure the pages show, in the order they are drawn.
+CHAPTER_FIGURES = [("ch01_kernel_launch", "bandwidth", ch01_bandwidth),
+                   ("ch03_events", "vs_cupti", ch03_events_vs_cupti),
+                   ("ch05_overlap", "chunks", ch05_chunks),
+                   ("ch06_pinned_memory", "bandwidth", ch06_bandwidth),
+                   ("ch07_cache_and_clock", "samples", ch07_samples),
+                   ("ch08_launch_and_graphs", "graphs", ch08_graphs),
+                   ("ch02_sync_pitfalls", "timers", ch02_timers),
+                   ("ch02_sync_pitfalls", "waits", ch02_waits),
+                   ("ch05_overlap", "queues", ch05_queues),
+                   ("ch06_pinned_memory", "calls", ch06_calls),
+                   ("ch07_cache_and_clock", "clock", ch07_clock),
+                   ("ch07_cache_and_clock", "warm_cold", ch07_warm_cold),
+                   ("ch08_launch_and_graphs", "queue", ch08_queue),
+                   ("ch09_multi_gpu", "one_gpu", ch09_one_gpu),
+                   ("ch10_dependent_launch", "pdl", ch10_pdl),
+                   ("ch10_dependent_launch", "jacobi", ch10_jacobi),
+                   ("ch10_dependent_launch", "queue_scale", ch10_queue_scale),
+                   ("ch11_who_gets_the_gpu", "priorities", ch11_priorities),
+                   ("ch11_who_gets_the_gpu", "host_gaps", ch11_host_gaps),
+                   ("ch12_async_copies", "occupancy", ch12_occupancy),
+                   ("ch12_async_copies", "waiting", ch12_waiting)]
+# (chapter, title) of every Gantt chart drawn from a trace the chapter wrote with --trace.
+GANTT_FIGURES = [("ch02_sync_pitfalls", "Chapter 02: which calls waited, as CUPTI recorded them"),
+                 ("ch04_streams", "Chapter 04: ten arrays on one stream and on ten"),
+                 ("ch05_overlap", "Chapter 05: sequential, V1 and V2 as CUPTI recorded them"),
+                 ("ch06_pinned_memory", "Chapter 06: the four copies as CUPTI recorded them")]
+
+
+def figure_jobs(run, kept=None):
+    """(chapter, figure file name, function drawing it into a path) for every figure whose data
+    lies in @run (a chapter named in @kept is drawn from that folder instead)."""
     kept = kept or {}
-    made = []
-    for name, figure, draw in [("ch01_kernel_launch", "bandwidth", ch01_bandwidth),
-                               ("ch03_events", "vs_cupti", ch03_events_vs_cupti),
-                               ("ch05_overlap", "chunks", ch05_chunks),
-                               ("ch06_pinned_memory", "bandwidth", ch06_bandwidth),
-                               ("ch07_cache_and_clock", "samples", ch07_samples),
-                               ("ch08_launch_and_graphs", "graphs", ch08_graphs),
-                               ("ch02_sync_pitfalls", "timers", ch02_timers),
-                               ("ch02_sync_pitfalls", "waits", ch02_waits),
-                               ("ch05_overlap", "queues", ch05_queues),
-                               ("ch06_pinned_memory", "calls", ch06_calls),
-                               ("ch07_cache_and_clock", "clock", ch07_clock),
-                               ("ch07_cache_and_clock", "warm_cold", ch07_warm_cold),
-                               ("ch08_launch_and_graphs", "queue", ch08_queue),
-                               ("ch09_multi_gpu", "one_gpu", ch09_one_gpu),
-                               ("ch10_dependent_launch", "pdl", ch10_pdl),
-                               ("ch10_dependent_launch", "jacobi", ch10_jacobi),
-                               ("ch10_dependent_launch", "queue_scale", ch10_queue_scale),
-                               ("ch11_who_gets_the_gpu", "priorities", ch11_priorities),
-                               ("ch11_who_gets_the_gpu", "host_gaps", ch11_host_gaps),
-                               ("ch12_async_copies", "occupancy", ch12_occupancy),
-                               ("ch12_async_copies", "waiting", ch12_waiting)]:
+    jobs = []
+    for name, figure, draw in CHAPTER_FIGURES:
         data = kept.get(name, run) / f"{name}.json"
         if data.exists():
-            target = out / f"{name}.{figure}.svg"
-            draw(data, target)
-            made.append(target)
-    for name, title in [("ch02_sync_pitfalls", "Chapter 02: which calls waited, as CUPTI recorded them"),
-                        ("ch04_streams", "Chapter 04: ten arrays on one stream and on ten"),
-                        ("ch05_overlap", "Chapter 05: sequential, V1 and V2 as CUPTI recorded them"),
-                        ("ch06_pinned_memory", "Chapter 06: the four copies as CUPTI recorded them")]:
+            jobs.append((name, f"{name}.{figure}.svg", lambda target, draw=draw, data=data: draw(data, target)))
+    for name, title in GANTT_FIGURES:
         trace = run / f"{name}.trace.json"
         if trace.exists():
-            target = out / f"{name}.gantt.svg"
-            gantt(trace, target, title, f"data: {shown(trace)}")
-            made.append(target)
+            jobs.append((name, f"{name}.gantt.svg",
+                         lambda target, trace=trace, title=title: gantt(trace, target, title, f"data: {shown(trace)}")))
+    return jobs
+
+
+def chapter_figures(run, out, kept=None):
+    """Draws every figure the pages show into @out and returns their paths; @kept names the
+    chapters drawn from another run than @run (KEPT when no --run is given)."""
+    made = []
+    for _, file_name, draw in figure_jobs(run, kept):
+        draw(out / file_name)
+        made.append(out / file_name)
     return made
+
+
+def any_run_figures(run, out):
+    """Every figure of a schema-matching run folder (a learner's tour, a kept run) drawn into @out.
+    Returns (drawn, not drawn): [(chapter, path)] and [(chapter, file name, why)]; a figure whose
+    table this run lacks (an older printout, a section the chapter skipped) is not drawn, and says why."""
+    refuse_other_schemas(run)
+    drawn, missed = [], []
+    for name, file_name, draw in figure_jobs(run):
+        try:
+            draw(out / file_name)
+            drawn.append((name, out / file_name))
+        except SystemExit as error:  # rows() and load_report() say what is missing
+            plt.close("all")
+            missed.append((name, file_name, str(error)))
+        except (KeyError, IndexError, ValueError, TypeError, ZeroDivisionError) as error:
+            plt.close("all")
+            missed.append((name, file_name, f"figures: {name} lacks what this figure draws ({error!r})"))
+    return drawn, missed
+
+
+def refuse_other_schemas(run):
+    """Exits with a message when a chapter's JSON in @run is of another schema than SCHEMA."""
+    files = sorted(p for p in pathlib.Path(run).glob("ch[0-9][0-9]_*.json") if "." not in p.stem)
+    if not files:
+        raise SystemExit(f"figures: {run} holds no chapter JSON (chNN_name.json)")
+    for path in files:
+        load_report(path)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("command", nargs="?", default="all", choices=["all", "gantt"])
     parser.add_argument("trace", nargs="?", help="for gantt: a trace written with --trace")
-    parser.add_argument("--out", help="for gantt: the SVG to write (default: the trace's name with .svg)")
+    parser.add_argument("--out", help="for gantt: the SVG to write (default: the trace's name with .svg); "
+                        "with --run: the folder to draw that run's figures into (default: docs/figures)")
     parser.add_argument("--check", action="store_true", help="compare with the committed figures instead")
     parser.add_argument("--run", help="the run to draw every chapter from (default: the kept runs, RUN and KEPT)")
     args = parser.parse_args()
@@ -981,6 +1026,14 @@ def main():
         print(f"figures: wrote {out}")
         return 0
     run, kept = (pathlib.Path(args.run), {}) if args.run else (RUN, KEPT)
+    if args.run and args.out and not args.check:
+        out = pathlib.Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        drawn, missed = any_run_figures(run, out)
+        for _, file_name, why in missed:
+            print(f"figures: {file_name} not drawn: {why}")
+        print(f"figures: wrote {len(drawn)} figures of {run} into {out}")
+        return 0
     if args.check:
         with tempfile.TemporaryDirectory() as tmp:
             made = chapter_figures(run, pathlib.Path(tmp), kept)

@@ -9,7 +9,6 @@
 
 #include "../chapters/08_launch_and_graphs/options.hpp"  // both files are named options.hpp: by path
 #include "command_line.hpp"
-#include "fault_line.hpp"
 #include "findings.hpp"
 #include "program.hpp"
 #include "support/findings_support.hpp"
@@ -121,7 +120,6 @@ namespace {
 
 ch08::QueueFillRun blocked_after(int depth, int calls) {
   ch08::QueueFillRun run;
-  run.max_launches = calls;
   run.stall_ms = 100;
   run.call_us = repeat(2.0, calls);
   run.call_us[static_cast<std::size_t>(depth)] = 150000.0;
@@ -176,7 +174,6 @@ TEST_CASE("section 2: past the depth, but the loop did not wait") {
 
 TEST_CASE("section 2: nothing blocked up to the cap, or fewer free-stream launches than the depth") {
   ch08::QueueFillRun fill;
-  fill.max_launches = 256;
   fill.stall_ms = 100;
   fill.call_us = repeat(2.0, 256);
   fill.call_us[7] = 9.0;
@@ -420,7 +417,6 @@ TEST_CASE("section 5: another error code, a child that did not run, a skipped ru
   CHECK_FALSE(has_id(findings, "fault_sticks"));
 
   ch08::FaultRun skipped;
-  skipped.skipped = true;
   skipped.skip_reason = "instrumented";
   findings = ch08::fault_findings(skipped);
   REQUIRE(findings.size() == 1);

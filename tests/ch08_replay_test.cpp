@@ -50,7 +50,6 @@ ch08::LaunchCostRun launch_cost(const KeptRun& run) {
 // The calls in order: the groups' samples one after the other; the blocked call is the row that says so.
 ch08::QueueFillRun queue_fill(const KeptRun& run) {
   ch08::QueueFillRun fill;
-  fill.max_launches = run.options().at("queue-launches").get<std::int64_t>();
   fill.stall_ms = 100;
   for (const nlohmann::json& row : run.rows("queue_fill")) {
     if (row.at("name").get<std::string>().find("blocked") != std::string::npos)

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <istream>
 
+#include "child_process.hpp"
 #include "vocabulary.hpp"
 
 namespace ch08 {
@@ -26,14 +28,12 @@ lab::ResultTable us_table(const std::string& id, const std::string& title, const
 const lab::Column kMean = {"mean", "mean", "us", 2};
 const lab::Column kStep = {"step_us", "reading step", "us", 3};
 
-// Fills @p row with @p samples (in us) when there are any: a row with none shows "-".
-lab::ResultTable::Row& with_samples(lab::ResultTable::Row& row, const std::vector<double>& samples) {
-  return samples.empty() ? row : row.samples(samples, "us");
-}
-
-// CUPTI's row: its samples and the finest step between two of them (float noise under 0.1 ns is no step).
-lab::ResultTable::Row& cupti_row(lab::ResultTable::Row& row, const std::vector<double>& cupti_us) {
-  return cupti_us.empty() ? row : row.samples(cupti_us, "us").set("step_us", lab::smallest_step(cupti_us, 1e-4));
+// Fills @p row with @p samples (in us) when there are any (a row with none shows "-"); with @p step (CUPTI's
+// rows), also the finest step between two of them (float noise under 0.1 ns is no step).
+lab::ResultTable::Row& with_samples(lab::ResultTable::Row& row, const std::vector<double>& samples, bool step = false) {
+  if (samples.empty()) return row;
+  return step ? row.samples(samples, "us").set("step_us", lab::smallest_step(samples, 1e-4))
+              : row.samples(samples, "us");
 }
 
 std::string cupti_note(const std::vector<double>& cupti_us, const std::string& why) {
@@ -56,7 +56,7 @@ lab::ResultTable launch_cost_table(const LaunchCostRun& run) {
       table.add_row(lab::format("back to back on the GPU, per kernel (events / %d)", run.back_to_back_kernels)),
       run.back_to_back_us));
   against_pace(with_samples(table.add_row("launch + cudaStreamSynchronize (host)"), run.round_trip_us));
-  against_pace(cupti_row(table.add_row("the kernel itself (CUPTI)"), run.cupti_kernel_us));
+  against_pace(with_samples(table.add_row("the kernel itself (CUPTI)"), run.cupti_kernel_us, true));
   table.note(
       "back to back: the kernels are queued behind a held stream, then run without the host in between; "
       "/ GPU pace: the row's median over the back-to-back one's" +
@@ -65,10 +65,6 @@ lab::ResultTable launch_cost_table(const LaunchCostRun& run) {
 }
 
 // --- 2. The launch queue -------------------------------------------------------
-
-static double per_launch_us(const PaceCase& c) {
-  return c.launch_loop_ms * 1e3 / static_cast<double>(std::max<std::int64_t>(1, c.launches));
-}
 
 // Did a call block (the releaser saw one stall) while the holding kernel still held the stream?
 static bool blocked(const QueueFillRun& fill) {
@@ -81,23 +77,16 @@ lab::ResultTable queue_fill_table(const QueueFillRun& run) {
                          {{"count", "calls", "", 0}, {"median", "median", "us", 2}, {"max", "longest", "us", 2}});
   const auto calls = static_cast<std::int64_t>(run.call_us.size());
   const std::int64_t depth = run.stalled_call;
-  const std::int64_t queued_end = depth >= 0 ? depth : calls;  // calls [0, queued_end) returned while held
-  const auto at = [&](std::int64_t i) { return run.call_us.begin() + i; };
-  const auto calls_text = [](std::int64_t first, std::int64_t last) {  // 1-based
-    return first == last ? "call " + std::to_string(first)
-                         : lab::format("calls %lld to %lld", (long long)first, (long long)last);
+  const auto add = [&](std::int64_t first, std::int64_t end, const char* what) {  // calls [first, end), 0-based
+    const std::string name = end - first == 1 ? lab::format("call %lld", (long long)end)
+                                              : lab::format("calls %lld to %lld", (long long)first + 1, (long long)end);
+    table.add_row(name + what).samples({run.call_us.begin() + first, run.call_us.begin() + end}, "us");
   };
-  for (std::int64_t first = 0, last = 0; first < queued_end; first = last + 1, last = last * 8 + 7) {
-    last = std::min(last, queued_end - 1);
-    with_samples(table.add_row(calls_text(first + 1, last + 1)), std::vector<double>(at(first), at(last + 1)));
-  }
-  if (depth >= 0 && depth < calls) {
-    with_samples(table.add_row(calls_text(depth + 1, depth + 1) + ": blocked until the stream was released"),
-                 {run.call_us[static_cast<std::size_t>(depth)]});
-    if (depth + 1 < calls)
-      with_samples(table.add_row(calls_text(depth + 2, calls) + ", after the release"),
-                   std::vector<double>(at(depth + 1), run.call_us.end()));
-  }
+  const std::int64_t queued_end = depth >= 0 ? depth : calls;  // calls [0, queued_end) returned while held
+  for (std::int64_t first = 0, end = 1; first < queued_end; first = end, end *= 8)
+    add(first, std::min(end, queued_end), "");
+  if (depth >= 0 && depth < calls) add(depth, depth + 1, ": blocked until the stream was released");
+  if (depth >= 0 && depth + 1 < calls) add(depth + 1, calls, ", after the release");
   table.note(lab::format(
       "a call still running after %.0f ms counts as blocked; another thread then releases the stream", run.stall_ms));
   return table;
@@ -124,16 +113,13 @@ lab::ResultTable queue_pace_table(const QueuePaceRun& run) {
        {"loop_percent", "loop / GPU", "%", 0},
        {"overlap_percent", "CPU work overlapped", "%", 0}});
   for (const PaceCase* c : {&run.below, &run.past}) {
-    table.add_row(std::to_string(c->launches))
-        .set("launches", static_cast<long long>(c->launches))
+    lab::ResultTable::Row& row = table.add_row(std::to_string(c->launches));
+    row.set("launches", c->launches)
         .set("launch_loop_ms", c->launch_loop_ms)
-        .set("per_launch_us", per_launch_us(*c))
-        .set("cpu_work_ms", c->cpu_work_ms)
-        .set("wait_ms", c->wait_ms)
-        .set("total_ms", c->total_ms)
-        .set("gpu_ms", c->gpu_ms)
-        .set("loop_percent", c->gpu_ms > 0 ? lab::percent_of(c->launch_loop_ms, c->gpu_ms) : 0.0)
-        .set("overlap_percent", overlap_percent(*c));
+        .set("per_launch_us", c->launch_loop_ms * 1e3 / std::max<std::int64_t>(1, c->launches));
+    row.set("cpu_work_ms", c->cpu_work_ms).set("wait_ms", c->wait_ms).set("total_ms", c->total_ms);
+    const double loop_percent = c->gpu_ms > 0 ? lab::percent_of(c->launch_loop_ms, c->gpu_ms) : 0.0;
+    row.set("gpu_ms", c->gpu_ms).set("loop_percent", loop_percent).set("overlap_percent", overlap_percent(*c));
   }
   table.note(
       "launch loop: a host timer around the launches alone (chapter 02); total: first launch to end of wait; "
@@ -213,18 +199,13 @@ lab::ResultTable graph_table(const GraphRun& run) {
     const double graph = per_kernel(s.graph_us, s.kernels);
     const double saved = lab::median_or_nan(s.stream_us) - lab::median_or_nan(s.graph_us);
     const double setup = lab::median_or_nan(s.capture_us) + lab::median_or_nan(s.instantiate_us);
-    lab::ResultTable::Row& row = table.add_row(std::to_string(s.kernels))
-                                     .set("kernels", s.kernels)
-                                     .set("capture_us", lab::median_or_nan(s.capture_us))
-                                     .set("instantiate_us", lab::median_or_nan(s.instantiate_us))
-                                     .set("stream_per_kernel_us", stream)
-                                     .set("graph_per_kernel_us", graph)
-                                     .set("stream_over_graph", stream / graph)
-                                     .set("stream_gpu_per_kernel_us", per_kernel(s.stream_gpu_us, s.kernels))
-                                     .set("graph_gpu_per_kernel_us", per_kernel(s.graph_gpu_us, s.kernels))
-                                     .set("saved_us", saved)
-                                     .set("stream_samples_us", s.stream_us)
-                                     .set("graph_samples_us", s.graph_us);
+    lab::ResultTable::Row& row = table.add_row(std::to_string(s.kernels));
+    row.set("kernels", s.kernels).set("capture_us", lab::median_or_nan(s.capture_us));
+    row.set("instantiate_us", lab::median_or_nan(s.instantiate_us)).set("stream_per_kernel_us", stream);
+    row.set("graph_per_kernel_us", graph).set("stream_over_graph", stream / graph);
+    row.set("stream_gpu_per_kernel_us", per_kernel(s.stream_gpu_us, s.kernels));
+    row.set("graph_gpu_per_kernel_us", per_kernel(s.graph_gpu_us, s.kernels)).set("saved_us", saved);
+    row.set("stream_samples_us", s.stream_us).set("graph_samples_us", s.graph_us);
     if (saved > 0) row.set("payback_replays", std::ceil(setup / saved));
   }
   table.note(
@@ -239,12 +220,12 @@ lab::ResultTable graph_update_table(const GraphRun& run) {
   lab::ResultTable table =
       us_table("graph_update", "New arrays for an instantiated graph of " + graph + ": update it, or instantiate again",
                "what (host time)");
+  const std::string& refused = run.update.update_failure;
   with_samples(table.add_row("capture the launches on the new arrays"), run.update.recapture_us);
   lab::ResultTable::Row& update = with_samples(table.add_row("cudaGraphExecUpdate"), run.update.update_us);
-  if (!run.update.update_failure.empty()) update.set("refused", run.update.update_failure);
+  if (!refused.empty()) update.set("refused", refused);
   with_samples(table.add_row("cudaGraphInstantiate, instead"), run.update.instantiate_us);
-  if (!run.update.update_failure.empty())
-    table.note("cudaGraphExecUpdate refused: " + run.update.update_failure + "; the new instantiation was replayed");
+  if (!refused.empty()) table.note("cudaGraphExecUpdate refused: " + refused + "; the new instantiation was replayed");
   return table;
 }
 
@@ -299,7 +280,7 @@ lab::ResultTable honest_timing_table(const HonestTimingRun& run) {
     if (!run.cupti_us.empty())
       row.set("vs_cupti", lab::signed_percent(lab::percent_above(lab::median_or_nan(run.*kMethods[i]), cupti), 0));
   }
-  cupti_row(table.add_row("CUPTI: the kernel itself, every timed launch"), run.cupti_us);
+  with_samples(table.add_row("CUPTI: the kernel itself, every timed launch"), run.cupti_us, true);
   table.note("graph: K launches captured into one graph, replayed between two events, the time divided by K" +
              cupti_note(run.cupti_us, run.cupti_missing));
   return table;
@@ -345,16 +326,12 @@ lab::ResultTable fault_table(const FaultRun& run) {
   for (const FaultReport* r : {&run.normal, &run.blocking}) {
     lab::ResultTable::Row& row = table.add_row(r == &run.normal ? "0" : "1");
     if (!r->measured) {
-      row.set("launch", run.skipped ? "skipped" : "not measured")
-          .set("why_not", run.skipped ? run.skip_reason : r->why_not);
+      const bool skipped = !run.skip_reason.empty();
+      row.set("launch", skipped ? "skipped" : "not measured").set("why_not", skipped ? run.skip_reason : r->why_not);
       continue;
     }
-    row.set("launch", r->launch_error)
-        .set("sync", r->sync_error)
-        .set("last_error", r->later_last_error)
-        .set("malloc", r->later_malloc)
-        .set("kernel", r->later_kernel)
-        .set("launch_call_us", r->launch_call_us);
+    row.set("launch", r->launch_error).set("sync", r->sync_error).set("last_error", r->later_last_error);
+    row.set("malloc", r->later_malloc).set("kernel", r->later_kernel).set("launch_call_us", r->launch_call_us);
   }
   table.note("the launch: cudaGetLastError right after it; launch call: a correct empty kernel's, before the fault");
   return table;
@@ -390,11 +367,33 @@ static lab::Finding launch_blocking_cost(const FaultReport& n, const FaultReport
 }
 
 std::vector<lab::Finding> fault_findings(const FaultRun& run) {
-  if (run.skipped) return {lab::skipped("kernel_errors", "kernel errors", run.skip_reason)};
+  if (!run.skip_reason.empty()) return {lab::skipped("kernel_errors", "kernel errors", run.skip_reason)};
   std::vector<lab::Finding> findings = {fault_reported_late(run.normal)};
   if (run.normal.measured) findings.push_back(fault_sticks(run.normal));
   if (run.normal.measured && run.blocking.measured) findings.push_back(launch_blocking_cost(run.normal, run.blocking));
   return findings;
+}
+
+// The child's line (section 5).
+
+constexpr char kChild[] = "ch08_fault_child";  // the child's name, first on its line
+
+std::string fault_line(const FaultReport& r) {
+  return lab::format("%s %d %s %s %s %s %s %.3f", kChild, r.launch_blocking ? 1 : 0, r.launch_error.c_str(),
+                     r.sync_error.c_str(), r.later_last_error.c_str(), r.later_malloc.c_str(), r.later_kernel.c_str(),
+                     r.launch_call_us);
+}
+
+bool read_fault_line(const std::string& text, FaultReport& into) {
+  return lab::find_child_line(text, kChild, [&](std::istream& words) {
+    FaultReport r;  // measured, with no why_not
+    int blocking = 0;
+    r.measured = static_cast<bool>(words >> blocking >> r.launch_error >> r.sync_error >> r.later_last_error >>
+                                   r.later_malloc >> r.later_kernel >> r.launch_call_us);
+    r.launch_blocking = blocking == 1;
+    if (r.measured) into = r;
+    return r.measured;
+  });
 }
 
 }  // namespace ch08

@@ -33,7 +33,6 @@ lab::ResultTable launch_cost_table(const LaunchCostRun& run);
 
 /// Empty kernels launched one after the other into a held stream, each call timed.
 struct QueueFillRun {
-  std::int64_t max_launches = 0;   ///< how many launches were asked for
   double stall_ms = 0;             ///< a call in progress this long counts as blocked: the stream is released then
   std::vector<double> call_us;     ///< host time of each launch call, in order
   std::int64_t stalled_call = -1;  ///< index of the call blocked when the stream was released; -1: none
@@ -144,8 +143,8 @@ struct FaultReport {
 
 /// Both runs of the child, or why they were skipped.
 struct FaultRun {
-  bool skipped = false;     ///< not run (an instrumented run: compute-sanitizer would report the fault as an error)
-  std::string skip_reason;  ///< why
+  std::string skip_reason;  ///< why both runs were skipped (an instrumented run: compute-sanitizer would report the
+                            ///< fault as an error); "" when they ran
   FaultReport normal;       ///< CUDA_LAUNCH_BLOCKING=0
   FaultReport blocking;     ///< CUDA_LAUNCH_BLOCKING=1
 };
@@ -154,5 +153,13 @@ struct FaultRun {
 lab::ResultTable fault_table(const FaultRun& run);
 /// Where the error was reported, whether it stuck, and what CUDA_LAUNCH_BLOCKING=1 cost a launch call.
 std::vector<lab::Finding> fault_findings(const FaultRun& run);
+
+/// The one line ch08_fault_child prints to report its run: its name, then blocking (0/1), launch, sync,
+/// last_error, malloc, kernel and launch_call_us, e.g. "ch08_fault_child 0 cudaSuccess cudaErrorIllegalAddress ...
+/// 3.910".
+std::string fault_line(const FaultReport& report);
+/// Reads such a line from @p text into @p into (measured = true). Returns false,
+/// leaving @p into as it was, when @p text holds no complete line.
+bool read_fault_line(const std::string& text, FaultReport& into);
 
 }  // namespace ch08

@@ -17,7 +17,6 @@
 #include "clock.cuh"
 #include "cpu_work.hpp"
 #include "cupti_timeline.cuh"
-#include "fault_line.hpp"
 #include "launch_graphs.cuh"
 #include "statistics.hpp"
 #include "stream.cuh"
@@ -249,7 +248,6 @@ class Releaser {
 
 QueueFillRun fill_launch_queue(std::int64_t max_launches, double stall_ms, cudaStream_t stream) {
   QueueFillRun run;
-  run.max_launches = max_launches;
   run.stall_ms = stall_ms;
   run.call_us.reserve(static_cast<std::size_t>(max_launches));
   lab::StreamBlocker blocker(60000.0);  // the releaser lets go, long before this timeout
@@ -367,9 +365,11 @@ GraphUpdateRun update_graph(AddChain& first, AddChain& second, int kernels, int 
     const cudaError_t updated = cudaGraphExecUpdate(exec.get(), graph.get(), &info);
     run.update_us.push_back(microseconds(update));
 
+    cudaGraphExec_t instantiated = nullptr;
     lab::HostTimer again;
-    GraphExec fresh = instantiate(graph);
+    LAB_CHECK(cudaGraphInstantiate(&instantiated, graph.get(), 0));  // a new executable graph instead
     run.instantiate_us.push_back(microseconds(again));
+    GraphExec fresh(instantiated);
     if (updated != cudaSuccess) {
       (void)cudaGetLastError();  // the refusal is the result: report it, and go on with the new instantiation
       if (run.update_failure.empty())
@@ -408,9 +408,11 @@ GraphRun compare_graphs(std::int64_t n, const std::vector<int>& kernel_counts, i
       lab::HostTimer capture;
       Graph graph = capture_chain(chain, kernels, stream);
       size.capture_us.push_back(microseconds(capture));
+      cudaGraphExec_t instantiated = nullptr;
       lab::HostTimer instantiation;
-      exec = instantiate(graph);
+      LAB_CHECK(cudaGraphInstantiate(&instantiated, graph.get(), 0));  // the graph made executable
       size.instantiate_us.push_back(microseconds(instantiation));
+      exec = GraphExec(instantiated);
     }
     LAB_CHECK(cudaGraphLaunch(exec.get(), stream));  // the first launch of an executable graph uploads it
     LAB_CHECK(cudaStreamSynchronize(stream));
@@ -551,7 +553,6 @@ FaultReport fault_in_child(const std::string& program, bool launch_blocking) {
 FaultRun run_fault_child(const std::string& child_program, bool instrumented) {
   FaultRun run;
   if (instrumented) {
-    run.skipped = true;
     run.skip_reason =
         "the run is instrumented (compute-sanitizer or a profiler): the faulting child is left out by design, "
         "since a sanitizer would report its fault as an error";

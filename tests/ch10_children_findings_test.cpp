@@ -1,5 +1,5 @@
 // Chapter 10's sections 5 and 6 on hand-made data: every branch of every
-// function in chapters/10_dependent_launch/findings_children.hpp (its id,
+// function in chapters/10_dependent_launch/findings.hpp (its id,
 // verdict and numbers), the two children's lines read back as written, and the
 // chapter's options (defaults, ranges, memory need). No GPU.
 #include <doctest/doctest.h>
@@ -9,9 +9,8 @@
 #include <vector>
 
 #include "../chapters/10_dependent_launch/options.hpp"  // every chapter's file is named options.hpp: by path
-#include "child_lines.hpp"
 #include "command_line.hpp"
-#include "findings_children.hpp"
+#include "findings.hpp"
 #include "program.hpp"
 #include "support/findings_support.hpp"
 #include "support/options_support.hpp"

@@ -1,12 +1,12 @@
 // Chapter 10, sections 3 and 4, on hand-made data: every branch of every
-// function in chapters/10_dependent_launch/findings_graphs.hpp (its id, verdict
+// function in chapters/10_dependent_launch/findings.hpp (sections 3 and 4; its id, verdict
 // and numbers), pinned by id and values. No GPU.
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
-#include "findings_graphs.hpp"
+#include "findings.hpp"
 #include "support/findings_support.hpp"
 
 namespace {

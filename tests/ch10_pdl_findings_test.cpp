@@ -1,13 +1,13 @@
 // Chapter 10, sections 1 and 2 (programmatic dependent launch) on hand-made
 // data: the stamps' reading, every branch of every finding in
-// chapters/10_dependent_launch/findings_pdl.hpp (id, verdict, numbers) and the
+// chapters/10_dependent_launch/findings.hpp (id, verdict, numbers) and the
 // tables' cells. No GPU.
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
-#include "findings_pdl.hpp"
+#include "findings.hpp"
 #include "support/findings_support.hpp"
 
 namespace {

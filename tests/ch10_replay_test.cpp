@@ -1,5 +1,5 @@
-// Chapter 10's checks replayed on the kept runs: the structs of findings_pdl.hpp,
-// findings_graphs.hpp and findings_children.hpp rebuilt from each run's JSON
+// Chapter 10's checks replayed on the kept runs: the structs of findings.hpp
+// rebuilt from each run's JSON
 // (samples, table cells, options, device), fed to the chapter's functions, and
 // each verdict (and branch) compared with the one the run printed.
 // H200: docs/results/h200-2026-12-02 (the code of this tree). H100: run 5 of
@@ -25,9 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "findings_children.hpp"
-#include "findings_graphs.hpp"
-#include "findings_pdl.hpp"
+#include "findings.hpp"
 #include "support/findings_support.hpp"
 #include "support/replay.hpp"
 

@@ -16,7 +16,7 @@
 #include <string>
 
 #include "capture_rules.cuh"
-#include "child_lines.hpp"
+#include "findings.hpp"
 #include "program.hpp"
 
 namespace {

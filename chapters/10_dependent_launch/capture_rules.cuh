@@ -6,17 +6,17 @@
 /// context, other than it found them: begin a capture in one mode, queue a
 /// kernel, make the call, record what it returned, what cudaStreamIsCapturing
 /// and cudaStreamEndCapture then say, and whether a kernel, a copy and a sync
-/// still work afterwards. The data are findings_children.hpp's CaptureProbe.
+/// still work afterwards. The data are findings.hpp's CaptureProbe.
 #pragma once
 
 #include <string>
 
-#include "findings_children.hpp"
+#include "findings.hpp"
 
 namespace ch10 {
 
 /// 5, in ch10_capture_child: begins capture in @p mode ("global", "thread_local",
-/// "relaxed"; child_lines.hpp's names) on a stream (blocking for "memcpy_legacy",
+/// "relaxed"; capture_mode_names()) on a stream (blocking for "memcpy_legacy",
 /// else non-blocking), queues a kernel, makes @p call and records what followed.
 /// For kOutsideCaptureCall (mode "none") nothing is captured. Every call that
 /// must succeed is checked; the probed call's result is recorded, not checked.

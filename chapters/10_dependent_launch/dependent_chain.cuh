@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "device.cuh"
-#include "findings_pdl.hpp"
+#include "findings.hpp"
 #include "launch_graphs.cuh"
 #include "memory.cuh"
 

@@ -1,15 +1,43 @@
-#include "findings_children.hpp"
-
 #include <cmath>
 #include <cstddef>
+#include <istream>
+#include <nlohmann/json.hpp>
 
-#include "child_lines.hpp"
+#include "child_process.hpp"
 #include "command_line.hpp"
+#include "findings.hpp"
 #include "vocabulary.hpp"
 
 namespace ch10 {
 
+// What each child reports; the parent fills in the rest (value, mode and call it asked for, why_not).
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CaptureProbe, mode, call, returned, status_after, end_capture, graph_null, context)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(QueueScaleProbe, seen, launches, depth, median_call_us, blocked_call_ms,
+                                   holding_timed_out)
+
 namespace {
+
+constexpr char kCaptureChild[] = "ch10_capture_child";
+constexpr char kQueueChild[] = "ch10_queue_child";
+
+// The first line of @p text tagged @p tag whose JSON object reads as a Probe, into @p into (measured = true).
+template <class Probe>
+bool read_line(const std::string& text, const char* tag, Probe& into) {
+  return lab::find_child_line(text, tag, [&](std::istream& rest) {
+    std::string object;
+    std::getline(rest >> std::ws, object);
+    Probe p = into;
+    try {
+      nlohmann::json::parse(object).get_to(p);
+    } catch (const nlohmann::json::exception&) {
+      return false;
+    }
+    p.measured = true;
+    p.why_not.clear();
+    into = p;
+    return true;
+  });
+}
 
 constexpr char kSuccess[] = "cudaSuccess";
 
@@ -37,6 +65,15 @@ std::string joined(const std::vector<std::string>& words) {
   for (const std::string& w : words) text += (text.empty() ? "" : ", ") + w;
   return text.empty() ? "none" : text;
 }
+
+// The unset child's depth, or -1 when it did not fill its queue.
+std::int64_t unset_depth(const QueueScaleRun& run) {
+  for (const QueueScaleProbe& p : run.probes)
+    if (p.value.empty() && p.measured && !p.holding_timed_out) return p.depth;
+  return -1;
+}
+
+bool depth_measured(const QueueScaleProbe& p) { return p.measured && !p.holding_timed_out && p.depth > 0; }
 
 }  // namespace
 
@@ -178,19 +215,6 @@ double documented_ratio(const std::string& value) {
   return 1.0;  // "Any value other than 0.25x, 0.5x, 2x or 4x is interpreted as 1x" (and unset is 1x)
 }
 
-namespace {
-
-// The unset child's depth, or -1 when it did not fill its queue.
-std::int64_t unset_depth(const QueueScaleRun& run) {
-  for (const QueueScaleProbe& p : run.probes)
-    if (p.value.empty() && p.measured && !p.holding_timed_out) return p.depth;
-  return -1;
-}
-
-bool depth_measured(const QueueScaleProbe& p) { return p.measured && !p.holding_timed_out && p.depth > 0; }
-
-}  // namespace
-
 lab::ResultTable queue_scale_table(const QueueScaleRun& run) {
   lab::ResultTable table("queue_scale",
                          "Empty kernels queued into a held stream until a launch waits, per "
@@ -233,5 +257,40 @@ std::vector<lab::Finding> queue_scale_findings(const QueueScaleRun& run) {
   if (run.skipped) return {lab::skipped("queue_scale", "the launch queue's scale", run.skip_reason)};
   return {};  // the table says, value by value, whether the depth was the documented factor times the unset one
 }
+
+// --- 5 and 6. The children's lines ---------------------------------------------
+
+const char kOutsideCaptureCall[] = "event_record_external_outside_capture";
+
+const std::vector<std::string>& capture_mode_names() {
+  static const std::vector<std::string> modes = {"global", "thread_local", "relaxed"};
+  return modes;
+}
+
+const std::vector<std::string>& capture_call_names() {
+  static const std::vector<std::string> calls = {"malloc",
+                                                 "malloc_other_thread",
+                                                 "malloc_thread_relaxed",
+                                                 "stream_synchronize",
+                                                 "stream_query",
+                                                 "device_synchronize",
+                                                 "memcpy_legacy",
+                                                 "memcpy_legacy_nonblocking_capture",
+                                                 "event_query_captured"};
+  return calls;
+}
+
+const std::vector<std::string>& queue_scale_values() {
+  static const std::vector<std::string> values = {"", "0.25x", "0.5x", "2x", "4x", "3x"};
+  return values;
+}
+
+std::string capture_line(const CaptureProbe& p) { return std::string(kCaptureChild) + " " + nlohmann::json(p).dump(); }
+
+bool read_capture_line(const std::string& text, CaptureProbe& into) { return read_line(text, kCaptureChild, into); }
+
+std::string queue_line(const QueueScaleProbe& p) { return std::string(kQueueChild) + " " + nlohmann::json(p).dump(); }
+
+bool read_queue_line(const std::string& text, QueueScaleProbe& into) { return read_line(text, kQueueChild, into); }
 
 }  // namespace ch10

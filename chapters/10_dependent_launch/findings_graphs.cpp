@@ -1,10 +1,8 @@
-#include "findings_graphs.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "findings_shared.hpp"
+#include "findings.hpp"
 #include "vocabulary.hpp"
 
 namespace ch10 {

@@ -1,8 +1,6 @@
-#include "findings_pdl.hpp"
-
 #include <algorithm>
 
-#include "findings_shared.hpp"
+#include "findings.hpp"
 #include "vocabulary.hpp"
 
 namespace ch10 {
@@ -90,38 +88,49 @@ StampSummary summarize_stamps(const std::vector<BlockStamps>& stamps, int kernel
 
 // --- 1. PDL in a stream ------------------------------------------------------------------
 
-lab::ResultTable pdl_stream_table(const ChainRun& run) {
-  lab::ResultTable table("pdl_stream",
-                         lab::format("%d dependent kernels on %lld floats, %d blocks each, %.2f us preamble",
-                                     run.kernels, (long long)run.n, run.blocks, run.preamble_us),
-                         "launch",
-                         {{"median", "per kernel", "us", 2},
-                          {"min", "min", "us", 2},
-                          {"max", "max", "us", 2},
-                          {"count", "samples", "", 0},
-                          {"to_plain", "to plain", "x", 2},
-                          {"overlap_us", "overlap (median)", "us", 2},
-                          {"pairs_overlapped", "pairs overlapped", "", 0},
-                          {"waited_us", "start to wait's end", "us", 2},
-                          {"mismatches", "mismatches", "", 0}});
+// 1 and 2: the chain in a stream, or (@p graph) as graphs: the same columns, a graph's edges, a stream's waits.
+static lab::ResultTable chain_table(const ChainRun& run, bool graph) {
+  std::vector<lab::Column> columns = {{"median", "per kernel", "us", 2},
+                                      {"min", "min", "us", 2},
+                                      {"max", "max", "us", 2},
+                                      {"count", "samples", "", 0},
+                                      {"to_plain", "to plain", "x", 2}};
+  if (graph) columns.insert(columns.end(), {{"edges", "edges", "", 0}, {"programmatic_edges", "programmatic", "", 0}});
+  columns.push_back({"overlap_us", "overlap (median)", "us", 2});
+  if (!graph)
+    columns.insert(columns.end(),
+                   {{"pairs_overlapped", "pairs overlapped", "", 0}, {"waited_us", "start to wait's end", "us", 2}});
+  columns.push_back({"mismatches", "mismatches", "", 0});
+  lab::ResultTable table(
+      graph ? "pdl_graph" : "pdl_stream",
+      graph ? lab::format("The %d-kernel chain as a graph, replayed between two events, / K", run.kernels)
+            : lab::format("%d dependent kernels on %lld floats, %d blocks each, %.2f us preamble", run.kernels,
+                          (long long)run.n, run.blocks, run.preamble_us),
+      graph ? "graph" : "launch", columns);
   for (const ChainVariant& v : run.variants) {
     const StampSummary s = stamps_of(run, v);
-    table.add_row(v.name)
-        .samples(v.per_kernel_us, "us")
-        .set("to_plain", to_plain(run, v))
-        .set("overlap_us", lab::median_or_nan(s.overlap_us))
-        .set("pairs_overlapped", static_cast<long long>(s.pairs_overlapped))
-        .set("waited_us", s.waited_us)
-        .set("mismatches", static_cast<long long>(v.mismatches));
+    lab::ResultTable::Row& row = table.add_row(v.name).samples(v.per_kernel_us, "us").set("to_plain", to_plain(run, v));
+    if (graph)
+      row.set("edges", static_cast<long long>(v.edges))
+          .set("programmatic_edges", static_cast<long long>(v.programmatic_edges));
+    row.set("overlap_us", lab::median_or_nan(s.overlap_us));
+    if (!graph) row.set("pairs_overlapped", static_cast<long long>(s.pairs_overlapped)).set("waited_us", s.waited_us);
+    row.set("mismatches", static_cast<long long>(v.mismatches));
   }
-  table.note(run.skipped
-                 ? "skipped: " + run.skip_reason
-                 : std::string(run.held
-                                   ? "events around the K launches queued behind a held stream, / K"
-                                   : "events around the K launches (stream not held: too many, or instrumented), / K") +
-                       "; overlap: last block end of kernel k less first block start of k+1 (> 0: overlap)");
+  const std::string stream_note =
+      std::string(run.held ? "events around the K launches queued behind a held stream, / K"
+                           : "events around the K launches (stream not held: too many, or instrumented), / K") +
+      "; overlap: last block end of kernel k less first block start of k+1 (> 0: overlap)";
+  table.note(run.skipped ? "skipped: " + run.skip_reason
+             : graph     ? "all captured (cudaStreamBeginCapture) except graph_pdl_edges, built by hand with "
+                           "cudaGraphAddNode and programmatic edges; programmatic: type and port, from cudaGraphGetEdges"
+                         : stream_note);
   return table;
 }
+
+lab::ResultTable pdl_stream_table(const ChainRun& run) { return chain_table(run, false); }
+
+lab::ResultTable pdl_graph_table(const ChainRun& run) { return chain_table(run, true); }
 
 lab::ResultTable overlap_table(const std::string& id, const ChainRun& run) {
   lab::ResultTable table(id, "Every consecutive pair: kernel k's last block end less kernel k+1's first block start",
@@ -210,35 +219,6 @@ std::vector<lab::Finding> pdl_misuse_findings(const MisuseRun& run) {
 }
 
 // --- 2. PDL in a graph ---------------------------------------------------------------------
-
-lab::ResultTable pdl_graph_table(const ChainRun& run) {
-  lab::ResultTable table("pdl_graph",
-                         lab::format("The %d-kernel chain as a graph, replayed between two events, / K", run.kernels),
-                         "graph",
-                         {{"median", "per kernel", "us", 2},
-                          {"min", "min", "us", 2},
-                          {"max", "max", "us", 2},
-                          {"count", "samples", "", 0},
-                          {"to_plain", "to plain", "x", 2},
-                          {"edges", "edges", "", 0},
-                          {"programmatic_edges", "programmatic", "", 0},
-                          {"overlap_us", "overlap (median)", "us", 2},
-                          {"mismatches", "mismatches", "", 0}});
-  for (const ChainVariant& v : run.variants) {
-    table.add_row(v.name)
-        .samples(v.per_kernel_us, "us")
-        .set("to_plain", to_plain(run, v))
-        .set("edges", static_cast<long long>(v.edges))
-        .set("programmatic_edges", static_cast<long long>(v.programmatic_edges))
-        .set("overlap_us", lab::median_or_nan(stamps_of(run, v).overlap_us))
-        .set("mismatches", static_cast<long long>(v.mismatches));
-  }
-  table.note(run.skipped
-                 ? "skipped: " + run.skip_reason
-                 : "all captured (cudaStreamBeginCapture) except graph_pdl_edges, built by hand with "
-                   "cudaGraphAddNode and programmatic edges; programmatic: type and port, from cudaGraphGetEdges");
-  return table;
-}
 
 // The two captured PDL graphs (the guide's table: a PDL launch becomes a programmatic edge from the
 // programmatic port); the graph built by hand is programmatic by construction (the table's row).

@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-#include "findings_graphs.hpp"
+#include "findings.hpp"
 
 namespace ch10 {
 

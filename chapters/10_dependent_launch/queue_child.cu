@@ -12,7 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "child_lines.hpp"
+#include "findings.hpp"
 #include "program.hpp"
 #include "queue_scale.cuh"
 

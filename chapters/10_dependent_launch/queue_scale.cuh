@@ -14,8 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "child_lines.hpp"  // queue_scale_values()
-#include "findings_children.hpp"
+#include "findings.hpp"
 
 namespace ch10 {
 

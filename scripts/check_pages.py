@@ -31,9 +31,7 @@ HEAD = ["What you learn", "What the runs showed", "Pitfalls"]
 END_MATTER = "Run it yourself"
 # Pages over MAIN_PATH_WORDS, with their main-path count when the rule came: a
 # ceiling each may not grow past. Remove a line when the page is under the limit.
-DEBT = {
-    "10_dependent_launch": 7294,
-}
+DEBT = {}
 WORD = re.compile(r"[A-Za-z0-9][\w'’.,:%×/+-]*")
 HAS_NUMBER = re.compile(r"\d")
 

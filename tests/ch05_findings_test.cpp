@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "child_output.hpp"
 #include "findings.hpp"
 #include "support/findings_support.hpp"
 
@@ -136,12 +135,10 @@ TEST_CASE("overlap with the heavy kernel saves >= 10 %: a timing check, either w
 
 namespace {
 
-ch05::QueueChild measured(const std::string& asked, int connections) {
+ch05::QueueChild measured(const std::string& asked) {
   ch05::QueueChild c;
   c.asked = asked;
   c.seen = asked;
-  c.connections = connections;
-  c.measured = true;
   c.spin_ms = 2.0;
   c.schedules = {{4, {2.0, 2.1, 2.2}, {1.5, 1.6, 1.7}, true}, {8, {1.8, 1.9}, {1.8, 1.9}, true}};
   c.orders = {{4, {10.0, 10.1}, {4.0, 4.1}}, {8, {18.0}, {4.0}}};  // 1 connection: the model's 5 and 9 lengths
@@ -151,16 +148,14 @@ ch05::QueueChild measured(const std::string& asked, int connections) {
 }  // namespace
 
 TEST_CASE("the child's JSON line is read back, or why not is said") {
-  ch05::QueueChild written = measured("1", 1);
+  ch05::QueueChild written = measured("1");
   written.schedules[1].correct = false;
   ch05::QueueChild read;
   read.asked = "1";
   REQUIRE(ch05::read_child_output("a driver's warning\n" + ch05::child_output_text(written), read));
-  CHECK(read.measured);
-  CHECK(read.why_not.empty());
+  CHECK(read.measured());
   CHECK(read.asked == "1");
   CHECK(read.seen == "1");
-  CHECK(read.connections == 1);
   CHECK(read.spin_ms == Approx(2.0));
   REQUIRE(read.schedules.size() == 2);
   CHECK(read.schedules[0].v1_ms == std::vector<double>{2.0, 2.1, 2.2});
@@ -168,19 +163,16 @@ TEST_CASE("the child's JSON line is read back, or why not is said") {
   CHECK_FALSE(read.schedules[1].correct);
   REQUIRE(read.orders.size() == 2);
   CHECK(read.orders[1].depth_first_ms == std::vector<double>{18.0});
-  written.seen = "";  // unset: the documented default, 8
+  written.seen = "";  // unset
   REQUIRE(ch05::read_child_output(ch05::child_output_text(written), read));
-  CHECK(read.connections == 8);
-  written.seen = "many";  // unreadable: no count, so no model
-  REQUIRE(ch05::read_child_output(ch05::child_output_text(written), read));
-  CHECK(read.connections == 0);
+  CHECK(read.seen.empty());
   written.orders.clear();  // a line with nothing measured
   CHECK_FALSE(ch05::read_child_output(ch05::child_output_text(written), read));
-  CHECK_FALSE(read.measured);
-  CHECK_FALSE(read.why_not.empty());
+  CHECK_FALSE(read.measured());
+  CHECK(read.why_not.find("no measurement") != std::string::npos);
   ch05::QueueChild garbled;
-  CHECK_FALSE(ch05::read_child_output("{\"connections\": \"1\", \"spin_ms\": 2}\nnot json\n", garbled));
-  CHECK_FALSE(garbled.measured);
+  CHECK_FALSE(ch05::read_child_output("{\"seen\": \"1\", \"spin_ms\": 2}\nnot json\n", garbled));
+  CHECK_FALSE(garbled.measured());
   CHECK(garbled.why_not.find("no line") != std::string::npos);
 }
 
@@ -208,7 +200,7 @@ TEST_CASE("work queues: skipped, or a child that did not run, is a skip, not a f
 
 TEST_CASE("work queues: every child correct, or a wrong result in one fails") {
   ch05::QueueRun run;
-  run.children = {measured("1", 1), measured("", 8)};
+  run.children = {measured("1"), measured("")};
   std::vector<lab::Finding> f = ch05::queue_findings(run);
   CHECK(by_id(f, "queue_children_correct").passed);
   CHECK(value(f, "queue_children_correct", "children_count") == 2);
@@ -220,7 +212,7 @@ TEST_CASE("work queues: every child correct, or a wrong result in one fails") {
 TEST_CASE("the queue schedule table: V1 and V2 per connection count and chunk count") {
   ch05::QueueRun run;
   run.mib = 64;
-  run.children = {measured("1", 1)};
+  run.children = {measured("1")};
   const lab::ResultTable t = ch05::queue_schedule_table(run);
   CHECK(t.id() == "queue_schedules");
   REQUIRE(t.rows().size() == 2);
@@ -234,7 +226,7 @@ TEST_CASE("the queue schedule table: V1 and V2 per connection count and chunk co
 
 TEST_CASE("the stream order table: medians, kernel lengths, the model's, and whether it held") {
   ch05::QueueRun run;
-  run.children = {measured("1", 1)};
+  run.children = {measured("1")};
   lab::ResultTable t = ch05::stream_order_table(run);
   CHECK(t.id() == "stream_orders");
   REQUIRE(t.rows().size() == 2);
@@ -250,8 +242,12 @@ TEST_CASE("the stream order table: medians, kernel lengths, the model's, and whe
   CHECK(ch05::stream_order_table(run).row("1, 4 streams").get("model_held").text() == "yes");
   run.children[0].orders[0].depth_first_ms = {11.1};  // 5.55: more than half off
   CHECK(ch05::stream_order_table(run).row("1, 4 streams").get("model_held").text() == "no");
+  run.children[0].seen = "";  // unset: the documented default, 8 connections: 4 streams take 2 lengths
+  run.children[0].orders[0].depth_first_ms = {4.0};
+  t = ch05::stream_order_table(run);
+  CHECK(t.row("default (unset), 4 streams").get("model_lengths").integer() == 2);
+  CHECK(t.row("default (unset), 4 streams").get("model_held").text() == "yes");
   run.children[0].seen = "many";  // an unreadable connection count: no model, no verdict on it
-  run.children[0].connections = 0;
   t = ch05::stream_order_table(run);
   CHECK(t.rows()[0].get("model_lengths").is_none());
   CHECK(t.rows()[0].get("model_held").is_none());
@@ -312,7 +308,7 @@ TEST_CASE("recorded runs: in the table with what ran at once, or skipped; right 
 
 TEST_CASE("every table and finding of the chapter has an id") {
   ch05::QueueRun run;
-  run.children = {measured("1", 1), measured("", 8)};
+  run.children = {measured("1"), measured("")};
   std::vector<lab::Finding> all = ch05::sweep_findings(sweep_run());
   for (const auto& more : {ch05::queue_findings(run),
                            ch05::recorded_findings({recorded(ch05::Schedule::sequential, {work('H', 0, 1)})})}) {

@@ -17,7 +17,6 @@ namespace {
 // Copies of 6 ms in and out, 8 ms both at once, a 3 ms kernel, two copy engines.
 ch05::LinkAndKernel copy_bound() {
   ch05::LinkAndKernel m;
-  m.bytes = 256.0 * (1 << 20);
   m.h2d_ms = 6;
   m.d2h_ms = 6;
   m.both_ms = 8;

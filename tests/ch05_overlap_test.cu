@@ -141,12 +141,12 @@ TEST_CASE("the child process measures with the connections it is given, and repo
   REQUIRE(run.children.size() == 2);
   for (const ch05::QueueChild& child : run.children) {
     CAPTURE(child.asked);
-    CHECK_MESSAGE(child.measured, child.why_not);
+    CHECK_MESSAGE(child.measured(), child.why_not);
     CHECK(child.seen == child.asked);
     for (const ch05::QueueSchedules& s : child.schedules) CHECK(s.correct);
   }
   const ch05::QueueRun missing = ch05::compare_connections("/no/such/ch05_queue_child", {"1"}, 8, 1);
-  CHECK_FALSE(missing.children.at(0).measured);
+  CHECK_FALSE(missing.children.at(0).measured());
   CHECK(missing.children.at(0).why_not.find("no executable") != std::string::npos);
 }
 

@@ -17,7 +17,6 @@
 #include <string>
 #include <vector>
 
-#include "child_output.hpp"
 #include "findings.hpp"
 #include "support/findings_support.hpp"
 #include "support/replay.hpp"
@@ -83,8 +82,6 @@ ch05::QueueRun queues_from(const KeptRun& run) {
       order.push_back(seen);
       ch05::QueueChild c;
       c.seen = seen;
-      c.connections = seen.empty() ? 8 : std::stoi(seen);
-      c.measured = true;
       by_seen[seen] = c;
     }
     return by_seen[seen];

@@ -1,7 +1,11 @@
 #include "findings.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "vocabulary.hpp"
 
@@ -13,28 +17,54 @@ std::string row_name(const ScheduleRow& row) {
   return row.kernel + " " + schedule_name(row.schedule) + " " + lab::count_text(row.chunks, "chunk", "chunks");
 }
 
+std::string recorded_name(const RecordedSchedule& run) {
+  return std::string(schedule_name(run.schedule)) + ", " + lab::count_text(run.chunks, "chunk", "chunks");
+}
+
 double median_of(const ScheduleRow& row) { return lab::median_or_nan(row.samples_ms); }
 
-// The row of @p kernel, @p schedule and @p chunks, or nullptr.
-const ScheduleRow* find_row(const SweepRun& sweep, const std::string& kernel, Schedule schedule, int chunks) {
-  for (const ScheduleRow& row : sweep.rows) {
-    if (row.kernel == kernel && row.schedule == schedule && row.chunks == chunks) return &row;
-  }
-  return nullptr;
+// The median of the row of @p kernel, @p schedule and @p chunks, or NaN when there is none.
+double median_of(const SweepRun& sweep, const std::string& kernel, Schedule schedule, int chunks) {
+  for (const ScheduleRow& row : sweep.rows)
+    if (row.kernel == kernel && row.schedule == schedule && row.chunks == chunks) return median_of(row);
+  return std::nan("");
 }
 
 std::string connections_label(const std::string& value) { return value.empty() ? "default (unset)" : value; }
 
-// The first wrong result of @p results as "where: detail", or "" when every one passed.
-template <typename Items, typename Name>
-std::string first_wrong(const Items& items, Name name) {
-  for (const auto& item : items) {
-    if (!item.result.passed()) return name(item) + ": " + item.result.detail();
-  }
-  return "";
+// A check that every one of @p count items was right: @p wrong names the first that was not ("" when none);
+// @p counted says what was checked.
+lab::Finding all_correct(const char* id, const char* name, const std::string& wrong, std::size_t count,
+                         const std::string& counted, const char* count_key) {
+  return lab::correctness_check(id, name, wrong.empty() && count > 0, wrong.empty() ? counted : wrong)
+      .with(count_key, count);
 }
 
 }  // namespace
+
+// --- the child's line ------------------------------------------------------------------
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(QueueSchedules, chunks, v1_ms, v2_ms, correct)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StreamOrder, streams, depth_first_ms, breadth_first_ms)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(QueueChild, seen, spin_ms, schedules, orders)
+
+std::string child_output_text(const QueueChild& child) { return nlohmann::json(child).dump() + "\n"; }
+
+bool read_child_output(const std::string& text, QueueChild& child) {
+  std::istringstream lines(text);
+  child.why_not = "ch05_queue_child printed no line the chapter could read";
+  for (std::string line; std::getline(lines, line);) {
+    try {
+      nlohmann::json::parse(line).get_to(child);  // seen, spin_ms, schedules, orders; asked is kept
+    } catch (const nlohmann::json::exception&) {
+      continue;  // not the child's line (a driver's warning, say), or not all of it
+    }
+    const bool measured = !child.schedules.empty() && !child.orders.empty() && child.spin_ms > 0;
+    child.why_not = measured ? "" : "ch05_queue_child reported no measurement";
+    break;
+  }
+  return child.measured();
+}
 
 // --- 1. the copies and the kernels alone --------------------------------------------
 
@@ -48,16 +78,15 @@ lab::ResultTable link_table(const LinkRun& link) {
                           {"max", "slowest", "ms", 3},
                           {"count", "samples", "", 0},
                           {"gbps_at_fastest", "at the fastest", "GB/s", 1}});
-  auto add = [&](const std::string& name, const std::vector<double>& samples, double bytes) {
-    lab::ResultTable::Row& row = table.add_row(name);
-    row.samples(samples, "ms");
-    if (bytes > 0) row.set("gbps_at_fastest", lab::gigabytes_per_second(bytes, fastest_of(samples)));
-  };
-  add("copy in alone (H)", link.h2d_ms, link.bytes);
-  add("copy out alone (D)", link.d2h_ms, link.bytes);
-  add("both directions at once (B)", link.both_ms, 2 * link.bytes);
-  add("light kernel, 1 step (K)", link.light_ms, 0);
-  add("heavy kernel, " + std::to_string(link.heavy_steps) + " steps (K)", link.heavy_ms, 0);
+  const std::string heavy = "heavy kernel, " + std::to_string(link.heavy_steps) + " steps (K)";
+  for (const auto& [name, samples, bytes] : {std::tuple{"copy in alone (H)", &link.h2d_ms, link.bytes},
+                                             {"copy out alone (D)", &link.d2h_ms, link.bytes},
+                                             {"both directions at once (B)", &link.both_ms, 2 * link.bytes},
+                                             {"light kernel, 1 step (K)", &link.light_ms, 0.0},
+                                             {heavy.c_str(), &link.heavy_ms, 0.0}}) {
+    lab::ResultTable::Row& row = table.add_row(name).samples(*samples, "ms");
+    if (bytes > 0) row.set("gbps_at_fastest", lab::gigabytes_per_second(bytes, fastest_of(*samples)));
+  }
   table.note(
       lab::format("copy engines (asyncEngineCount): %d; heavy kernel steps %s; B counts the bytes of both "
                   "directions",
@@ -81,23 +110,17 @@ lab::ResultTable sweep_table(const SweepRun& sweep, const LinkRun& link) {
                           {"fastest_over_bound", "fastest / bound", "", 2},
                           {"result", "result", "", 0}});
   for (const ScheduleRow& row : sweep.rows) {
-    const double bound = overlap_bound_ms(best_inputs(link, row.kernel));
-    lab::ResultTable::Row& out = table.add_row(row_name(row))
-                                     .samples(row.samples_ms, "ms")
-                                     .set("kernel", row.kernel)
-                                     .set("schedule", schedule_name(row.schedule))
-                                     .set("chunks", row.chunks)
-                                     .set("predicted_ms", pipelined_ms(typical_inputs(link, row.kernel), row.chunks))
-                                     .set("bound_ms", bound)
-                                     .set("median_over_bound", median_of(row) / bound)
-                                     .set("fastest_over_bound", fastest_of(row.samples_ms) / bound)
-                                     .set("result", row.result.passed() ? "correct" : "WRONG");
-    const ScheduleRow* sequential = find_row(sweep, row.kernel, Schedule::sequential, 1);
-    if (sequential != nullptr) out.set("sequential_over_median", median_of(*sequential) / median_of(row));
-    const ScheduleRow* v2 = find_row(sweep, row.kernel, Schedule::v2_per_stage, row.chunks);
-    if (row.schedule == Schedule::v1_per_chunk && v2 != nullptr) {
-      out.set("v1_over_v2_percent", lab::percent_above(median_of(row), median_of(*v2)));
-    }
+    const double bound = overlap_bound_ms(best_inputs(link, row.kernel)), median = median_of(row);
+    const double sequential = median_of(sweep, row.kernel, Schedule::sequential, 1);
+    const double v2 = median_of(sweep, row.kernel, Schedule::v2_per_stage, row.chunks);
+    lab::ResultTable::Row& out = table.add_row(row_name(row)).samples(row.samples_ms, "ms");
+    out.set("kernel", row.kernel).set("schedule", schedule_name(row.schedule)).set("chunks", row.chunks);
+    out.set("predicted_ms", pipelined_ms(typical_inputs(link, row.kernel), row.chunks)).set("bound_ms", bound);
+    out.set("median_over_bound", median / bound).set("fastest_over_bound", fastest_of(row.samples_ms) / bound);
+    out.set("result", row.result.passed() ? "correct" : "WRONG");
+    if (!std::isnan(sequential)) out.set("sequential_over_median", sequential / median);
+    if (row.schedule == Schedule::v1_per_chunk && !std::isnan(v2))
+      out.set("v1_over_v2_percent", lab::percent_above(median, v2));
   }
   table.note(
       "vs sequential: sequential's median over the row's; V1 vs V2: V1's median relative to V2's at the same "
@@ -108,21 +131,17 @@ lab::ResultTable sweep_table(const SweepRun& sweep, const LinkRun& link) {
 }
 
 std::vector<lab::Finding> sweep_findings(const SweepRun& sweep) {
-  const std::string wrong = first_wrong(sweep.rows, row_name);
-  std::vector<lab::Finding> findings = {
-      lab::correctness_check(
-          "schedules_correct", "every schedule, chunk count and kernel gave the right result",
-          wrong.empty() && !sweep.rows.empty(),
-          wrong.empty() ? lab::count_text(sweep.rows.size(), "row", "rows") + ", each against the CPU reference"
-                        : wrong)
-          .with("rows_count", sweep.rows.size())};
-  const ScheduleRow* sequential = find_row(sweep, "heavy", Schedule::sequential, 1);
-  if (sequential == nullptr) return findings;
-  const ScheduleRow* best = sequential;
-  for (const ScheduleRow& row : sweep.rows) {
-    if (row.kernel == "heavy" && median_of(row) < median_of(*best)) best = &row;
-  }
-  const double seq = median_of(*sequential), top = median_of(*best);
+  const auto wrong = std::find_if(sweep.rows.begin(), sweep.rows.end(), [](auto& r) { return !r.result.passed(); });
+  std::vector<lab::Finding> findings = {all_correct(
+      "schedules_correct", "every schedule, chunk count and kernel gave the right result",
+      wrong == sweep.rows.end() ? "" : row_name(*wrong) + ": " + wrong->result.detail(), sweep.rows.size(),
+      lab::count_text(sweep.rows.size(), "row", "rows") + ", each against the CPU reference", "rows_count")};
+  const double seq = median_of(sweep, "heavy", Schedule::sequential, 1);
+  if (std::isnan(seq)) return findings;
+  const ScheduleRow* best = nullptr;
+  for (const ScheduleRow& row : sweep.rows)
+    if (row.kernel == "heavy" && (best == nullptr || median_of(row) < median_of(*best))) best = &row;
+  const double top = median_of(*best);
   findings.push_back(
       lab::timing_check("overlap_heavy", "overlap saves >= 10 % when the kernel is as long as the copies",
                         top < 0.9 * seq,
@@ -146,19 +165,13 @@ lab::ResultTable queue_schedule_table(const QueueRun& run) {
                           {"v1_over_v2_percent", "V1 vs V2", "%", 1},
                           {"result", "result", "", 0}});
   for (const QueueChild& child : run.children) {
-    if (!child.measured) continue;
-    for (const QueueSchedules& s : child.schedules) {
+    for (const QueueSchedules& s : child.measured() ? child.schedules : std::vector<QueueSchedules>{}) {
       const double v1 = lab::median_or_nan(s.v1_ms), v2 = lab::median_or_nan(s.v2_ms);
-      table.add_row(connections_label(child.seen) + ", " + std::to_string(s.chunks) + " chunks")
-          .set("connections_asked", child.asked)
-          .set("connections_seen", child.seen)
-          .set("chunks", s.chunks)
-          .set("v1_ms", v1)
-          .set("v2_ms", v2)
-          .set("v1_samples_ms", s.v1_ms)
-          .set("v2_samples_ms", s.v2_ms)
-          .set("v1_over_v2_percent", lab::percent_above(v1, v2))
-          .set("result", s.correct ? "correct" : "WRONG");
+      lab::ResultTable::Row& row =
+          table.add_row(connections_label(child.seen) + ", " + std::to_string(s.chunks) + " chunks");
+      row.set("connections_asked", child.asked).set("connections_seen", child.seen).set("chunks", s.chunks);
+      row.set("v1_ms", v1).set("v2_ms", v2).set("v1_samples_ms", s.v1_ms).set("v2_samples_ms", s.v2_ms);
+      row.set("v1_over_v2_percent", lab::percent_above(v1, v2)).set("result", s.correct ? "correct" : "WRONG");
     }
   }
   table.note("V1 vs V2: V1's median relative to V2's (positive: V2 was faster)");
@@ -177,20 +190,17 @@ lab::ResultTable stream_order_table(const QueueRun& run) {
                           {"model_lengths", "model, depth first", "kernels", 0},
                           {"model_held", "within half a kernel", "", 0}});
   for (const QueueChild& child : run.children) {
-    if (!child.measured) continue;
-    for (const StreamOrder& o : child.orders) {
+    // The connections as a number: 8 when unset (the documented default), 0 when unreadable (no model).
+    const int connections = child.seen.empty() ? 8 : std::atoi(child.seen.c_str());
+    for (const StreamOrder& o : child.measured() ? child.orders : std::vector<StreamOrder>{}) {
       const double depth = lab::median_or_nan(o.depth_first_ms), breadth = lab::median_or_nan(o.breadth_first_ms);
       lab::ResultTable::Row& row =
-          table.add_row(connections_label(child.seen) + ", " + std::to_string(o.streams) + " streams")
-              .set("connections_seen", child.seen)
-              .set("streams", o.streams)
-              .set("spin_ms", child.spin_ms)
-              .set("depth_first_ms", depth)
-              .set("breadth_first_ms", breadth)
-              .set("depth_first_lengths", depth / child.spin_ms)
-              .set("breadth_first_lengths", breadth / child.spin_ms);
-      if (child.connections < 1) continue;  // an unreadable count: no model
-      const int model = depth_first_kernel_lengths(o.streams, child.connections);
+          table.add_row(connections_label(child.seen) + ", " + std::to_string(o.streams) + " streams");
+      row.set("connections_seen", child.seen).set("streams", o.streams).set("spin_ms", child.spin_ms);
+      row.set("depth_first_ms", depth).set("breadth_first_ms", breadth);
+      row.set("depth_first_lengths", depth / child.spin_ms).set("breadth_first_lengths", breadth / child.spin_ms);
+      if (connections < 1) continue;
+      const int model = depth_first_kernel_lengths(o.streams, connections);
       row.set("model_lengths", model).set("model_held", std::fabs(depth / child.spin_ms - model) <= 0.5 ? "yes" : "no");
     }
   }
@@ -206,44 +216,24 @@ std::vector<lab::Finding> queue_findings(const QueueRun& run) {
   std::string wrong;
   std::size_t measured = 0;
   for (const QueueChild& child : run.children) {
-    if (!child.measured) {
+    if (!child.measured()) {
       findings.push_back(lab::skipped("child_" + (child.asked.empty() ? std::string("default") : child.asked),
                                       "connections " + connections_label(child.asked), child.why_not));
       continue;
     }
     measured += 1;
-    for (const QueueSchedules& s : child.schedules) {
-      if (!s.correct && wrong.empty()) wrong = connections_label(child.seen) + ", " + std::to_string(s.chunks);
-    }
+    for (const QueueSchedules& s : child.schedules)
+      if (!s.correct && wrong.empty())
+        wrong = "wrong result at connections " + connections_label(child.seen) + ", " + std::to_string(s.chunks) +
+                " chunks";
   }
   if (measured == 0) return findings;
-  findings.push_back(
-      lab::correctness_check("queue_children_correct", "V1 and V2 correct in every child process", wrong.empty(),
-                             wrong.empty() ? lab::count_text(measured, "child process", "child processes")
-                                           : "wrong result at connections " + wrong + " chunks")
-          .with("children_count", measured));
+  findings.push_back(all_correct("queue_children_correct", "V1 and V2 correct in every child process", wrong, measured,
+                                 lab::count_text(measured, "child process", "child processes"), "children_count"));
   return findings;
 }
 
 // --- 4. the schedules as CUPTI recorded them -------------------------------------------
-
-namespace {
-
-double span_ms(const std::vector<lab::Interval>& work) {
-  if (work.empty()) return 0;
-  double first = work.front().start_ns, last = work.front().end_ns;
-  for (const lab::Interval& i : work) {
-    first = std::min(first, i.start_ns);
-    last = std::max(last, i.end_ns);
-  }
-  return (last - first) * 1e-6;
-}
-
-std::string recorded_name(const RecordedSchedule& run) {
-  return std::string(schedule_name(run.schedule)) + ", " + lab::count_text(run.chunks, "chunk", "chunks");
-}
-
-}  // namespace
 
 lab::ResultTable recorded_table(const std::vector<RecordedSchedule>& runs) {
   lab::ResultTable table("recorded", "One run of each schedule (light kernel) as CUPTI recorded it", "schedule",
@@ -255,30 +245,27 @@ lab::ResultTable recorded_table(const std::vector<RecordedSchedule>& runs) {
                           {"copies_and_kernel_ms", "copies and kernel at once", "ms", 3}});
   for (const RecordedSchedule& run : runs) {
     if (!run.recorded) continue;
-    table.add_row(recorded_name(run))
-        .set("span_ms", span_ms(run.work))
-        .set("copy_in_busy_ms", lab::busy_ms(run.work, "H"))
-        .set("copy_out_busy_ms", lab::busy_ms(run.work, "D"))
-        .set("kernel_busy_ms", lab::busy_ms(run.work, "K"))
-        .set("in_and_out_ms", lab::overlap_ms(run.work, "H", "D"))
-        .set("copies_and_kernel_ms", lab::overlap_ms(run.work, "HD", "K"));
+    double first = run.work.empty() ? 0 : run.work.front().start_ns, last = first;
+    for (const lab::Interval& i : run.work) first = std::min(first, i.start_ns), last = std::max(last, i.end_ns);
+    lab::ResultTable::Row& row = table.add_row(recorded_name(run)).set("span_ms", (last - first) * 1e-6);
+    row.set("copy_in_busy_ms", lab::busy_ms(run.work, "H")).set("copy_out_busy_ms", lab::busy_ms(run.work, "D"));
+    row.set("kernel_busy_ms", lab::busy_ms(run.work, "K")).set("in_and_out_ms", lab::overlap_ms(run.work, "H", "D"));
+    row.set("copies_and_kernel_ms", lab::overlap_ms(run.work, "HD", "K"));
   }
   table.note("ran: the union of that kind's intervals (copies of several streams at once count once)");
   return table;
 }
 
 std::vector<lab::Finding> recorded_findings(const std::vector<RecordedSchedule>& runs) {
-  const std::string wrong = first_wrong(runs, recorded_name);
+  const auto wrong = std::find_if(runs.begin(), runs.end(), [](auto& r) { return !r.result.passed(); });
   std::vector<lab::Finding> findings = {
-      lab::correctness_check("recorded_correct", "recorded runs correct", wrong.empty() && !runs.empty(),
-                             wrong.empty() ? lab::count_text(runs.size(), "run", "runs") : wrong)
-          .with("runs_count", runs.size())};
+      all_correct("recorded_correct", "recorded runs correct",
+                  wrong == runs.end() ? "" : recorded_name(*wrong) + ": " + wrong->result.detail(), runs.size(),
+                  lab::count_text(runs.size(), "run", "runs"), "runs_count")};
   for (const RecordedSchedule& run : runs) {  // a run recorded is in recorded_table; one that was not, says why
-    if (run.recorded) continue;
-    const char* id = run.schedule == Schedule::sequential     ? "recorded_sequential"
-                     : run.schedule == Schedule::v1_per_chunk ? "recorded_v1"
-                                                              : "recorded_v2";
-    findings.push_back(lab::skipped(id, "recorded " + recorded_name(run), run.why_not));
+    std::string id = std::string("recorded_") + schedule_name(run.schedule);  // recorded_sequential, _v1, _v2
+    std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (!run.recorded) findings.push_back(lab::skipped(id, "recorded " + recorded_name(run), run.why_not));
   }
   return findings;
 }

@@ -1,13 +1,13 @@
 /// @file findings.hpp
-/// @brief Chapter 05's data (what each section measures, as plain structs) and
-/// the pure functions that turn it into tables and checks; plain C++, every
-/// branch CPU-tested in tests/ch05_findings_test.cpp.
+/// @brief Chapter 05's data (what each section measures, as plain structs), the
+/// pure functions that turn it into tables and checks, and the one JSON line
+/// (nlohmann-json) in which ch05_queue_child reports what it measured; plain C++,
+/// every branch CPU-tested in tests/ch05_findings_test.cpp.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "child_output.hpp"
 #include "overlap_model.hpp"
 #include "report.hpp"
 #include "trace.hpp"
@@ -30,6 +30,33 @@ struct SweepRun {
   std::string connections;        ///< CUDA_DEVICE_MAX_CONNECTIONS as this process saw it ("" when unset)
 };
 
+/// V1 and V2 at one chunk count, measured in a child.
+struct QueueSchedules {
+  int chunks = 0;             ///< chunks (= streams)
+  std::vector<double> v1_ms;  ///< V1's samples
+  std::vector<double> v2_ms;  ///< V2's samples
+  bool correct = false;       ///< both gave the right result
+};
+
+/// Two spin kernels per stream, queued depth first (a, b of stream 0, then of
+/// stream 1, ...) or breadth first (every a, then every b).
+struct StreamOrder {
+  int streams = 0;                       ///< streams, two kernels each
+  std::vector<double> depth_first_ms;    ///< samples, queued stream by stream
+  std::vector<double> breadth_first_ms;  ///< samples, queued kernel by kernel
+};
+
+/// What one child process measured, with CUDA_DEVICE_MAX_CONNECTIONS set as asked.
+struct QueueChild {
+  std::string asked;                      ///< the value the chapter set: "1", "2", "32", or "" (unset: the default)
+  std::string seen;                       ///< the value the child read ("" when unset)
+  std::string why_not;                    ///< why it did not measure ("" when it did)
+  double spin_ms = 0;                     ///< each spin kernel's length
+  std::vector<QueueSchedules> schedules;  ///< V1 and V2 per chunk count
+  std::vector<StreamOrder> orders;        ///< depth against breadth first per stream count
+  bool measured() const { return why_not.empty(); }  ///< it ran and reported (why_not says why not)
+};
+
 /// Section 3: one child per connection count.
 struct QueueRun {
   std::vector<QueueChild> children;  ///< one per connection count asked for
@@ -46,6 +73,12 @@ struct RecordedSchedule {
   std::vector<lab::Interval> work;           ///< what ran, as CUPTI recorded it
   lab::Comparison result;                    ///< the output against the CPU
 };
+
+/// The child's JSON line: {"seen", "spin_ms", "schedules": [{"chunks", "v1_ms", ...}], "orders": [...]}.
+std::string child_output_text(const QueueChild& child);
+/// Reads the first line of @p text that parses as the child's JSON into @p child (asked is kept);
+/// false, with why_not set, when there is none or it holds no measurement.
+bool read_child_output(const std::string& text, QueueChild& child);
 
 /// Section 1: the copies and the kernels alone ("link").
 lab::ResultTable link_table(const LinkRun& link);

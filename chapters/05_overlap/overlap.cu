@@ -10,7 +10,6 @@
 #include <stdexcept>
 
 #include "check.cuh"
-#include "child_output.hpp"
 #include "child_process.hpp"
 #include "clock.cuh"
 #include "cupti_timeline.cuh"
@@ -131,7 +130,9 @@ ScheduleRun time_schedule(OverlapProblem& problem, Schedule schedule, const std:
     if (schedule == Schedule::v2_per_stage) queue_v2(problem, stream, steps);
     LAB_CHECK(cudaEventRecord(stop, 0));
     LAB_CHECK(cudaEventSynchronize(stop));
-    if (r >= 0) run.samples_ms.push_back(lab::Event::elapsed_ms(start, stop));
+    float ms = 0;
+    LAB_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    if (r >= 0) run.samples_ms.push_back(ms);
   }
   run.result = problem.check(steps);
   return run;
@@ -199,7 +200,9 @@ std::vector<double> time_alone(OverlapProblem& problem, Alone alone, int reps) {
     }
     LAB_CHECK(cudaEventRecord(stop, 0));
     LAB_CHECK(cudaEventSynchronize(stop));
-    if (r >= 0) samples_ms.push_back(lab::Event::elapsed_ms(start, stop));
+    float ms = 0;
+    LAB_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    if (r >= 0) samples_ms.push_back(ms);
   }
   return samples_ms;
 }
@@ -259,8 +262,9 @@ StreamOrder time_stream_orders(int streams, double spin_ms, int reps) {
       }
       LAB_CHECK(cudaEventRecord(stop, 0));
       LAB_CHECK(cudaEventSynchronize(stop));
-      if (r >= 0)
-        (depth_first ? order.depth_first_ms : order.breadth_first_ms).push_back(lab::Event::elapsed_ms(start, stop));
+      float ms = 0;
+      LAB_CHECK(cudaEventElapsedTime(&ms, start, stop));
+      if (r >= 0) (depth_first ? order.depth_first_ms : order.breadth_first_ms).push_back(ms);
     }
   }
   return order;
@@ -314,9 +318,7 @@ QueueRun compare_connections(const std::string& child_program, const std::vector
     const std::string variable = "CUDA_DEVICE_MAX_CONNECTIONS" + (value.empty() ? "" : "=" + value);
     const lab::ChildOutput out =
         lab::run_child(child_program, {std::to_string(mib), std::to_string(reps)}, 120.0, {variable});
-    if (!out.error.empty()) {
-      child.why_not = out.error;
-    } else if (out.exit_code != 0) {
+    if (!out.error.empty() || out.exit_code != 0) {
       child.why_not = lab::child_failure("ch05_queue_child", out, 300);
     } else {
       read_child_output(out.text, child);

@@ -11,11 +11,8 @@ namespace ch05 {
 namespace {
 
 LinkAndKernel inputs(const LinkRun& link, const std::string& kernel, double (*statistic)(const std::vector<double>&)) {
-  return {link.bytes,
-          statistic(link.h2d_ms),
-          statistic(link.d2h_ms),
-          statistic(link.both_ms),
-          statistic(kernel == "heavy" ? link.heavy_ms : link.light_ms),
+  const std::vector<double>& kernel_ms = kernel == "heavy" ? link.heavy_ms : link.light_ms;
+  return {statistic(link.h2d_ms), statistic(link.d2h_ms), statistic(link.both_ms), statistic(kernel_ms),
           link.copy_engines};
 }
 

@@ -24,7 +24,6 @@ const char* schedule_name(Schedule schedule);
 
 /// What the model needs, all measured in the same run.
 struct LinkAndKernel {
-  double bytes = 0;      ///< bytes copied each way
   double h2d_ms = 0;     ///< H: copying all bytes in, alone
   double d2h_ms = 0;     ///< D: copying all bytes out, alone
   double both_ms = 0;    ///< B: copying all bytes in and all bytes out at the same time

@@ -27,7 +27,7 @@ TIMELINE_TITLES = {"ch02_sync_pitfalls": "Chapter 02: which calls waited",
 
 
 def draw_figures(yours, assets, notes):
-    """{chapter: [(src, caption)]}: every figure drawn from your JSON, beside the kept run's figure."""
+    """{chapter: [[(src, caption)]]}: every figure drawn from your JSON, beside the kept run's figure."""
     sys.path.insert(0, str(ROOT / "python"))
     import figures  # matplotlib, pinned in python/requirements-tools.txt
     mine = assets / "figures" / "yours"
@@ -38,12 +38,12 @@ def draw_figures(yours, assets, notes):
     same_run = yours.folder.resolve() == figures.RUN.resolve()
     cells = {}
     for name, path in drawn:
-        cells.setdefault(name, []).append((f"assets/figures/yours/{path.name}", f"your GPU: {path.name}"))
+        pair = [(f"assets/figures/yours/{path.name}", f"your GPU: {path.name}")]
         committed = figures.FIGURES / path.name
         if committed.exists() and not same_run:
             shutil.copyfile(committed, kept / path.name)
-            cells[name].append((f"assets/figures/kept/{path.name}",
-                                f"the kept run ({figures.RUN.name}): {path.name}"))
+            pair.append((f"assets/figures/kept/{path.name}", f"the kept run ({figures.RUN.name}): {path.name}"))
+        cells.setdefault(name, []).append(pair)
     notes.extend(f"{file_name} not drawn from your run: {why}" for _, file_name, why in missed)
     return cells
 
@@ -95,7 +95,7 @@ def main(argv=None):
     timeline_divs = draw_timelines(yours, out / "assets")
     (out / "index.html").write_text(page.index_html(yours, references, rows, figure_cells, timeline_divs, notes),
                                     encoding="utf-8")
-    describe = lambda run: {"folder": str(run.folder), "device": run.device, "driver": run.driver,  # noqa: E731
+    describe = lambda run: {"folder": run.shown, "device": run.device, "driver": run.driver,  # noqa: E731
                             "date": run.date, "label": run.label}
     summary = {"yours": describe(yours), "references": [describe(r) for r in references], "chapters": rows}
     (out / "summary.json").write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -18,8 +18,8 @@ td.held{background:#e6f4ea}td.not-held{background:#fde7e9;font-weight:bold}td.no
 .detail{font-size:12px;color:#444}section{border-top:2px solid #888;margin-top:24px}
 .status-failed{color:#b00020;font-weight:bold}.status-part{color:#8a5a00;font-weight:bold}
 figure{margin:8px 0}figure img{max-width:100%;height:auto;border:1px solid #ddd}
-.figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(320px,1fr));gap:12px}
-.timeline{width:100%;min-height:300px}code{font-size:13px}
+.figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:12px}
+.timeline{width:100%;min-height:300px}code{font-size:13px;overflow-wrap:anywhere}
 """
 
 
@@ -92,11 +92,11 @@ def css_class(cell):
 
 
 def runs_table(yours, references):
-    lines = ["<table><tr><th></th><th>GPU</th><th>driver (CUDA)</th><th>date</th><th>folder</th></tr>"]
+    lines = ['<div class="wide"><table><tr><th></th><th>GPU</th><th>driver (CUDA)</th><th>date</th><th>folder</th></tr>']
     for who, run in [("yours", yours)] + [("reference", r) for r in references]:
         lines.append(f"<tr><th>{who}</th><td>{esc(run.device)}</td><td>{esc(run.driver)} ({esc(run.cuda)})</td>"
-                     f"<td>{esc(run.date)}</td><td><code>{esc(run.folder)}</code></td></tr>")
-    return "\n".join(lines + ["</table>"])
+                     f"<td>{esc(run.date)}</td><td><code>{esc(run.shown)}</code></td></tr>")
+    return "\n".join(lines + ["</table></div>"])
 
 
 def chapter_section(row, yours, references, figures, timelines):
@@ -132,17 +132,18 @@ def chapter_section(row, yours, references, figures, timelines):
             out.append(f"<tr><td>{esc(o['printed'])}</td>"
                        + "".join(f'<td class="detail">{esc(t) or ABSENT}</td>' for t in o["references"]) + "</tr>")
         out.append("</table></div>")
-    if figures:
+    for pair in figures:  # your figure, and beside it the kept run's
         out.append('<div class="figures">' + "".join(
-            f'<figure><img src="{esc(src)}" alt="{esc(caption)}" loading="lazy"><figcaption>{esc(caption)}'
-            f"</figcaption></figure>" for src, caption in figures) + "</div>")
+            f'<figure><img src="{esc(src)}" alt="{esc(caption)}"><figcaption>{esc(caption)}'
+            f"</figcaption></figure>" for src, caption in pair) + "</div>")
     out.extend(timelines)
     out.append("</section>")
     return "\n".join(out)
 
 
 def index_html(yours, references, rows, figures, timelines, notes):
-    """The whole page; @figures and @timelines map a chapter to its figure cells and timeline divs."""
+    """The whole page; @figures maps a chapter to its figures (each a list: yours, the kept run's),
+    @timelines to its timeline divs."""
     summary = "".join(f'<li><a href="#{esc(r["chapter"])}">{esc(summary_line(r, references))}</a></li>'
                       for r in rows)
     body = "\n".join(chapter_section(r, yours, references, figures.get(r["chapter"], []),

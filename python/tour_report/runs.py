@@ -85,6 +85,9 @@ class Run:
         self.cuda = first["device"].get("driver_cuda_version", "")
         self.date = min(c.date for c in self.chapters.values())[:10]
         self.label = label or f"{self.device}, {self.date}"
+        root = pathlib.Path(__file__).resolve().parents[2]
+        where = self.folder.resolve()
+        self.shown = str(where.relative_to(root)) if where.is_relative_to(root) else str(self.folder)
 
     def traces(self):
         """{chapter name: trace path} for the CUPTI traces written with --trace."""

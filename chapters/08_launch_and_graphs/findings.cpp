@@ -114,9 +114,8 @@ lab::ResultTable queue_pace_table(const QueuePaceRun& run) {
        {"overlap_percent", "CPU work overlapped", "%", 0}});
   for (const PaceCase* c : {&run.below, &run.past}) {
     lab::ResultTable::Row& row = table.add_row(std::to_string(c->launches));
-    row.set("launches", c->launches)
-        .set("launch_loop_ms", c->launch_loop_ms)
-        .set("per_launch_us", c->launch_loop_ms * 1e3 / std::max<std::int64_t>(1, c->launches));
+    const double per_launch_us = c->launch_loop_ms * 1e3 / static_cast<double>(std::max<std::int64_t>(1, c->launches));
+    row.set("launches", c->launches).set("launch_loop_ms", c->launch_loop_ms).set("per_launch_us", per_launch_us);
     row.set("cpu_work_ms", c->cpu_work_ms).set("wait_ms", c->wait_ms).set("total_ms", c->total_ms);
     const double loop_percent = c->gpu_ms > 0 ? lab::percent_of(c->launch_loop_ms, c->gpu_ms) : 0.0;
     row.set("gpu_ms", c->gpu_ms).set("loop_percent", loop_percent).set("overlap_percent", overlap_percent(*c));

@@ -20,6 +20,16 @@ std::string NormalizeCheck::detail() const {
                                          max_relative_error, sum, kNormalizeTolerance);
 }
 
+namespace {
+
+// The correctness check of one normalised array, with the numbers it was judged on.
+lab::Finding normalisation_check(const char* id, const char* name, const NormalizeCheck& c) {
+  lab::Finding f = lab::correctness_check(id, name, c.passed(), c.detail());
+  return f.with("max_relative_error", c.max_relative_error).with("sum", c.sum);
+}
+
+}  // namespace
+
 lab::ResultTable first_table(const FirstRun& run) {
   lab::ResultTable table("normalisation",
                          "a <- a / sum(a): three kernels on one stream, random floats in [0.25, 1) from pinned memory",
@@ -40,11 +50,8 @@ lab::ResultTable first_table(const FirstRun& run) {
 }
 
 std::vector<lab::Finding> first_findings(const FirstRun& run) {
-  return {lab::correctness_check("normalisation_correct",
-                                 "the normalisation matches the CPU reference (array 0, one stream)",
-                                 run.result.passed(), run.result.detail())
-              .with("max_relative_error", run.result.max_relative_error)
-              .with("sum", run.result.sum)};
+  return {normalisation_check("normalisation_correct",
+                              "the normalisation matches the CPU reference (array 0, one stream)", run.result)};
 }
 
 // --- 2. One stream against many ------------------------------------------------
@@ -190,10 +197,8 @@ lab::ResultTable kernel_table(const StreamsComparison& run) {
   }
   for (const KernelKind& kind : kKernels) {
     std::vector<double> us;
-    for (const lab::Interval& i : run.one_recorded.work) {
-      if (i.kind == lab::Interval::Kind::kernel && i.name.find(kind.name) != std::string::npos)
-        us.push_back((i.end_ns - i.start_ns) * 1e-3);
-    }
+    for (const lab::Interval& i : lab::kernels_named(run.one_recorded.work, {kind.name}))
+      us.push_back((i.end_ns - i.start_ns) * 1e-3);
     if (us.empty()) continue;
     lab::ResultTable::Row& row = table.add_row(kind.name);
     row.samples(us, "us");
@@ -215,10 +220,8 @@ lab::Finding arrays_correct(const StreamsComparison& run) {
       ++runs;
       if (r.all_correct()) continue;
       ++wrong;
-      for (const NormalizeCheck& c : r.results) {
-        if (!c.passed() && first_wrong.empty()) first_wrong = c.detail();
-      }
-      if (first_wrong.empty()) first_wrong = "no array was checked";
+      const auto bad = std::find_if(r.results.begin(), r.results.end(), [](auto& c) { return !c.passed(); });
+      if (first_wrong.empty()) first_wrong = bad == r.results.end() ? "no array was checked" : bad->detail();
     }
   }
   for (const ArraysRecording* recording : {&run.one_recorded, &run.lots_recorded}) {
@@ -462,14 +465,10 @@ lab::ResultTable reuse_table(const MemoryRun& run) {
 
 std::vector<lab::Finding> memory_findings(const MemoryRun& run) {
   const ReuseRun& r = run.reuse;
-  return {lab::correctness_check("cuda_malloc_correct", "normalisation correct with cudaMalloc / cudaFree",
-                                 run.cuda_malloc.result.passed(), run.cuda_malloc.result.detail())
-              .with("max_relative_error", run.cuda_malloc.result.max_relative_error)
-              .with("sum", run.cuda_malloc.result.sum),
-          lab::correctness_check("stream_ordered_correct", "normalisation correct with cudaMallocAsync / cudaFreeAsync",
-                                 run.stream_ordered.result.passed(), run.stream_ordered.result.detail())
-              .with("max_relative_error", run.stream_ordered.result.max_relative_error)
-              .with("sum", run.stream_ordered.result.sum),
+  return {normalisation_check("cuda_malloc_correct", "normalisation correct with cudaMalloc / cudaFree",
+                              run.cuda_malloc.result),
+          normalisation_check("stream_ordered_correct", "normalisation correct with cudaMallocAsync / cudaFreeAsync",
+                              run.stream_ordered.result),
           lab::correctness_check(
               "pool_restored", "the pool's attributes were restored after each experiment",
               run.threshold.restored && r.restored,

@@ -1,6 +1,7 @@
 #include "findings.hpp"
 
 #include <algorithm>
+#include <tuple>
 #include <utility>
 
 #include "vocabulary.hpp"
@@ -25,6 +26,11 @@ std::string size_text(std::size_t bytes) {
 std::string CopyCheck::detail() const {
   if (intact) return std::to_string(bytes) + " bytes intact";
   return lab::format("byte %zu differs (of %zu)", first_difference, bytes);
+}
+
+// " what: detail;" when @p c did not arrive intact, "" when it did: one entry of a check's list of wrong copies.
+static std::string wrong_at(const std::string& what, const CopyCheck& c) {
+  return c.intact ? "" : " " + what + ": " + c.detail() + ";";
 }
 
 // --- 1. Copy bandwidth over sizes ----------------------------------------------
@@ -111,10 +117,9 @@ lab::ResultTable both_directions_table(const SweepRun& run) {
 
 static lab::Finding sweep_intact(const SweepRun& run) {
   std::string wrong;
-  for (const SizeSamples& s : run.sizes) {
-    if (!s.pageable_check.intact) wrong += " " + size_text(s.bytes) + " pageable: " + s.pageable_check.detail() + ";";
-    if (!s.pinned_check.intact) wrong += " " + size_text(s.bytes) + " pinned: " + s.pinned_check.detail() + ";";
-  }
+  for (const SizeSamples& s : run.sizes)
+    wrong += wrong_at(size_text(s.bytes) + " pageable", s.pageable_check) +
+             wrong_at(size_text(s.bytes) + " pinned", s.pinned_check);
   return lab::correctness_check(
       "sweep_intact", "every copy of the sweep arrived intact (pageable and pinned, both ways)",
       wrong.empty() && !run.sizes.empty(),
@@ -220,9 +225,7 @@ lab::ResultTable calls_table(const CallsRun& run) {
 
 static lab::Finding calls_intact(const CallsRun& run) {
   std::string wrong;
-  for (const CallTiming& c : run.calls) {
-    if (!c.check.intact) wrong += " " + label(c) + ": " + c.check.detail() + ";";
-  }
+  for (const CallTiming& c : run.calls) wrong += wrong_at(label(c), c.check);
   return lab::correctness_check("calls_intact", "the four copy calls delivered the data",
                                 wrong.empty() && !run.calls.empty(),
                                 wrong.empty() ? "each read back and compared" : "wrong:" + wrong);
@@ -327,21 +330,15 @@ lab::ResultTable upload_table(const UploadRun& run) {
   return table;
 }
 
-static lab::Finding registration_intact(const std::vector<RegistrationRun>& runs, const UploadRun& upload) {
-  std::string wrong;
-  for (const RegistrationRun& r : runs) {
-    if (!r.contents.intact) wrong += " " + size_text(r.bytes) + " contents: " + r.contents.detail() + ";";
-    if (!r.copied.intact) wrong += " " + size_text(r.bytes) + " copy: " + r.copied.detail() + ";";
-  }
-  return lab::correctness_check("registration_intact",
-                                "registration kept every buffer's contents and its copies arrived",
-                                wrong.empty() && upload.correct,
-                                (wrong.empty() ? lab::format("%zu sizes intact", runs.size()) : "wrong:" + wrong) +
-                                    "; uploads: " + upload.detail);
-}
-
 std::vector<lab::Finding> registration_findings(const std::vector<RegistrationRun>& runs, const UploadRun& upload) {
-  return {registration_intact(runs, upload)};
+  std::string wrong;
+  for (const RegistrationRun& r : runs)
+    wrong += wrong_at(size_text(r.bytes) + " contents", r.contents) + wrong_at(size_text(r.bytes) + " copy", r.copied);
+  return {lab::correctness_check("registration_intact",
+                                 "registration kept every buffer's contents and its copies arrived",
+                                 wrong.empty() && upload.correct,
+                                 (wrong.empty() ? lab::format("%zu sizes intact", runs.size()) : "wrong:" + wrong) +
+                                     "; uploads: " + upload.detail)};
 }
 
 // --- 4. The CPU time a non-blocking copy frees ---------------------------------
@@ -407,17 +404,16 @@ lab::ResultTable write_combined_table(const WriteCombinedRun& run) {
                          {{"h2d_gbps", "H2D copy", "GB/s", 1},
                           {"cpu_write_gbps", "CPU writes", "GB/s", 1},
                           {"cpu_read_gbps", "CPU reads", "GB/s", 1}});
-  const double bytes = static_cast<double>(run.bytes);
-  table.add_row("pinned")
-      .set("h2d_gbps", lab::gigabytes_per_second(bytes, lab::median_or_nan(run.pinned_h2d_ms)))
-      .set("h2d_ms", run.pinned_h2d_ms)
-      .set("cpu_write_gbps", run.pinned_write_gbps)
-      .set("cpu_read_gbps", run.pinned_read_gbps);
-  table.add_row("write-combined")
-      .set("h2d_gbps", lab::gigabytes_per_second(bytes, lab::median_or_nan(run.wc_h2d_ms)))
-      .set("h2d_ms", run.wc_h2d_ms)
-      .set("cpu_write_gbps", run.wc_write_gbps)
-      .set("cpu_read_gbps", run.wc_read_gbps);
+  using Kind = std::tuple<const char*, const std::vector<double>*, double, double>;  // name, H2D ms, write, read
+  for (const auto& [name, h2d_ms, write, read] :
+       {Kind{"pinned", &run.pinned_h2d_ms, run.pinned_write_gbps, run.pinned_read_gbps},
+        Kind{"write-combined", &run.wc_h2d_ms, run.wc_write_gbps, run.wc_read_gbps}}) {
+    table.add_row(name)
+        .set("h2d_gbps", lab::gigabytes_per_second(static_cast<double>(run.bytes), lab::median_or_nan(*h2d_ms)))
+        .set("h2d_ms", *h2d_ms)
+        .set("cpu_write_gbps", write)
+        .set("cpu_read_gbps", read);
+  }
   table.note(
       "H2D: median of events behind a blocked stream; CPU: one thread summing (reads) or filling (writes) the "
       "buffer as 64-bit words, median of 3");
@@ -457,30 +453,24 @@ lab::ResultTable zero_copy_table(const MappedRun& run) {
   return table;
 }
 
-static lab::Finding zero_copy_exact(const MappedRun& run) {
+// The Runtime API (Unified Addressing) promises cudaHostAlloc memory the same pointer on a device with unified
+// addressing, mapped or not; without unified addressing there is nothing to check.
+std::vector<lab::Finding> zero_copy_findings(const MappedRun& run) {
   bool correct = !run.passes.empty();
   std::string detail;
   for (const ZeroCopyPasses& z : run.passes) {
     correct = correct && z.correct;
     detail += lab::format("%s%d pass(es): ", detail.empty() ? "" : "; ", z.passes) + z.detail;
   }
-  return lab::correctness_check("zero_copy_exact", "zero-copy and copy-then-kernel results are exact", correct, detail);
-}
-
-// The Runtime API (Unified Addressing) promises cudaHostAlloc memory the same pointer on a device with unified
-// addressing, mapped or not; without unified addressing there is nothing to check.
-static lab::Finding unified_addressing(const MappedRun& run) {
+  const lab::Finding exact =
+      lab::correctness_check("zero_copy_exact", "zero-copy and copy-then-kernel results are exact", correct, detail);
   const std::string name = "a cudaHostAlloc buffer made without cudaHostAllocMapped has its host pointer on the device";
   if (!run.unified_addressing)
-    return lab::skipped("unified_addressing", name, "this device reports cudaDevAttrUnifiedAddressing = 0");
-  return lab::correctness_check(
-      "unified_addressing", name, run.plain_pinned_device_pointer_same,
-      std::string("cudaDevAttrUnifiedAddressing = 1; cudaPointerGetAttributes gave a device pointer ") +
-          (run.plain_pinned_device_pointer_same ? "equal to" : "different from") + " the host pointer");
-}
-
-std::vector<lab::Finding> zero_copy_findings(const MappedRun& run) {
-  return {zero_copy_exact(run), unified_addressing(run)};
+    return {exact, lab::skipped("unified_addressing", name, "this device reports cudaDevAttrUnifiedAddressing = 0")};
+  return {exact, lab::correctness_check(
+                     "unified_addressing", name, run.plain_pinned_device_pointer_same,
+                     std::string("cudaDevAttrUnifiedAddressing = 1; cudaPointerGetAttributes gave a device pointer ") +
+                         (run.plain_pinned_device_pointer_same ? "equal to" : "different from") + " the host pointer")};
 }
 
 }  // namespace ch06

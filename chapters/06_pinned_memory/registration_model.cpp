@@ -7,12 +7,6 @@
 
 namespace ch06 {
 
-double pageable_total_ms(const RegistrationCosts& costs, int copies) { return copies * costs.pageable_copy_ms; }
-
-double registered_total_ms(const RegistrationCosts& costs, int copies) {
-  return costs.registration_ms + copies * costs.pinned_copy_ms;
-}
-
 int copies_to_break_even(const RegistrationCosts& costs) {
   const double saved_per_copy = costs.pageable_copy_ms - costs.pinned_copy_ms;
   if (!(saved_per_copy > 0)) return 0;

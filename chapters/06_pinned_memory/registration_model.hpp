@@ -23,12 +23,6 @@ struct RegistrationCosts {
   double pinned_copy_ms = 0;    ///< one copy from the buffer registered
 };
 
-/// Time for @p copies copies without registering.
-double pageable_total_ms(const RegistrationCosts& costs, int copies);
-
-/// Time for @p copies copies, registering once first.
-double registered_total_ms(const RegistrationCosts& costs, int copies);
-
 /// The smallest number of copies after which registering has saved time, or 0
 /// when it never does (a registered copy is not faster). 1 means it pays on the
 /// very first copy.

@@ -78,9 +78,18 @@ add_custom_command(TARGET docs POST_BUILD
   COMMAND "${CMAKE_COMMAND}" -E copy README.md CMakeLists.txt CMakePresets.json "${lab_site_copy}/"
   WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}")
 
-# The search index of every page's text (scripts/site_search_index.py, standard library only).
+# The search index of every page's text (scripts/site_search_index.py, standard library only),
+# and the highlighted source pages the pages' source links open (scripts/site_sources.py:
+# with the pinned check tools' Python, build/tools from scripts/tools, where Pygments is;
+# unhighlighted pages otherwise).
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
+  set(lab_sources_python "${PROJECT_SOURCE_DIR}/build/tools/bin/python")
+  if(NOT EXISTS "${lab_sources_python}")
+    set(lab_sources_python "${Python3_EXECUTABLE}")
+  endif()
+  add_custom_command(TARGET docs POST_BUILD
+    COMMAND "${lab_sources_python}" "${PROJECT_SOURCE_DIR}/scripts/site_sources.py" "${CMAKE_BINARY_DIR}/docs/html")
   add_custom_command(TARGET docs POST_BUILD
     COMMAND Python3::Interpreter "${PROJECT_SOURCE_DIR}/scripts/site_search_index.py" "${CMAKE_BINARY_DIR}/docs/html")
 else()

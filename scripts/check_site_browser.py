@@ -8,13 +8,19 @@ source page at desktop width (1280 px) and phone width (390 px), and fails on
   - a page wider than its window (the reader would scroll sideways to read it),
   - a page made from Markdown without the full-text search box, or a search for a
     word found only in chapters' body text (SEARCH_WORD) that does not list every
-    chapter whose page holds it (docs/site/lab-search.js).
+    chapter whose page holds it (docs/site/lab-search.js),
+  - a table wider than the box that holds it when that box does not scroll (clipped),
+  - a snippet's source link that does not open the highlighted source page with the
+    snippet's first line in view (SNIPPET_PAGE's first snippet, followed in the browser),
+and, reading every page's HTML, a link that opens raw Markdown (repo/....md) or a
+snippet's source link that is not a source page's line (src/<path>.html#L<n>).
 A screenshot of each page at each width goes to <site>/../site-shots/.
 
 Usage: build/tools/bin/python scripts/check_site_browser.py build/release/docs/html
 Exit 0 when every page passes, 1 when one fails, 77 when no Chromium or driver is found.
 """
 import pathlib
+import re
 import shutil
 import sys
 import time
@@ -24,10 +30,46 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 SEARCH_WORD = "cudaStreamWaitEvent"  # in chapters' text, in no page title
 
 
+SNIPPET_PAGE = "md_chapters_05_overlap_README.html"
+RAW_MARKDOWN = re.compile(r'href="repo/[^"#]*\.md[#"]')
+SNIPPET_LINK = re.compile(r'class="lab-snippet-source">from <a href="([^"]*)"')
+
+
 def pages(site):
     chosen = [site / "index.html"] + sorted(site.glob("md_chapters_*_README.html"))
-    sources = sorted(site.glob("*command__line_8hpp_source.html")) or sorted(site.glob("*_source.html"))
+    sources = sorted(site.glob("src/chapters/05_overlap/overlap.cu.html")) or sorted(site.glob("*_source.html"))
     return chosen + sources[:1]
+
+
+def check_links_in_html(site):
+    """No link opens raw Markdown; every snippet's source link is a line of a source page."""
+    problems = []
+    for page in sorted(site.glob("*.html")):
+        text = page.read_text(encoding="utf-8", errors="replace")
+        problems += [f"{page.name}: a link opens raw Markdown: {m.group(0)}" for m in RAW_MARKDOWN.finditer(text)]
+        for href in SNIPPET_LINK.findall(text):
+            target, _, line = href.partition("#")
+            if not (target.startswith("src/") and re.fullmatch(r"L\d+", line)):
+                problems.append(f"{page.name}: a snippet links {href}, not a source page's line")
+            elif f'id="{line}"' not in (site / target).read_text(encoding="utf-8", errors="replace"):
+                problems.append(f"{page.name}: {href}: the source page has no line {line[1:]}")
+    return problems
+
+
+def check_snippet_link(driver, site, width_name):
+    """Follow SNIPPET_PAGE's first snippet link: the source page opens with that line in view."""
+    driver.get((site / SNIPPET_PAGE).as_uri())
+    links = driver.find_elements("css selector", ".lab-snippet-source a")
+    if not links:
+        return [f"{SNIPPET_PAGE}: no snippet source link"]
+    href = links[0].get_attribute("href")
+    driver.get(href)
+    line = href.rpartition("#")[2]
+    top = driver.execute_script(
+        "const e = document.getElementById(arguments[0]); return e ? e.getBoundingClientRect().top : null;", line)
+    if top is None or not 0 <= top < driver.execute_script("return window.innerHeight;"):
+        return [f"{SNIPPET_PAGE} at {width_name} width: the snippet link {href} did not open at its line (top {top})"]
+    return []
 
 
 def check_search(driver, site, shots):
@@ -99,11 +141,25 @@ def main(argv):
                     "return [window.innerWidth, document.documentElement.scrollWidth];")
                 if scroll > inner + 1:
                     problems.append(f"{where}: the page is {scroll} px wide in a {inner} px window")
+                clipped = driver.execute_script(
+                    "return Array.from(document.querySelectorAll('table')).filter(t => {"
+                    " let box = t.parentElement;"
+                    " while (box && box !== document.body && getComputedStyle(box).overflowX === 'visible')"
+                    " box = box.parentElement;"
+                    " if (!box || box === document.body) return t.getBoundingClientRect().right > window.innerWidth + 1;"
+                    " const o = getComputedStyle(box).overflowX;"
+                    " return o !== 'auto' && o !== 'scroll' && t.scrollWidth > box.clientWidth + 1;"
+                    "}).length;")
+                if clipped:
+                    problems.append(f"{where}: {clipped} table(s) clipped (wider than a box that does not scroll)")
                 if page.name.startswith(("md_", "index")) and not driver.execute_script(
                         "return !!document.querySelector('#lab-search input');"):
                     problems.append(f"{where}: no search box (lab-search.js or its index did not load)")
                 driver.save_screenshot(str(shots / f"{page.stem}.{width_name}.png"))
+            problems += check_snippet_link(driver, site, width_name)
+            driver.save_screenshot(str(shots / f"snippet-link.{width_name}.png"))
         problems += check_search(driver, site, shots)
+        problems += check_links_in_html(site)
     finally:
         driver.quit()
     for p in problems:

@@ -11,11 +11,13 @@ there. This filter, run on each page as Doxygen reads it, rewrites:
     source, a run's results, an exercise folder) to the site's own copy of the
     repository, html/repo/<path> (the docs target copies those files there);
   - a link to a rendered page with a #heading, which Doxygen does not resolve, to
-    that page's copy in html/repo/ (the anchor is GitHub's; the page is there).
+    that page's copy in html/repo/ (scripts/site_sources.py, run after Doxygen, points
+    it at the rendered page and the heading's own anchor, and every link to a source
+    file at its highlighted page, html/src/<path>.html).
 A link to another rendered page without an anchor is left to Doxygen. It also
   - turns each `<!-- snippet: PATH REGION -->` comment (scripts/check_snippets.py),
     which GitHub hides, into a line above its code block that links the site's
-    copy of the source, html/repo/PATH;
+    copy of the source at the snippet's first line, html/repo/PATH#L<n>;
   - ends every page with the site's full-text search (docs/site/lab-search.js and
     the index scripts/site_search_index.py writes after Doxygen has run);
   - makes every figure a link to itself, so a reader (on a phone above all) can
@@ -31,7 +33,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LINK = re.compile(r"(!?)\[([^\]]*)\]\(([^)\s]+)\)")
-SNIPPET = re.compile(r"^<!--\s*snippet:\s*(\S+)\s+\S+\s*-->[ \t]*$", re.M)
+SNIPPET = re.compile(r"^<!--\s*snippet:\s*(\S+)\s+(\S+)\s*-->[ \t]*$", re.M)
 SEARCH = ("\n\n\\htmlonly\n<script src=\"lab-search-index.js\"></script>\n"
           "<script src=\"lab-search.js\"></script>\n\\endhtmlonly\n")
 
@@ -62,8 +64,44 @@ def rewrite(page, text):
 
     # Leave fenced code blocks alone.
     parts = re.split(r"(^```.*?^```)", text, flags=re.S | re.M)
+    prefix = label_prefix(page)
+    slugs = {}
+    parts = [p if p.startswith("```") else heading_labels(p, prefix, slugs) for p in parts]
     text = "".join(p if p.startswith("```") else SNIPPET.sub(source_link, LINK.sub(one, p)) for p in parts)
     return chapter_navigation(page, text) + SEARCH
+
+
+def label_prefix(page):
+    """A short name for the page, unique on the site, that starts its headings' labels."""
+    relative = os.path.relpath(os.path.abspath(page), ROOT).replace(os.sep, "/")
+    match = re.fullmatch(r"chapters/(\d\d)_[^/]+/README\.md", relative)
+    if match:
+        return "ch" + match.group(1)
+    return re.sub(r"[^a-z0-9]+", "-", relative[:-3].lower()).strip("-")
+
+
+def github_slug(heading):
+    """GitHub's anchor for a heading's text: lower case, punctuation dropped, spaces to '-'."""
+    text = re.sub(r"\]\([^)]*\)", "]", heading).strip().lower()
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def heading_labels(text, prefix, slugs):
+    """Every heading below the title gets a Doxygen label, PREFIX-<GitHub's anchor>, and
+    every link to a section of the same page (#anchor, as GitHub resolves it) points at
+    that label: Doxygen knows no GitHub anchors, and its labels are site-wide."""
+    def label(match):
+        hashes, title = match.group(1), match.group(2).rstrip()
+        if len(hashes) == 1 or title.endswith("}"):
+            return match.group(0)
+        slug = github_slug(title)
+        count = slugs.get(slug, 0)
+        slugs[slug] = count + 1
+        unique = slug if count == 0 else f"{slug}-{count}"  # GitHub numbers repeated headings
+        return f"{hashes} {title} {{#{prefix}-{unique}}}"
+
+    text = re.sub(r"^(#{1,6}) (.+)$", label, text, flags=re.M)
+    return re.sub(r"\]\(#([\w-]+)\)", lambda m: f"](#{prefix}-{m.group(1)})", text)
 
 
 def chapter_title(folder):
@@ -97,9 +135,24 @@ def chapter_navigation(page, text):
     return text[:title_end + 1] + line + "[TOC]\n" + text[title_end + 1:] + line
 
 
+def snippet_line(path, region):
+    """The line (from 1) where a snippet region's code starts in its source, or None."""
+    try:
+        with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                if line.strip() == f"// [snippet:{region}]":
+                    return number + 1
+    except OSError:
+        pass
+    return None
+
+
 def source_link(match):
-    path = match.group(1)
-    return f'<div class="lab-snippet-source">from <a href="repo/{path}">{path}</a></div>'
+    """The line above a snippet's code block: its source, opened at the snippet's first
+    line (scripts/site_sources.py turns repo/PATH#Ln into the highlighted source page)."""
+    path, line = match.group(1), snippet_line(match.group(1), match.group(2))
+    anchor = f"#L{line}" if line else ""
+    return f'<div class="lab-snippet-source">from <a href="repo/{path}{anchor}">{path}</a></div>'
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@
 /// translation units each keep their own copy; a shared inline function would
 /// let the linker pick one build's meaning of stream 0 for both. For the same
 /// reason only helpers whose CUDA calls do not depend on the default stream
-/// (stream and buffer creation, LAB_CHECK) are used from common/.
+/// (buffer creation, the clock, LAB_CHECK) are used from common/; the streams
+/// are created here, with the flags the experiment is about.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -20,7 +21,6 @@
 #include "check.cuh"
 #include "clock.cuh"
 #include "memory.cuh"
-#include "stream.cuh"
 #include "streams.cuh"
 #include "timers.cuh"
 
@@ -40,7 +40,9 @@ __global__ void spin_and_stamp(unsigned long long ns, unsigned long long* begin,
 // A on stream a, the middle kernel on `middle`, B on stream b, queued in that order.
 DefaultStreamRun three_spins(const char* build, unsigned side_flags, cudaStream_t middle, const char* middle_name,
                              double spin_ms) {
-  lab::Stream a(side_flags), b(side_flags);
+  cudaStream_t a, b;  // side_flags: cudaStreamDefault (blocking) or cudaStreamNonBlocking
+  LAB_CHECK(cudaStreamCreateWithFlags(&a, side_flags));
+  LAB_CHECK(cudaStreamCreateWithFlags(&b, side_flags));
   lab::PinnedBuffer<unsigned long long> stamps(6);  // written by the kernels through unified addressing
   std::fill(stamps.begin(), stamps.end(), 0ULL);    // a kernel that never ran leaves zero length
   const auto ns = static_cast<unsigned long long>(spin_ms * 1e6);
@@ -62,6 +64,8 @@ DefaultStreamRun three_spins(const char* build, unsigned side_flags, cudaStream_
   LAB_CHECK_LAUNCH();
   LAB_CHECK(cudaDeviceSynchronize());
   run.wall_ms = wall.elapsed_ms();
+  LAB_CHECK(cudaStreamDestroy(a));
+  LAB_CHECK(cudaStreamDestroy(b));
 
   const unsigned long long origin = std::min({stamps[0], stamps[1], stamps[2]});
   run.all_ran = true;

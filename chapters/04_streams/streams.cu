@@ -26,7 +26,8 @@ std::vector<NormalizeProblem> make_arrays(const Options& o) {
 // --- 2. one stream vs many ---------------------------------------------------
 
 ArraysRun run_arrays(std::vector<NormalizeProblem>& arrays, int streams) {
-  std::vector<lab::Stream> stream(static_cast<std::size_t>(streams));
+  std::vector<cudaStream_t> stream(static_cast<std::size_t>(streams));
+  for (cudaStream_t& s : stream) LAB_CHECK(cudaStreamCreate(&s));
   std::vector<lab::Event> begin(arrays.size()), end(arrays.size());
   for (NormalizeProblem& array : arrays) array.poison_output();
   LAB_CHECK(cudaDeviceSynchronize());  // nothing earlier runs inside the timed work
@@ -54,6 +55,7 @@ ArraysRun run_arrays(std::vector<NormalizeProblem>& arrays, int streams) {
   }
   run.total_ms = lab::span_ms(begins, ends);
   for (const NormalizeProblem& array : arrays) run.results.push_back(array.check());
+  for (cudaStream_t s : stream) LAB_CHECK(cudaStreamDestroy(s));
   return run;
 }
 
@@ -152,11 +154,14 @@ ProducerConsumer::ProducerConsumer(std::size_t n, std::uint64_t seed) : n_(n), i
 }
 
 lab::Comparison ProducerConsumer::run(const Ordering& order, double producer_delay_ms) {
-  lab::Stream producer, consumer;
-  lab::Event produced(cudaEventDisableTiming);
+  cudaStream_t producer, consumer;
+  cudaEvent_t produced;
+  LAB_CHECK(cudaStreamCreate(&producer));
+  LAB_CHECK(cudaStreamCreate(&consumer));
+  LAB_CHECK(cudaEventCreateWithFlags(&produced, cudaEventDisableTiming));  // ordering only, no time stamp
   data_.poison(producer);
   out_.poison(producer);
-  producer.synchronize();
+  LAB_CHECK(cudaStreamSynchronize(producer));
 
   lab::launch_spin(producer, producer_delay_ms);  // the slow part of the producer
   produce<<<blocks_for(n_), 256, 0, producer>>>(input_.data(), data_.data(), n_);
@@ -165,6 +170,9 @@ lab::Comparison ProducerConsumer::run(const Ordering& order, double producer_del
   consume<<<blocks_for(n_), 256, 0, consumer>>>(data_.data(), out_.data(), n_);
   LAB_CHECK_LAUNCH();
   LAB_CHECK(cudaDeviceSynchronize());
+  LAB_CHECK(cudaEventDestroy(produced));
+  LAB_CHECK(cudaStreamDestroy(consumer));
+  LAB_CHECK(cudaStreamDestroy(producer));
   return lab::compare(out_.download(), expected_);
 }
 

@@ -41,10 +41,14 @@ unsigned host_alloc_flags(HostKind kind) {
 HostMemory::HostMemory(HostKind kind, std::size_t bytes) : kind_(kind), bytes_(bytes) {
   if (kind == HostKind::pageable) {
     pageable_.assign(bytes, 0);  // value-initialised: every page is written once here
-  } else {
-    pinned_ = lab::PinnedBuffer<unsigned char>(bytes, host_alloc_flags(kind));
-    std::memset(pinned_.data(), 0, bytes);
+  } else if (bytes > 0) {
+    LAB_CHECK(cudaHostAlloc(&pinned_, bytes, host_alloc_flags(kind)));  // page-locked, and mapped or WC by flag
+    std::memset(pinned_, 0, bytes);
   }
+}
+
+HostMemory::~HostMemory() {
+  if (pinned_ != nullptr) cudaFreeHost(pinned_);  // unchecked: a destructor must not throw
 }
 
 void fill_random(unsigned char* data, std::size_t bytes, std::uint64_t seed) {

@@ -35,17 +35,21 @@ namespace ch06 {
 /// so no first-touch page fault lands inside a timed copy.
 class HostMemory {
  public:
-  /// Allocates and touches @p bytes of @p kind.
+  /// Allocates and touches @p bytes of @p kind: the pinned kinds with cudaHostAlloc and the kind's flag.
   HostMemory(HostKind kind, std::size_t bytes);
-  unsigned char* data() { return pinned_.size() > 0 ? pinned_.data() : pageable_.data(); }  ///< host pointer
-  std::size_t bytes() const { return bytes_; }                                              ///< size in bytes
-  HostKind kind() const { return kind_; }                                                   ///< what it is
+  /// Gives pinned memory back with cudaFreeHost.
+  ~HostMemory();
+  HostMemory(const HostMemory&) = delete;             ///< one owner frees the pinned pages
+  HostMemory& operator=(const HostMemory&) = delete;  ///< one owner frees the pinned pages
+  unsigned char* data() { return pinned_ != nullptr ? pinned_ : pageable_.data(); }  ///< host pointer
+  std::size_t bytes() const { return bytes_; }                                       ///< size in bytes
+  HostKind kind() const { return kind_; }                                            ///< what it is
 
  private:
   HostKind kind_;
   std::size_t bytes_;
   std::vector<unsigned char> pageable_;
-  lab::PinnedBuffer<unsigned char> pinned_;
+  unsigned char* pinned_ = nullptr;  // cudaHostAlloc's memory; null for pageable
 };
 
 /// Fills @p bytes at @p data with pseudo-random bytes from @p seed (fast enough for 1 GiB).

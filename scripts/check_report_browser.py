@@ -5,7 +5,8 @@ opens index.html from file:// at desktop width (1280 px) and phone width (390 px
   - an image (a redrawn figure) that did not load,
   - an error in the browser's console, or a request that needed the network,
   - a page wider than its window,
-  - a timeline that plotly did not draw, or a bar whose hover shows no name, stream, start and duration.
+  - a timeline that plotly did not draw, or a bar whose hover shows no name, stream (or SM), start and
+    duration.
 Screenshots go to <report>/../report-shots/.
 
 Usage: scripts/check_report_browser.py build/report
@@ -37,10 +38,12 @@ KEPT_H200 = ROOT / "docs" / "results" / "h200-2026-12-02"
 
 
 def make_report(folder):
-    """A small report of the kept H100 run against the H200: chapters 01 and 05, a figure and a timeline."""
+    """A small report of the kept H100 run against the H200: chapters 01, 05 and 11, their figures, the
+    timeline of chapter 05's trace and chapter 11's block timeline."""
     run = folder / "run"
     run.mkdir()
-    for name in ("ch01_kernel_launch.json", "ch05_overlap.json", "ch05_overlap.trace.json"):
+    for name in ("ch01_kernel_launch.json", "ch05_overlap.json", "ch05_overlap.trace.json",
+                 "ch11_who_gets_the_gpu.json"):
         shutil.copyfile(KEPT_H100 / name, run / name)
     out = folder / "report"
     subprocess.run([sys.executable, str(ROOT / "scripts" / "report"), str(run), "--reference", str(KEPT_H200),
@@ -65,7 +68,7 @@ def hover_problems(driver, where):
             text = " ".join(t.text for t in plot.find_elements("css selector", ".hoverlayer .hovertext"))
             if text:
                 break
-        if not ("start" in text and "duration" in text and "stream" in text):
+        if not ("start" in text and "duration" in text and ("stream" in text or "SM " in text)):
             problems.append(f"{where}: hovering a bar of {plot.get_attribute('id')} showed {text!r}")
     return problems
 

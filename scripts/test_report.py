@@ -2,9 +2,10 @@
 """CPU tests of scripts/report on the two kept runs: the H200 run of 2026-12-02 as "yours", run 5 of
 the H100 (2026-11-25) as the reference. Pins the verdict cells (held on your GPU, did not hold, not
 judged, not in this run), the chapter run in part, the chapter not run, the interactive timelines
-with plotly.min.js in the folder and no network address, a figure redrawn from your JSON beside the
-kept run's, and the refusal (exit 2) of a folder of another JSON schema. Registered with ctest as
-tools.report (label cpu); runs anywhere with PyPI or build/tools: python3 scripts/test_report.py
+(CUPTI traces, chapter 11's block recorder) with plotly.min.js in the folder and no network
+address, a figure redrawn from your JSON beside the kept run's, and the refusal (exit 2) of a
+folder of another JSON schema. Registered with ctest as tools.report (label cpu); runs anywhere
+with PyPI or build/tools: python3 scripts/test_report.py
 """
 import json
 import pathlib
@@ -109,7 +110,9 @@ class KeptRuns(unittest.TestCase):
                       "[NVIDIA H100 80GB HBM3, 2026-11-25: 4 of 4]", lines)
 
     def test_timelines_offline(self):
-        for name in ("ch02_sync_pitfalls", "ch04_streams", "ch05_overlap", "ch06_pinned_memory"):
+        # The four CUPTI traces, and chapter 11's block recorder from its JSON.
+        for name in ("ch02_sync_pitfalls", "ch04_streams", "ch05_overlap", "ch06_pinned_memory",
+                     "ch11_who_gets_the_gpu"):
             self.assertIn(f'id="timeline-{name}"', self.html)
         self.assertTrue((self.out / "assets" / "plotly.min.js").stat().st_size > 1_000_000)
         self.assertIn('<script src="assets/plotly.min.js"></script>', self.html)

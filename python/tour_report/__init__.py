@@ -53,7 +53,12 @@ def draw_timelines(yours, assets):
     divs = {}
     for name, trace in yours.traces().items():
         title = TIMELINE_TITLES.get(name, name) + ", as CUPTI recorded it on your GPU"
-        divs.setdefault(name, []).append(timelines.timeline_div(trace, title, f"timeline-{name}"))
+        divs.setdefault(name, []).append(timelines.figure_div(timelines.timeline(trace, title), f"timeline-{name}"))
+    blocks = yours.chapters.get("ch11_who_gets_the_gpu")
+    fig = blocks and timelines.block_timeline(blocks.path, "Chapter 11: when the urgent blocks began, "
+                                              "as the block recorder read them on your GPU")
+    if fig:
+        divs.setdefault(blocks.name, []).append(timelines.figure_div(fig, "timeline-ch11_who_gets_the_gpu"))
     if divs:
         timelines.write_plotly_js(assets)
     return divs

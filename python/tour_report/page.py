@@ -33,7 +33,7 @@ def verdict(check):
 
 
 def printed(check):
-    """The check's line as the chapter printed it (common/report.cpp, Report::add)."""
+    """The check's line as the chapter printed it (common/harness/report.cpp, Report::add)."""
     if "passed" not in check:  # an observation in this run
         return f"-> {check['text']}"
     tag = "NOT JUDGED" if not check["judged"] else "PASS" if check["passed"] else "FAIL"
@@ -92,7 +92,8 @@ def css_class(cell):
 
 
 def runs_table(yours, references):
-    lines = ['<div class="wide"><table><tr><th></th><th>GPU</th><th>driver (CUDA)</th><th>date</th><th>folder</th></tr>']
+    lines = ['<div class="wide"><table><tr><th></th><th>GPU</th><th>driver (CUDA)</th><th>date</th>'
+             '<th>folder</th></tr>']
     for who, run in [("yours", yours)] + [("reference", r) for r in references]:
         lines.append(f"<tr><th>{who}</th><td>{esc(run.device)}</td><td>{esc(run.driver)} ({esc(run.cuda)})</td>"
                      f"<td>{esc(run.date)}</td><td><code>{esc(run.shown)}</code></td></tr>")

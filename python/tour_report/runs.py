@@ -1,6 +1,6 @@
 """A run folder (a learner's tour, a kept run in docs/results/) and what each chapter's JSON says.
 
-Reads the chapters' JSON of schema 2 (common/report.hpp); a folder holding another schema is
+Reads the chapters' JSON of schema 2 (common/harness/report.hpp); a folder holding another schema is
 refused (RunRefused) rather than shown as wrong cells. Verdicts are the chapters' own: a check's
 "passed" and "judged" as the chapter computed and printed them; nothing here judges a number.
 """
@@ -11,7 +11,7 @@ import re
 SCHEMA = 2
 REQUIRED = ("schema", "chapter", "date", "device", "results", "checks", "findings", "passed")
 CHAPTER_FILE = re.compile(r"^ch\d\d_[a-z0-9_]+\.json$")  # not chNN_name.trace.json, not .one-device.json
-SKIPPED_SUFFIX = ".skipped"  # lab::skipped (common/report.hpp)
+SKIPPED_SUFFIX = ".skipped"  # lab::skipped (common/harness/report.hpp)
 PARTLY_SKIPPED = "partly skipped"  # chapter 09 sums its skipped sections up itself
 
 
@@ -103,7 +103,7 @@ def read_chapter(path):
         raise RunRefused(f"{path} is not a chapter's --json output (not an object)")
     if data.get("schema") != SCHEMA:
         raise RunRefused(f"{path} has JSON schema {data.get('schema', '1 (none given)')}; this report reads "
-                         f"schema {SCHEMA} (common/report.hpp): run the tour of this code again")
+                         f"schema {SCHEMA} (common/harness/report.hpp): run the tour of this code again")
     missing = [key for key in REQUIRED if key not in data]
     if missing:
         raise RunRefused(f"{path} lacks {', '.join(missing)}: not a chapter's --json output of schema {SCHEMA}")

@@ -182,6 +182,14 @@ class ChangedRuns(unittest.TestCase):
         self.assertEqual(run.returncode, 2)
         self.assertIn("holds no chapter JSON", run.stderr)
 
+    def test_two_runs_of_one_day(self):
+        yours = copy_run(H200, self.dir / "yours", {"ch11_who_gets_the_gpu"})
+        run = report(yours, "--reference", H100, H100.parent / "run6", "--out", self.dir / "out", "--no-figures")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        labels = [r["label"] for r in json.loads((self.dir / "out" / "summary.json").read_text())["references"]]
+        self.assertEqual(labels, ["NVIDIA H100 80GB HBM3, 2026-11-25 (run5)",
+                                  "NVIDIA H100 80GB HBM3, 2026-11-25 (run6)"])
+
     def test_figures_beside_the_kept_run(self):
         yours = copy_run(H100, self.dir / "yours", {"ch01_kernel_launch"})
         run = report(yours, "--reference", H200, "--out", self.dir / "out")

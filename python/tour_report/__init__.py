@@ -88,6 +88,10 @@ def main(argv=None):
         yours = Run(args.tour)
         folders = [pathlib.Path(f) for f in (args.reference or KEPT_RUNS)]
         references = [Run(f) for f in folders if f.resolve() != yours.folder.resolve()]
+        labels = [r.label for r in references]
+        for r in references:  # two runs of one GPU on one day (the H100's runs 5 and 6) keep apart
+            if labels.count(r.label) > 1:
+                r.label += f" ({r.folder.name})"
         out = pathlib.Path(args.out)
         prepare(out)
     except RunRefused as refused:

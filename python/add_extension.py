@@ -9,7 +9,7 @@ The extension is compiled by torch.utils.cpp_extension.load() (JIT): it runs nvc
 and the host compiler through ninja, so ninja must be installed (`pip install
 ninja`), and nvcc's CUDA major version must match the one PyTorch was built with.
 Its sources are chapter 01's kernels as they are (chapters/01_kernel_launch/add_kernels.cu,
-the library ch01_kernels, and common/verify.cpp, the one common/ file it calls) plus one
+the library ch01_kernels, and common/lesson/verify.cpp, the one common/ file it calls) plus one
 binding file, add_extension.cpp.
 
 unavailable_reason() says, without building anything, why the extension cannot be
@@ -30,9 +30,9 @@ DEFAULT_BUILD_DIR = REPO / "build" / "torch-ext"
 SOURCES = [
     REPO / "python" / "add_extension.cpp",
     REPO / "chapters" / "01_kernel_launch" / "add_kernels.cu",
-    REPO / "common" / "verify.cpp",
+    REPO / "common" / "lesson" / "verify.cpp",
 ]
-INCLUDE_DIRS = [REPO / "common", REPO / "chapters" / "01_kernel_launch"]
+INCLUDE_DIRS = [REPO / "common" / "lesson", REPO / "chapters" / "01_kernel_launch"]
 
 
 def _nvcc_version(cuda_home):

@@ -11,7 +11,7 @@
                                     a Gantt chart of any trace a chapter wrote with --trace
                                     (your own run: build/.../ch05_overlap --trace my.trace.json)
 
-Reads the chapters' JSON of schema 2 (common/report.hpp), finding each table by its stable
+Reads the chapters' JSON of schema 2 (common/harness/report.hpp), finding each table by its stable
 table_id, never by its title; a JSON of another schema is refused with a message. Every
 figure is captioned with the GPU, the driver, the date and the file it came from. Needs
 matplotlib (python/requirements-tools.txt; scripts/tools installs it into build/tools).

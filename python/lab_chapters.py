@@ -6,7 +6,7 @@ machine and the same run.
     row = find_row(report, "variants", "grid-stride float4")   # the table's stable id
     row["median"], row["bandwidth_gbps"]
 
-The JSON is common/report.hpp's, schema 2: {"results": [{"table_id", "table", "name", <fields>}], ...};
+The JSON is common/harness/report.hpp's, schema 2: {"results": [{"table_id", "table", "name", <fields>}], ...};
 a row with samples also has "count", "min", "median", "max", "mean".
 """
 import json
@@ -79,7 +79,7 @@ def run_chapter(name, args, build_dir):
         return json.loads(out.read_text())  # a failed timing check still leaves its figures
 
 
-SCHEMA = 2  # the chapters' JSON shape this module reads (common/report.hpp, kJsonSchema)
+SCHEMA = 2  # the chapters' JSON shape this module reads (common/harness/report.hpp, kJsonSchema)
 
 
 def find_row(report, table_id, name):

@@ -7,7 +7,7 @@ Each table is found by its stable `table_id` and shows the fields its rows
 carry (the samples' statistics where there are samples). The first lines name
 the chapter, the GPU, its driver and the date of the run, so that a table
 pasted into a page carries its provenance. Reads the JSON schema this
-repository writes now (2, common/report.hpp); any other is refused with a
+repository writes now (2, common/harness/report.hpp); any other is refused with a
 message, never shown as a wrong table.
 """
 import argparse

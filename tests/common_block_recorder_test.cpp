@@ -1,4 +1,4 @@
-// The block recorder's host side (common/block_recorder.hpp) on hand-made
+// The block recorder's host side (common/timeline/block_recorder.hpp) on hand-made
 // records: a kernel's span, its lanes per SM, the list of SMs, and the trace rows.
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-// The CUPTI recorder (common/cupti_timeline.cuh) on the GPU: what it records,
+// The CUPTI recorder (common/timeline/cupti_timeline.cuh) on the GPU: what it records,
 // and that it costs nothing when it is not asked for.
 #include <doctest/doctest.h>
 

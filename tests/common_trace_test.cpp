@@ -1,4 +1,4 @@
-// The trace renderers (common/trace.hpp) on hand-made intervals: the text chart's
+// The trace renderers (common/timeline/trace.hpp) on hand-made intervals: the text chart's
 // rows and columns, and the Chrome trace JSON parsed back field by field.
 #include <doctest/doctest.h>
 

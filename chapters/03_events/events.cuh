@@ -12,7 +12,7 @@
 /// The CPU reference and the timed kernel are chapter 01's `c = a + b`
 /// (ch01::AddProblem: random a and b, the CPU's answer from ch01::add_on_cpu,
 /// and `add<<<grid, block, 0, stream>>>` behind launch()). The long kernel is
-/// lab::launch_spin (common/clock.cuh), one thread spinning for a set time.
+/// lab::launch_spin (common/lesson/clock.cuh), one thread spinning for a set time.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -1,7 +1,7 @@
 /// @file sample_statistics.hpp
 /// @brief Looking at many timing samples at once: a histogram, outliers, and
 /// how precisely their median is known (a bootstrap interval). Plain C++,
-/// tested on the CPU with fixed data; lab::summarize (common/statistics.hpp)
+/// tested on the CPU with fixed data; lab::summarize (common/lesson/statistics.hpp)
 /// gives the rest.
 #pragma once
 

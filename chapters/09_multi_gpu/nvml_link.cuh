@@ -4,7 +4,7 @@
 /// topology, whether NVML reports peer-to-peer reads and NVLink between them,
 /// and how many NVLinks each GPU has up.
 ///
-/// NVML is opened at run time (dlopen), as common/nvml.cu does, so the chapter
+/// NVML is opened at run time (dlopen), as common/harness/nvml.cu does, so the chapter
 /// builds and runs without it; then PeerMatrix::nvml_missing says why.
 #pragma once
 

@@ -1,6 +1,6 @@
 /// @file block_timeline.cuh
 /// @brief Section 1's lesson: a block-level timeline. The add kernel c = a + b
-/// records each block's start, end and SM (common/block_recorder.cuh) when it is
+/// records each block's start, end and SM (common/lesson/block_recorder.cuh) when it is
 /// given a record buffer, and records nothing when given nullptr; the same
 /// launches are timed by CUPTI and by events, so the recorder's span is read
 /// beside both, and recording's cost is the difference between the two launches.

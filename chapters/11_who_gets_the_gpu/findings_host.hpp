@@ -14,7 +14,7 @@
 namespace ch11 {
 
 /// What one block of a timed kernel wrote: the course's block record
-/// (common/block_recorder.hpp): %globaltimer at its start and end, its %smid.
+/// (common/timeline/block_recorder.hpp): %globaltimer at its start and end, its %smid.
 using BlockRecord = lab::BlockRecord;
 
 /// One kernel's blocks read together: from its first block's start to its last block's end.

@@ -32,7 +32,7 @@ constexpr int kChainThreads = 128;  // a short kernel: one small block per SM
 
 // [snippet:timed_spin]
 // Each block spins spin_ns from its first instruction and records when it
-// began, when it ended and on which SM (common/block_recorder.cuh). Block 0
+// began, when it ended and on which SM (common/lesson/block_recorder.cuh). Block 0
 // also tells the host it began.
 __global__ void timed_spin(long long spin_ns, BlockRecord* records, int* started) {
   lab::record_block_start(records);

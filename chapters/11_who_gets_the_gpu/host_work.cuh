@@ -23,7 +23,7 @@
 namespace ch11 {
 
 /// The driver API functions this chapter calls, found at run time through the
-/// runtime (cudaGetDriverEntryPointByVersion), as common/nvml.cu opens NVML:
+/// runtime (cudaGetDriverEntryPointByVersion), as common/harness/nvml.cu opens NVML:
 /// the program does not link libcuda, so it still starts (and exits 77) on a
 /// machine without a driver. A function the driver lacks is null.
 struct DriverApi {

@@ -2,7 +2,7 @@
 // ============================
 // What it shows, one numbered section of README.md each, in this order:
 //   1. a block-level timeline: every block stamps %globaltimer and %smid at its
-//      start and end (common/block_recorder.cuh); what recording costs, and the
+//      start and end (common/lesson/block_recorder.cuh); what recording costs, and the
 //      recorder as a timer against CUPTI and events;
 //   2. stream priorities: an urgent kernel launched while a long low-priority
 //      kernel fills the GPU, on a stream of equal and of the greatest priority;

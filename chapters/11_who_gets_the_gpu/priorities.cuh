@@ -3,7 +3,7 @@
 /// of resident blocks runs on a stream of the least priority; part-way in, a
 /// small urgent kernel is launched on another stream of the same priority, on a
 /// stream of the greatest priority, and with the per-launch priority attribute.
-/// Both kernels record their blocks (common/block_recorder.cuh), so the table
+/// Both kernels record their blocks (common/lesson/block_recorder.cuh), so the table
 /// says when the urgent blocks began, on which SMs, and whether any began on an
 /// SM still full of long blocks.
 #pragma once

@@ -1,0 +1,260 @@
+#include "findings.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "vocabulary.hpp"
+
+namespace ch13 {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::vector<double> windows_us(const WorkloadRun& w) {
+  std::vector<double> out;
+  for (const ReferenceCall& c : w.reference) out.push_back(c.window_us);
+  return out;
+}
+
+std::vector<double> host_us(const WorkloadRun& w) {
+  std::vector<double> out;
+  for (const ReferenceCall& c : w.reference) out.push_back(c.host_us);
+  return out;
+}
+
+bool any_call(const WorkloadRun& w, bool (*test)(const ReferenceCall&)) {
+  return std::any_of(w.reference.begin(), w.reference.end(), test);
+}
+
+}  // namespace
+
+Verdict reference_verdict(const WorkloadRun& w) {
+  if (w.reference.empty()) return {"refused.not_held", "no call was timed"};
+  if (any_call(w, [](const ReferenceCall& c) { return !c.held; }))
+    return {"refused.not_held", "the stream could not be held while the call was queued"};
+  if (any_call(w, [](const ReferenceCall& c) { return c.output == OutputAtStop::unwritten; }))
+    return {"refused.unwritten", "output not written when the stop event completed"};
+  if (any_call(w, [](const ReferenceCall& c) { return c.output == OutputAtStop::stale; }))
+    return {"refused.stale", "output does not match this call's fresh inputs"};
+  if (any_call(w, [](const ReferenceCall& c) { return c.queued_after_stop; }))
+    return {"refused.queued", "work still queued on a stream after the stop event"};
+  const double host = lab::median(host_us(w));
+  const double window = lab::median(windows_us(w));
+  if (host > kHostBoundFactor * window && host > kHostBoundMinUs)
+    return {"host_bound", lab::format("host time %.1f us, %.0fx the GPU window", host, host / window)};
+  return {"measured", "measured"};
+}
+
+double reference_reading_us(const WorkloadRun& w, const std::vector<double>& empty_pair_us) {
+  if (w.reference.empty()) return kNaN;
+  const double empty = empty_pair_us.empty() ? 0.0 : lab::median(empty_pair_us);
+  return lab::median(windows_us(w)) - empty;
+}
+
+double reference_cupti_us(const WorkloadRun& w) {
+  std::vector<double> spans;
+  for (const ReferenceCall& c : w.reference) {
+    if (c.cupti) spans.push_back(c.cupti_span_us);
+  }
+  return lab::median_or_nan(spans);
+}
+
+double truth_us(const WorkloadRun& w) {
+  if (w.naive_cupti_span_us.empty()) return kNaN;
+  return w.truth_from_first_call ? w.naive_cupti_span_us.front() : lab::median(w.naive_cupti_span_us);
+}
+
+double naive_reading_us(const WorkloadRun& w) {
+  if (w.naive_us.empty()) return kNaN;
+  return w.naive_reads_first ? w.naive_us.front() : lab::median(w.naive_us);
+}
+
+double tolerance_us(double cupti_us) { return 0.10 * cupti_us + 1.0; }
+
+// --- 1. The gallery, read by a naive event pair ---------------------------------
+
+lab::ResultTable naive_table(const GalleryRun& run) {
+  lab::ResultTable table("naive", "Each workload timed by an event pair on the caller's stream, beside CUPTI",
+                         "workload",
+                         {{"kind", "kind", "", 0},
+                          {"naive_first_us", "naive 1st", "us", 2},
+                          {"naive_median_us", "naive median", "us", 2},
+                          {"cupti_span_us", "CUPTI span", "us", 2},
+                          {"cupti_busy_us", "CUPTI busy", "us", 2},
+                          {"truth_us", "true time", "us", 2},
+                          {"naive_over_truth", "naive / true", "x", 2}});
+  for (const WorkloadRun& w : run.workloads) {
+    lab::ResultTable::Row& row = table.add_row(w.name);
+    row.set("id", w.id).set("kind", w.honest ? "honest" : "adversary");
+    row.set("naive_first_us", w.naive_us.empty() ? kNaN : w.naive_us.front());
+    row.set("naive_median_us", lab::median_or_nan(w.naive_us));
+    row.set("cupti_span_us", lab::median_or_nan(w.naive_cupti_span_us));
+    row.set("cupti_busy_us", lab::median_or_nan(w.naive_cupti_busy_us));
+    row.set("truth_us", truth_us(w)).set("naive_over_truth", naive_reading_us(w) / truth_us(w));
+  }
+  table.note(
+      "each call meets an idle GPU; CUPTI: the call's kernels and copies, to the last one's end; true time: "
+      "CUPTI's span (the first call's where later calls skip the work); naive / true: the first call for a first "
+      "launch, else medians");
+  return table;
+}
+
+std::vector<lab::Finding> naive_findings(const GalleryRun& run) {
+  std::vector<lab::Finding> out;
+  std::size_t calls = 0, matched = 0;
+  std::string wrong;
+  for (const WorkloadRun& w : run.workloads) {
+    calls += w.naive_us.size();
+    matched += w.naive_matched;
+    if (w.naive_matched != w.naive_us.size() && wrong.empty()) wrong = w.name;
+  }
+  out.push_back(lab::correctness_check("results_when_idle", "every call's output matches the CPU once the GPU is idle",
+                                       calls > 0 && matched == calls,
+                                       wrong.empty()
+                                           ? lab::format("%zu calls, exact comparison", calls)
+                                           : lab::format("%s: %zu of %zu calls matched", wrong.c_str(), matched, calls))
+                    .with("calls", calls)
+                    .with("matched", matched));
+  for (const WorkloadRun& w : run.workloads) {
+    const std::string id = "naive." + w.id;
+    if (!w.cupti_missing.empty()) {
+      out.push_back(lab::skipped(id, w.name, "CUPTI: " + w.cupti_missing));
+      continue;
+    }
+    const double naive = naive_reading_us(w), truth = truth_us(w), ratio = naive / truth;
+    const bool agrees = std::fabs(naive - truth) <= tolerance_us(truth);
+    out.push_back(
+        lab::named_observation(id + (agrees ? ".agrees" : ".off"), w.name,
+                               lab::format("the naive pair read %.2f us, %.2fx the true %.2f us (%s the "
+                                           "tolerance of %.2f us)",
+                                           naive, ratio, truth, agrees ? "within" : "outside", tolerance_us(truth)))
+            .with("naive_us", naive)
+            .with("truth_us", truth)
+            .with("ratio", ratio));
+  }
+  return out;
+}
+
+// --- 2. The reference harness ---------------------------------------------------
+
+lab::ResultTable reference_table(const GalleryRun& run) {
+  lab::ResultTable table("reference", "Each workload timed by the reference harness, beside CUPTI", "workload",
+                         {{"kind", "kind", "", 0},
+                          {"reading_us", "reading", "us", 2},
+                          {"cupti_us", "CUPTI span", "us", 2},
+                          {"difference_percent", "vs CUPTI", "%", 1},
+                          {"tolerance_us", "tolerance", "us", 2},
+                          {"host_us", "host in call", "us", 1},
+                          {"verdict", "verdict", "", 0}});
+  for (const WorkloadRun& w : run.workloads) {
+    const Verdict v = reference_verdict(w);
+    const double reading = v.refused() ? kNaN : reference_reading_us(w, run.empty_pair_us);
+    const double cupti = reference_cupti_us(w);
+    lab::ResultTable::Row& row = table.add_row(w.name);
+    row.set("id", w.id).set("kind", w.honest ? "honest" : "adversary").set("reading_us", reading);
+    row.set("cupti_us", cupti).set("difference_percent", lab::percent_above(reading, cupti));
+    row.set("tolerance_us", tolerance_us(cupti)).set("host_us", lab::median_or_nan(host_us(w)));
+    row.set("verdict", v.reason).set("branch", v.branch);
+  }
+  table.note(lab::format(
+      "reading: events behind a held stream, every declared stream forked from the start event and joined before "
+      "the stop event, median less the empty pair (%.2f us); fresh inputs and a poisoned output on every call",
+      lab::median_or_nan(run.empty_pair_us)));
+  return table;
+}
+
+namespace {
+
+lab::Finding honest_check(const WorkloadRun& w, const std::vector<double>& empty_pair_us) {
+  const std::string id = "honest_within_tolerance." + w.id;
+  const std::string name = w.name + ": the harness reads CUPTI's time within its tolerance";
+  const Verdict v = reference_verdict(w);
+  const double cupti = reference_cupti_us(w);
+  if (std::isnan(cupti)) return lab::skipped(id, name, "CUPTI did not record the calls");
+  if (v.refused()) return lab::timing_check(id, name, false, "the harness refused: " + v.reason);
+  const double reading = reference_reading_us(w, empty_pair_us), tolerance = tolerance_us(cupti);
+  const bool within = std::fabs(reading - cupti) <= tolerance;
+  return lab::timing_check(id, name, within,
+                           lab::format("read %.2f us against CUPTI's %.2f us (%s), tolerance %.2f us", reading, cupti,
+                                       lab::signed_percent(lab::percent_above(reading, cupti), 1).c_str(), tolerance))
+      .with("reading_us", reading)
+      .with("cupti_us", cupti)
+      .with("tolerance_us", tolerance);
+}
+
+lab::Finding adversary_check(const WorkloadRun& w, const std::vector<double>& empty_pair_us) {
+  const std::string id = "adversary_caught." + w.id;
+  const std::string name = w.name + ": the harness refuses or measures the true time";
+  const Verdict v = reference_verdict(w);
+  if (v.refused() || v.branch == "host_bound") return lab::correctness_check(id + "." + v.branch, name, true, v.reason);
+  const double truth = truth_us(w);
+  if (std::isnan(truth)) return lab::skipped(id, name, "CUPTI did not record the calls");
+  const double reading = reference_reading_us(w, empty_pair_us), tolerance = tolerance_us(truth);
+  const bool within = std::fabs(reading - truth) <= tolerance;
+  return lab::timing_check(
+             id + ".measured", name, within,
+             lab::format("measured %.2f us against the true %.2f us, tolerance %.2f us", reading, truth, tolerance))
+      .with("reading_us", reading)
+      .with("truth_us", truth)
+      .with("tolerance_us", tolerance);
+}
+
+}  // namespace
+
+std::vector<lab::Finding> reference_findings(const GalleryRun& run) {
+  std::size_t calls = 0, matched = 0;
+  for (const WorkloadRun& w : run.workloads) {
+    if (!w.honest) continue;
+    for (const ReferenceCall& c : w.reference) {
+      ++calls;
+      matched += c.output == OutputAtStop::matched;
+    }
+  }
+  std::vector<lab::Finding> out{
+      lab::correctness_check("reference_results", "every honest call's output matches the CPU at the stop event",
+                             calls > 0 && matched == calls, lab::format("%zu of %zu calls matched", matched, calls))
+          .with("calls", calls)
+          .with("matched", matched)};
+  for (const WorkloadRun& w : run.workloads)
+    out.push_back(w.honest ? honest_check(w, run.empty_pair_us) : adversary_check(w, run.empty_pair_us));
+  return out;
+}
+
+// --- 3. Two quantities for a short kernel ----------------------------------------
+
+lab::ResultTable sequence_table(const SequenceRun& run) {
+  lab::ResultTable table(
+      "sequence", lab::format("%s: alone, and per kernel in a sequence of %d", run.workload.c_str(), run.kernels),
+      "how", {{"median", "median", "us", 2}, {"cupti_us", "CUPTI", "us", 2}});
+  table.add_row("alone (reference harness)").set("median", run.lone_us).set("cupti_us", run.lone_cupti_us);
+  table.add_row("K on a held stream / K")
+      .samples(run.stream_us, "us")
+      .set("cupti_us", lab::median_or_nan(run.stream_cupti_us));
+  table.add_row("graph of K / K").samples(run.graph_us, "us").set("cupti_us", lab::median_or_nan(run.graph_cupti_us));
+  table.note("CUPTI: alone, the span of the call; in a sequence, the sum of the kernels' durations / K");
+  return table;
+}
+
+std::vector<lab::Finding> sequence_findings(const SequenceRun& run) {
+  const bool correct = run.stream_result.passed() && run.graph_result.passed();
+  std::vector<lab::Finding> out{
+      lab::correctness_check("sequence_results", "the sequences' outputs match the CPU", correct,
+                             correct ? "stream: " + run.stream_result.detail() + "; graph: " + run.graph_result.detail()
+                                     : (run.stream_result.passed() ? "graph: " + run.graph_result.detail()
+                                                                   : "stream: " + run.stream_result.detail()))};
+  const double stream = lab::median_or_nan(run.stream_us), graph = lab::median_or_nan(run.graph_us);
+  out.push_back(
+      lab::named_observation(
+          "two_quantities", "a short kernel's two quantities",
+          lab::format("alone %.2f us (CUPTI %.2f us); per kernel in a stream %.2f us (%.2fx alone), in a "
+                      "graph %.2f us (%.2fx alone)",
+                      run.lone_us, run.lone_cupti_us, stream, stream / run.lone_us, graph, graph / run.lone_us))
+          .with("lone_us", run.lone_us)
+          .with("stream_us", stream)
+          .with("graph_us", graph));
+  return out;
+}
+
+}  // namespace ch13

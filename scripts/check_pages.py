@@ -6,6 +6,7 @@ For every chapters/NN_name/README.md:
     "What you learn", "What the runs showed" and "Pitfalls";
   - a measured result comes within the first FIRST_RESULT_WORDS (300) words: the
     first line of "What the runs showed" that holds a number is reached by then;
+    waived for a chapter in NOT_YET_RUN, whose first GPU run is still to come;
   - its main path holds at most MAIN_PATH_WORDS (5,000) words: the prose from the
     top of the page to the `## Run it yourself` section (the page's end matter: how
     to build and run, the options, the runs' provenance, and any "Going further"
@@ -32,6 +33,10 @@ END_MATTER = "Run it yourself"
 # Pages over MAIN_PATH_WORDS, with their main-path count when the rule came: a
 # ceiling each may not grow past. Remove a line when the page is under the limit.
 DEBT = {}
+# Chapters that have not run on a GPU yet: their "What the runs showed" says when the
+# first run comes and has no number to quote, so only the first-result rule is waived
+# for them. Remove a line once the page quotes its first run.
+NOT_YET_RUN = {"13_trustworthy_timer"}
 WORD = re.compile(r"[A-Za-z0-9][\w'’.,:%×/+-]*")
 HAS_NUMBER = re.compile(r"\d")
 
@@ -92,7 +97,8 @@ def check_page(path):
     if sections[:3] != HEAD:
         problems.append(f"{path}: the page must open with the sections {HEAD} (it has {sections[:3]})")
     if first_result is None:
-        problems.append(f"{path}: no measured result (a line with a number) under '## {HEAD[1]}'")
+        if name not in NOT_YET_RUN:
+            problems.append(f"{path}: no measured result (a line with a number) under '## {HEAD[1]}'")
     elif first_result > FIRST_RESULT_WORDS:
         problems.append(f"{path}: the first measured result comes after {first_result} words "
                         f"(at most {FIRST_RESULT_WORDS})")
@@ -127,14 +133,20 @@ def self_test():
         "a long main path": (good_head + ("word " * 5100) + "\n\n## Run it yourself\n", 1),
         "words in a fence are not counted": (good_head + "```\n" + "word " * 6000 + "\n```\n\n## Run it yourself\n", 0),
         "no end matter": (good_head, 1),
+        "no result yet": (good_head.replace("It took 3.2 ms.", "Not run yet.") + "## Run it yourself\n", 1),
+        "no result yet, not yet run": (good_head.replace("It took 3.2 ms.", "Not run yet.") + "## Run it yourself\n",
+                                       0, True),
     }
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for what, (text, expected) in cases.items():
+        for what, (text, expected, *not_yet_run) in cases.items():
             page = pathlib.Path(tmp, "chapters", "99_test", "README.md")
             page.parent.mkdir(parents=True, exist_ok=True)
             page.write_text(text, encoding="utf-8")
+            if not_yet_run:
+                NOT_YET_RUN.add("99_test")
             found, _ = check_page(page)
+            NOT_YET_RUN.discard("99_test")
             ok = len(found) == expected
             failed += not ok
             print(f"{'ok' if ok else 'FAILED'}: {what}: {len(found)} problem(s), expected {expected}")

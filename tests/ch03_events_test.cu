@@ -8,9 +8,9 @@
 #include "clock.cuh"
 #include "device.cuh"
 #include "events.cuh"
+#include "findings.hpp"
 #include "statistics.hpp"
 #include "stream.cuh"
-#include "wait_report.hpp"
 
 TEST_CASE("the event time of a 5 ms kernel is within 5 % of a synchronised host timer") {
   lab::require_device();
@@ -123,7 +123,6 @@ TEST_CASE("the device flag is set in a child process, which reports it, and this
   CHECK(after == before);
   CHECK(run.default_event.device_flag == ch03::scheduling_flag_name(before));
   for (const ch03::WaitCase* c : {&run.default_event, &run.blocking_event, &run.stream_sync, &run.device_sync}) {
-    CHECK(c->process == "this");
     CHECK(c->cost.wall_ms >= 9.0);
   }
   CHECK(run.stream_sync.call == ch03::WaitCall::stream_synchronize);
@@ -132,7 +131,6 @@ TEST_CASE("the device flag is set in a child process, which reports it, and this
   for (const ch03::WaitCase* c : {&run.flag_before_context, &run.flag_before_stream_sync, &run.flag_before_device_sync,
                                   &run.flag_after_context, &run.flag_after_stream_sync}) {
     REQUIRE_MESSAGE(c->measured, c->why_not);
-    CHECK(c->process == "child");
     CHECK(c->cost.wall_ms >= 9.0);
   }
   CHECK(run.flag_before_stream_sync.call == ch03::WaitCall::stream_synchronize);

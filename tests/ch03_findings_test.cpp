@@ -12,7 +12,6 @@
 #include "findings.hpp"
 #include "program.hpp"
 #include "support/findings_support.hpp"
-#include "wait_report.hpp"
 
 namespace {
 
@@ -82,9 +81,7 @@ ch03::WaitCase measured(ch03::WaitCall call, const std::string& flag, double wal
                         const std::string& set_flags = "") {
   ch03::WaitCase c;
   c.call = call;
-  c.event = call == ch03::WaitCall::event_synchronize ? "default" : "";
   c.device_flag = flag;
-  c.process = set_flags.empty() ? "this" : "child";
   c.set_flags_result = set_flags;
   c.measured = true;
   c.cost = {wall, cpu};
@@ -94,7 +91,6 @@ ch03::WaitCase measured(ch03::WaitCall call, const std::string& flag, double wal
 ch03::WaitCase missing(ch03::WaitCall call, const std::string& why) {
   ch03::WaitCase c;
   c.call = call;
-  c.process = "child";
   c.why_not = why;
   return c;
 }
@@ -113,7 +109,6 @@ ch03::WaitRun expected_waits() {
   run.logical_cores = 16;
   run.default_event = measured(kEvent, kAuto, 20.0, 19.95);
   run.blocking_event = measured(kEvent, kAuto, 20.2, 0.05);
-  run.blocking_event.event = "cudaEventBlockingSync";
   run.stream_sync = measured(kStream, kAuto, 20.0, 19.9);
   run.device_sync = measured(kDevice, kAuto, 20.0, 19.9);
   run.flag_before_context = measured(kEvent, kBlocking, 20.2, 0.04, "cudaSuccess");

@@ -65,18 +65,15 @@ ch03::EventCostRun event_cost_run(const lab_test::KeptRun& run) {
   return r;
 }
 
-// One wait row. The H200's rows name no event nor process (the row's name does); the flag comes
-// from the "scheduling flag" column both runs have ("Auto", "BlockingSync").
-ch03::WaitCase wait_case(const lab_test::KeptRun& run, const std::string& name, const std::string& event) {
+// One wait row. The flag comes from the "scheduling flag" column both runs have ("Auto", "BlockingSync").
+ch03::WaitCase wait_case(const lab_test::KeptRun& run, const std::string& name) {
   const nlohmann::json row = run.row("waits", name);
   ch03::WaitCase c;
   const std::string call = row.at("wait_call").get<std::string>();
   c.call = call == "cudaEventSynchronize"    ? ch03::WaitCall::event_synchronize
            : call == "cudaStreamSynchronize" ? ch03::WaitCall::stream_synchronize
                                              : ch03::WaitCall::device_synchronize;
-  c.event = event;
   c.device_flag = "cudaDeviceSchedule" + row.at("schedule").get<std::string>();
-  c.process = name.find("flag set") == std::string::npos ? "this" : "child";
   if (row.contains("set_flags") && row.at("set_flags").is_string())
     c.set_flags_result = row.at("set_flags").get<std::string>();
   c.measured = row.contains("wall_ms") && row.at("wall_ms").is_number();
@@ -88,15 +85,15 @@ ch03::WaitRun wait_run(const lab_test::KeptRun& run) {
   ch03::WaitRun r;
   r.kernel_ms = run.options().at("kernel-ms").get<double>();
   r.logical_cores = 16;  // both machines' table notes: "16 logical cores"
-  r.default_event = wait_case(run, "default event", "default");
-  r.blocking_event = wait_case(run, "cudaEventBlockingSync event", "cudaEventBlockingSync");
-  r.stream_sync = wait_case(run, "the stream", "");
-  r.device_sync = wait_case(run, "the device", "");
-  r.flag_before_context = wait_case(run, "default event, flag set before the context", "default");
-  r.flag_before_stream_sync = wait_case(run, "the stream, flag set before the context", "");
-  r.flag_before_device_sync = wait_case(run, "the device, flag set before the context", "");
-  r.flag_after_context = wait_case(run, "default event, flag set after the context", "default");
-  r.flag_after_stream_sync = wait_case(run, "the stream, flag set after the context", "");
+  r.default_event = wait_case(run, "default event");
+  r.blocking_event = wait_case(run, "cudaEventBlockingSync event");
+  r.stream_sync = wait_case(run, "the stream");
+  r.device_sync = wait_case(run, "the device");
+  r.flag_before_context = wait_case(run, "default event, flag set before the context");
+  r.flag_before_stream_sync = wait_case(run, "the stream, flag set before the context");
+  r.flag_before_device_sync = wait_case(run, "the device, flag set before the context");
+  r.flag_after_context = wait_case(run, "default event, flag set after the context");
+  r.flag_after_stream_sync = wait_case(run, "the stream, flag set after the context");
   return r;
 }
 

@@ -20,13 +20,13 @@
 #include "cpu_work.hpp"
 #include "cupti_timeline.cuh"
 #include "events.cuh"
+#include "findings.hpp"
 #include "l2_flush.cuh"
 #include "memory.cuh"
 #include "statistics.hpp"
 #include "stream.cuh"
 #include "stream_blocker.cuh"
 #include "timers.cuh"
-#include "wait_report.hpp"
 
 namespace ch03 {
 
@@ -186,8 +186,6 @@ std::vector<WaitCase> wait_with_blocking_sync_flag(bool before_context, double k
   for (WaitCall call : calls) {
     WaitCase c;
     c.call = call;
-    c.event = call == WaitCall::event_synchronize ? "default" : "";
-    c.process = "child";
     c.set_flags_result = cudaGetErrorName(set);
     c.device_flag = scheduling_flag_name(flags);
     c.cost = wait_for_kernel(call, cudaEventDefault, kernel_ms, stream);
@@ -210,8 +208,6 @@ std::vector<WaitCase> wait_in_child(const std::string& program, bool before_cont
   for (WaitCall call : calls) {
     WaitCase c;
     c.call = call;
-    c.event = call == WaitCall::event_synchronize ? "default" : "";
-    c.process = "child";
     if (!out.error.empty()) {
       c.why_not = out.error;
     } else if (out.exit_code != 0 || !read_wait_case_line(out.text, call, c)) {
@@ -233,9 +229,7 @@ WaitRun compare_waits(double kernel_ms, cudaStream_t stream, const std::string& 
   unsigned flags = 0;
   LAB_CHECK(cudaGetDeviceFlags(&flags));  // this process's flags, never changed here
 
-  run.default_event.event = "default";
   run.default_event.cost = wait_for_kernel(WaitCall::event_synchronize, cudaEventDefault, kernel_ms, stream);
-  run.blocking_event.event = "cudaEventBlockingSync";
   run.blocking_event.cost = wait_for_kernel(WaitCall::event_synchronize, cudaEventBlockingSync, kernel_ms, stream);
   run.stream_sync.call = WaitCall::stream_synchronize;
   run.stream_sync.cost = wait_for_kernel(WaitCall::stream_synchronize, cudaEventDefault, kernel_ms, stream);
@@ -243,7 +237,6 @@ WaitRun compare_waits(double kernel_ms, cudaStream_t stream, const std::string& 
   run.device_sync.cost = wait_for_kernel(WaitCall::device_synchronize, cudaEventDefault, kernel_ms, stream);
   for (WaitCase* c : {&run.default_event, &run.blocking_event, &run.stream_sync, &run.device_sync}) {
     c->device_flag = scheduling_flag_name(flags);
-    c->process = "this";
     c->measured = true;
   }
   // The device flag is the process's: set in a fresh process, so this one's stays as it is.

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <utility>
 
+#include "child_process.hpp"
 #include "command_line.hpp"
 #include "vocabulary.hpp"
-#include "wait_report.hpp"
 
 namespace ch03 {
 
@@ -83,6 +83,38 @@ constexpr double kSleepShare = 0.2;  // and "slept" below this one
 static double cpu_share(const WaitCase& c) { return c.cost.wall_ms > 0 ? c.cost.cpu_ms / c.cost.wall_ms : 0.0; }
 static bool spun(const WaitCase& c) { return c.measured && cpu_share(c) >= kSpinShare; }
 static bool slept(const WaitCase& c) { return c.measured && cpu_share(c) < kSleepShare; }
+
+static const char* const kWaitCallNames[] = {"cudaEventSynchronize", "cudaStreamSynchronize",
+                                             "cudaDeviceSynchronize"};  // in WaitCall order
+
+std::string wait_call_name(WaitCall call) { return kWaitCallNames[static_cast<int>(call)]; }
+
+bool wait_call_from_name(const std::string& name, WaitCall& into) {
+  const auto found = std::find(std::begin(kWaitCallNames), std::end(kWaitCallNames), name);
+  if (found != std::end(kWaitCallNames)) into = static_cast<WaitCall>(found - std::begin(kWaitCallNames));
+  return found != std::end(kWaitCallNames);
+}
+
+std::string wait_case_line(const WaitCase& measured) {
+  return lab::format("ch03_wait_child %s %s %s %.6f %.6f", wait_call_name(measured.call).c_str(),
+                     measured.set_flags_result.c_str(), measured.device_flag.c_str(), measured.cost.wall_ms,
+                     measured.cost.cpu_ms);
+}
+
+bool read_wait_case_line(const std::string& text, WaitCall call, WaitCase& into) {
+  WaitCase got = into;
+  std::string name;
+  const bool found = lab::find_child_line(text, "ch03_wait_child", [&](std::istream& words) {
+    return words >> name >> got.set_flags_result >> got.device_flag >> got.cost.wall_ms >> got.cost.cpu_ms &&
+           name == wait_call_name(call) && got.cost.wall_ms >= 0 && got.cost.cpu_ms >= 0;
+  });
+  if (!found) return false;
+  into = got;
+  into.call = call;
+  into.measured = true;
+  into.why_not.clear();
+  return true;
+}
 
 lab::ResultTable wait_table(const WaitRun& run) {
   lab::ResultTable table(
@@ -307,13 +339,6 @@ std::vector<lab::Finding> launch_gap_findings(const LaunchGapRun& run) {
 
 // --- 7. Timing many streams ----------------------------------------------------
 
-static lab::Finding many_streams_results(const ManyStreamsRun& run) {
-  std::vector<std::pair<std::string, lab::Comparison>> results;
-  for (std::size_t i = 0; i < run.results.size(); ++i)
-    results.emplace_back(lab::format("stream %zu", i), run.results[i]);
-  return all_correct("many_streams_results", "c = a + b correct on every stream", results);
-}
-
 lab::ResultTable many_streams_table(const ManyStreamsRun& run) {
   lab::ResultTable table("many_streams",
                          lab::count_text(run.per_stream_ms.size(), "stream", "streams") +
@@ -337,7 +362,12 @@ lab::ResultTable many_streams_table(const ManyStreamsRun& run) {
   return table;
 }
 
-std::vector<lab::Finding> many_streams_findings(const ManyStreamsRun& run) { return {many_streams_results(run)}; }
+std::vector<lab::Finding> many_streams_findings(const ManyStreamsRun& run) {
+  std::vector<std::pair<std::string, lab::Comparison>> results;
+  for (std::size_t i = 0; i < run.results.size(); ++i)
+    results.emplace_back(lab::format("stream %zu", i), run.results[i]);
+  return {all_correct("many_streams_results", "c = a + b correct on every stream", results)};
+}
 
 // --- 8. Pitfall 3: events on another stream -----------------------------------
 

@@ -57,9 +57,7 @@ struct WaitCost {
 /// One way of waiting: a wait call (on an event of some kind) under a device scheduling flag.
 struct WaitCase {
   WaitCall call = WaitCall::event_synchronize;  ///< the call the thread waited in
-  std::string event;             ///< "default" or "cudaEventBlockingSync"; "" when the call waits on no event
   std::string device_flag;       ///< the scheduling flag cudaGetDeviceFlags read back, e.g. "cudaDeviceScheduleAuto"
-  std::string process;           ///< "this" (the chapter's process) or "child" (a fresh process)
   std::string set_flags_result;  ///< what cudaSetDeviceFlags returned ("cudaSuccess", an error); "" when not called
   bool measured = false;         ///< false: the child did not run or did not report
   std::string why_not;           ///< why not measured
@@ -80,6 +78,21 @@ struct WaitRun {
   WaitCase flag_after_context;       ///< a default event; the flag set once the context exists (another child)
   WaitCase flag_after_stream_sync;   ///< cudaStreamSynchronize, in that child
 };
+
+/// The CUDA function's name, e.g. "cudaStreamSynchronize".
+std::string wait_call_name(WaitCall call);
+/// Reads a wait call's name ("cudaStreamSynchronize") into @p into; false, leaving it as it was, for any other text.
+bool wait_call_from_name(const std::string& name, WaitCall& into);
+
+/// The line ch03_wait_child prints per wait call, which compare_waits reads back: "ch03_wait_child
+/// <wait call> <what cudaSetDeviceFlags returned> <the scheduling flag read back> <wall ms> <CPU ms>", e.g.
+/// "ch03_wait_child cudaStreamSynchronize cudaSuccess cudaDeviceScheduleBlockingSync 20.1 0.04".
+std::string wait_case_line(const WaitCase& measured);
+
+/// Reads the line for @p call in @p text into @p into (measured = true),
+/// skipping other calls' lines and lines it cannot read. False, leaving
+/// @p into as it was, when there is no complete line for @p call.
+bool read_wait_case_line(const std::string& text, WaitCall call, WaitCase& into);
 
 /// Table "waits": wall and CPU time of each way, its wait call, the flag in force, and whether the
 /// thread spun (CPU / wall from 50 %) or slept (below 20 %).

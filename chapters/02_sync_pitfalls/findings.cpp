@@ -21,13 +21,6 @@ std::string join(const std::vector<std::string>& parts) {
   return parts.empty() ? "none" : out;
 }
 
-const CaseRun* find_case(const HostTimerRun& run, SyncCase sync_case) {
-  for (const CaseRun& c : run.cases) {
-    if (c.sync_case == sync_case && !c.samples_ms.empty()) return &c;
-  }
-  return nullptr;
-}
-
 // What the timer of @p run contained, from its readings and @p held_ms, the
 // median of events on a held stream around the kernel: no launch gap, but the
 // events' own cost (chapter 03, section 6), so not the kernel's own duration.
@@ -101,13 +94,14 @@ std::vector<lab::Finding> host_timer_findings(const HostTimerRun& run) {
 
 std::vector<lab::Finding> long_kernel_findings(const HostTimerRun& run) {
   std::vector<lab::Finding> findings = host_timer_findings(run);
-  const CaseRun* both = find_case(run, SyncCase::before_and_after);
-  const CaseRun* before = find_case(run, SyncCase::before_only);
-  const CaseRun* never = find_case(run, SyncCase::never);
-  if (both == nullptr || before == nullptr || never == nullptr) return findings;
-  const double synced = lab::median(both->samples_ms);
-  const double before_only = lab::median(before->samples_ms);
-  const double unsynced = lab::median(never->samples_ms);
+  const auto median_of = [&run](SyncCase sync_case) {  // NaN when the case did not run
+    for (const CaseRun& c : run.cases)
+      if (c.sync_case == sync_case) return lab::median_or_nan(c.samples_ms);
+    return lab::median_or_nan({});
+  };
+  const double synced = median_of(SyncCase::before_and_after), before_only = median_of(SyncCase::before_only);
+  const double unsynced = median_of(SyncCase::never);
+  if (std::isnan(synced) || std::isnan(before_only) || std::isnan(unsynced)) return findings;
   findings.push_back(
       lab::timing_check(run.id + "_unsynced_under_tenth",
                         "without a sync after the launch the host timer reads under a tenth of the synchronised one",

@@ -67,14 +67,15 @@ ch07::CacheRun cache_run(const Medians& small, const Medians& large) {
 
 // --- 1. warm and cold L2 ----------------------------------------------------------------
 
-TEST_CASE("flush_effects: each effect is the difference of two medians") {
-  const ch07::FlushEffects e = ch07::flush_effects(working_set("small", 25 * kMiB, kSmall));
-  CHECK(e.warm_us == doctest::Approx(7.82));
-  CHECK(e.launch_gap_us == doctest::Approx(11.30 - 7.82));
-  CHECK(e.hidden_by_spin_us == doctest::Approx(11.30 - 7.94));
-  CHECK(e.cooling_write_us == doctest::Approx(16.18 - 7.82));
-  CHECK(e.cooling_read_us == doctest::Approx(11.68 - 7.82));
-  CHECK(e.article_us == doctest::Approx(16.21 - 11.30));
+TEST_CASE("the flush's effects: each the difference of two medians") {
+  const lab::ResultTable t = ch07::effects_table(working_set("small", 25 * kMiB, kSmall));
+  auto us = [&](const char* effect) { return t.row(effect).get("us").number(); };
+  CHECK(us("launch gap of a lone launch") == doctest::Approx(11.30 - 7.82));
+  CHECK(us("hidden by a busy GPU alone") == doctest::Approx(11.30 - 7.94));
+  CHECK(us("cooling alone, write flush") == doctest::Approx(16.18 - 7.82));
+  CHECK(us("cooling alone, read flush") == doctest::Approx(11.68 - 7.82));
+  CHECK(us("the article's comparison") == doctest::Approx(16.21 - 11.30));
+  CHECK(t.row("cooling alone, read flush").get("measured_as").text() == "blocked: read flush - nothing");
 }
 
 TEST_CASE("working_set_table and effects_table: ids by the set's role, one row per case and per effect, in us") {

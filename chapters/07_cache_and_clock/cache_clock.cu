@@ -246,7 +246,9 @@ std::vector<double> time_kernel(ScaleProblem& problem, PrecedingWork& work, Prec
     LAB_CHECK(cudaEventSynchronize(stop));
     if (blocker && blocker->timed_out())
       throw std::runtime_error("time_kernel: the held stream ran before the sample was queued (a profiler?)");
-    ms.push_back(lab::Event::elapsed_ms(start, stop));
+    float elapsed_ms = 0;
+    LAB_CHECK(cudaEventElapsedTime(&elapsed_ms, start, stop));
+    ms.push_back(elapsed_ms);
     // [snippet:sample]
   }
   if (check != nullptr) *check = problem.check();  // checked again after timing: y was poisoned before it
@@ -395,7 +397,10 @@ ClockRun measure_clock(const lab::DeviceInfo& device, int probes, double load_ms
         {host.elapsed_ms(), now.sm_clock_mhz, now.power_watts, now.clock_reasons_known, now.clock_reasons});
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  run.load_ms = std::max(lab::Event::elapsed_ms(start, tensor_done), lab::Event::elapsed_ms(start, copy_done));
+  float tensor_ms = 0, copy_ms = 0;
+  LAB_CHECK(cudaEventElapsedTime(&tensor_ms, start, tensor_done));
+  LAB_CHECK(cudaEventElapsedTime(&copy_ms, start, copy_done));
+  run.load_ms = std::max(tensor_ms, copy_ms);
 
   // The clock of every launch, and what the last launch achieved.
   const std::vector<unsigned long long> stamp = stamps.download();
@@ -440,7 +445,9 @@ std::vector<ClockedLoad::Sample> ClockedLoad::run(int samples, cudaStream_t stre
     LAB_CHECK_LAUNCH();
     LAB_CHECK(cudaEventRecord(stop, stream));
     LAB_CHECK(cudaEventSynchronize(stop));
-    result[i].ms = lab::Event::elapsed_ms(start, stop);
+    float elapsed_ms = 0;
+    LAB_CHECK(cudaEventElapsedTime(&elapsed_ms, start, stop));
+    result[i].ms = elapsed_ms;
   }
   const std::vector<unsigned long long> host = stamps_.download();
   for (std::size_t i = 0; i < result.size(); ++i) {

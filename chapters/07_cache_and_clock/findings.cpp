@@ -46,19 +46,41 @@ lab::Finding cases_correct(const CacheRun& run) {
 
 // Did a write flush slow a set that fits in the L2 (blocked stream: no launch gap counts)? Its median after the flush
 // must lie above the slowest warm sample: a threshold from the run's own spread, not from one GPU's numbers.
-lab::Finding cooling(const WorkingSetRun& set, const FlushEffects& e) {
+lab::Finding cooling(const WorkingSetRun& set) {
   const CacheCase* warm = find_case(set, Preceding::nothing, Placement::blocked_stream);
   const double slowest_warm_us =
       warm == nullptr || warm->ms.empty() ? std::nan("") : 1000 * *std::max_element(warm->ms.begin(), warm->ms.end());
-  const double write_us = e.warm_us + e.cooling_write_us, read_us = e.warm_us + e.cooling_read_us;
+  const double warm_us = median_us(set, Preceding::nothing, Placement::blocked_stream);
+  const double write_us = median_us(set, Preceding::write_flush, Placement::blocked_stream);
+  const double read_us = median_us(set, Preceding::read_flush, Placement::blocked_stream);
   lab::Finding f = lab::timing_check(
       "cooling_" + set.role, "a cold L2 slows a working set that fits in it", write_us > slowest_warm_us,
       lab::format("blocked stream: %.2f us warm (the slowest sample %.2f), %.2f after a write flush (%.2fx), %.2f "
                   "after a read flush (%.2fx); asked: the write flush's median above the slowest warm sample",
-                  e.warm_us, slowest_warm_us, write_us, write_us / e.warm_us, read_us, read_us / e.warm_us));
-  f.with("warm_us", e.warm_us).with("slowest_warm_us", slowest_warm_us);
+                  warm_us, slowest_warm_us, write_us, write_us / warm_us, read_us, read_us / warm_us));
+  f.with("warm_us", warm_us).with("slowest_warm_us", slowest_warm_us);
   return f.with("write_flush_us", write_us).with("read_flush_us", read_us);
 }
+
+// The flush's effects, each the median of one case minus the median of another (in us): its name, how it is
+// measured, and the two cases.
+struct Effect {
+  const char *name, *measured_as;
+  Preceding first_preceding;
+  Placement first_placement;
+  Preceding second_preceding;
+  Placement second_placement;
+};
+constexpr Effect kEffects[] = {{"launch gap of a lone launch", "nothing: isolated - blocked", Preceding::nothing,
+                                Placement::isolated, Preceding::nothing, Placement::blocked_stream},
+                               {"hidden by a busy GPU alone", "isolated: nothing - spin kernel", Preceding::nothing,
+                                Placement::isolated, Preceding::spin, Placement::isolated},
+                               {"cooling alone, write flush", "blocked: write flush - nothing", Preceding::write_flush,
+                                Placement::blocked_stream, Preceding::nothing, Placement::blocked_stream},
+                               {"cooling alone, read flush", "blocked: read flush - nothing", Preceding::read_flush,
+                                Placement::blocked_stream, Preceding::nothing, Placement::blocked_stream},
+                               {"the article's comparison", "isolated: write flush - nothing", Preceding::write_flush,
+                                Placement::isolated, Preceding::nothing, Placement::isolated}};
 
 }  // namespace
 
@@ -76,20 +98,6 @@ std::string working_set_name(const WorkingSetRun& set) {
   return lab::format("%.1f x the L2", static_cast<double>(set.bytes) / static_cast<double>(set.l2_bytes));
 }
 
-FlushEffects flush_effects(const WorkingSetRun& set) {
-  using P = Preceding;
-  using M = Placement;
-  auto m = [&](P p, M placement) { return median_us(set, p, placement); };
-  FlushEffects e;
-  e.warm_us = m(P::nothing, M::blocked_stream);
-  e.launch_gap_us = m(P::nothing, M::isolated) - e.warm_us;
-  e.hidden_by_spin_us = m(P::nothing, M::isolated) - m(P::spin, M::isolated);
-  e.cooling_write_us = m(P::write_flush, M::blocked_stream) - e.warm_us;
-  e.cooling_read_us = m(P::read_flush, M::blocked_stream) - e.warm_us;
-  e.article_us = m(P::write_flush, M::isolated) - m(P::nothing, M::isolated);
-  return e;
-}
-
 lab::ResultTable working_set_table(const WorkingSetRun& set) {
   lab::ResultTable table("working_set_" + set.role,
                          "Working set " + lab::mib_text(static_cast<double>(set.bytes)) + " (" + working_set_name(set) +
@@ -102,7 +110,7 @@ lab::ResultTable working_set_table(const WorkingSetRun& set) {
                           {"vs_warm", "vs warm, blocked", "x", 2},
                           {"bandwidth_gbps", "GB/s", "", 0},
                           {"result", "result", "", 0}});
-  const double warm_us = flush_effects(set).warm_us;
+  const double warm_us = median_us(set, Preceding::nothing, Placement::blocked_stream);
   for (const CacheCase& c : set.cases) {
     lab::ResultTable::Row& row =
         table.add_row(std::string(preceding_name(c.preceding)) + ", " + placement_name(c.placement));
@@ -120,25 +128,22 @@ lab::ResultTable working_set_table(const WorkingSetRun& set) {
 }
 
 lab::ResultTable effects_table(const WorkingSetRun& set) {
-  const FlushEffects e = flush_effects(set);
   lab::ResultTable table("flush_effects_" + set.role,
                          "The flush's effects, measured apart (" + working_set_name(set) + ")", "effect",
                          {{"measured_as", "measured as", "", 0}, {"us", "difference", "us", 2}});
-  auto add = [&](const char* name, const char* measured_as, double us) {
-    table.add_row(name).set("measured_as", measured_as).set("us", us);
-  };
-  add("launch gap of a lone launch", "nothing: isolated - blocked", e.launch_gap_us);
-  add("hidden by a busy GPU alone", "isolated: nothing - spin kernel", e.hidden_by_spin_us);
-  add("cooling alone, write flush", "blocked: write flush - nothing", e.cooling_write_us);
-  add("cooling alone, read flush", "blocked: read flush - nothing", e.cooling_read_us);
-  add("the article's comparison", "isolated: write flush - nothing", e.article_us);
+  for (const Effect& e : kEffects) {
+    table.add_row(e.name)
+        .set("measured_as", e.measured_as)
+        .set("us", median_us(set, e.first_preceding, e.first_placement) -
+                       median_us(set, e.second_preceding, e.second_placement));
+  }
   return table;
 }
 
 std::vector<lab::Finding> cache_findings(const CacheRun& run) {
   std::vector<lab::Finding> findings{cases_correct(run)};
   for (const WorkingSetRun* set : {&run.small, &run.large})
-    if (fits_in_l2(*set)) findings.push_back(cooling(*set, flush_effects(*set)));
+    if (fits_in_l2(*set)) findings.push_back(cooling(*set));
   return findings;
 }
 
@@ -274,10 +279,9 @@ lab::ResultTable clock_error_table(const ClockRun& run) {
 }
 
 std::vector<lab::Finding> clock_findings(const ClockRun& run) {
-  std::vector<lab::Finding> findings{lab::correctness_check("load_correct", "the load computed what the CPU computes",
-                                                            run.load_correct, run.load_detail)};
-  findings.push_back(load_clock(run));
-  return findings;
+  return {lab::correctness_check("load_correct", "the load computed what the CPU computes", run.load_correct,
+                                 run.load_detail),
+          load_clock(run)};
 }
 
 // --- 3. Many samples --------------------------------------------------------------

@@ -51,21 +51,12 @@ struct CacheRun {
   WorkingSetRun large;  ///< --large-factor x the L2
 };
 
-/// The flush's effects read off one working set's medians, in microseconds.
-struct FlushEffects {
-  double launch_gap_us = 0;      ///< nothing: isolated - blocked stream
-  double hidden_by_spin_us = 0;  ///< isolated: nothing - spin kernel
-  double cooling_write_us = 0;   ///< blocked stream: write flush - nothing
-  double cooling_read_us = 0;    ///< blocked stream: read flush - nothing
-  double article_us = 0;         ///< isolated: write flush - nothing (the kernel-timing article's comparison)
-  double warm_us = 0;            ///< nothing, blocked stream
-};
-FlushEffects flush_effects(const WorkingSetRun& set);    ///< the effects of @p set (NaN for cases it lacks)
 std::string working_set_name(const WorkingSetRun& set);  ///< "fits in L2" or "4.0 x the L2"
 
 /// Every case of @p set: median, min, max, vs warm, GB/s, correct (id "working_set_" + role).
 lab::ResultTable working_set_table(const WorkingSetRun& set);
-/// The effects of @p set, each with how it is measured (id "flush_effects_" + role).
+/// The flush's effects on @p set, each the difference of two cases' medians, with how it is measured
+/// (id "flush_effects_" + role).
 lab::ResultTable effects_table(const WorkingSetRun& set);
 /// Correctness of every case; for a set that fits in L2, a timing check that a write flush slows it (its median
 /// above the slowest warm sample, blocked stream).

@@ -3,6 +3,7 @@
 // ratios in the same run.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -85,12 +86,12 @@ TEST_CASE("a graph of K short kernels and K launches on a held stream write the 
   const lab::DeviceInfo device = lab::require_device();
   lab::Stream caller(cudaStreamNonBlocking);
   ch13::Gallery gallery(small_sizes(), device);
-  ch13::WorkloadRun measured;
-  const ch13::SequenceRun run = ch13::time_sequence(gallery.workloads().front(), measured, {}, 8, 2, 5, caller);
+  const ch13::SequenceRun run = ch13::time_sequence(gallery, ch13::GalleryRun{}, 8, 2, 5, caller);
   CHECK_MESSAGE(run.stream_result.passed(), run.stream_result.detail());
   CHECK_MESSAGE(run.graph_result.passed(), run.graph_result.detail());
   REQUIRE(run.stream_us.size() == 2);
   REQUIRE(run.graph_us.size() == 2);
+  CHECK(std::isnan(run.lone_us));  // no section 2 run given
   CHECK(run.stream_us.front() > 0);
   CHECK(run.graph_us.front() > 0);
 }

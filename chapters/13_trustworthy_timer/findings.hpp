@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -98,10 +99,10 @@ std::vector<lab::Finding> reference_findings(const GalleryRun& run);
 
 /// A short kernel's two quantities: its lone duration, and its cost in a sequence.
 struct SequenceRun {
-  std::string workload;                 ///< the workload's name
-  int kernels = 0;                      ///< K, the calls in a sequence
-  double lone_us = 0;                   ///< the reference harness's reading of one call
-  double lone_cupti_us = 0;             ///< CUPTI's span of those calls
+  std::string workload;                                             ///< the workload's name
+  int kernels = 0;                                                  ///< K, the calls in a sequence
+  double lone_us = std::numeric_limits<double>::quiet_NaN();        ///< the reference harness's reading of one call
+  double lone_cupti_us = std::numeric_limits<double>::quiet_NaN();  ///< CUPTI's span of those calls
   std::vector<double> stream_us;        ///< K calls queued behind a held stream, events around them, / K
   std::vector<double> stream_cupti_us;  ///< CUPTI's sum of their kernels / K
   std::vector<double> graph_us;         ///< a CUDA graph of the K calls, one launch, / K

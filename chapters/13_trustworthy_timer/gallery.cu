@@ -1,6 +1,7 @@
 // Chapter 13's gallery: the inputs and the CPU reference, the kernels, and
 // one call per workload with the CUDA it queues written out.
 #include <algorithm>
+#include <stdexcept>
 
 #include "check.cuh"
 #include "clock.cuh"
@@ -196,6 +197,13 @@ Problem& Gallery::add_problem(std::int64_t n) {
   const int grid = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(blocks, 8LL * sm_count_)));
   problems_.push_back(std::make_unique<Problem>(n, grid));
   return *problems_.back();
+}
+
+Workload& Gallery::workload(const std::string& id) {
+  for (Workload& w : workloads_) {
+    if (w.id == id) return w;
+  }
+  throw std::out_of_range("no workload '" + id + "' in the gallery");
 }
 
 Gallery::Gallery(const GallerySizes& sizes, const lab::DeviceInfo& device)

@@ -85,6 +85,8 @@ class Gallery {
   Gallery(const Gallery&) = delete;
   Gallery& operator=(const Gallery&) = delete;
   std::vector<Workload>& workloads() { return workloads_; }  ///< honest ones first, then the adversaries
+  /// The workload known as @p id; throws std::out_of_range when there is none.
+  Workload& workload(const std::string& id);
 
   // The calls, one per workload: what each queues, written out (gallery.cu).
   void short_kernel(cudaStream_t caller);

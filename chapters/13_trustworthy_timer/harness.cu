@@ -215,13 +215,18 @@ void time_reference(Gallery& gallery, int samples, std::uint64_t seed, cudaStrea
 
 // --- 3. Two quantities for a short kernel ------------------------------------------
 
-SequenceRun time_sequence(Workload& w, const WorkloadRun& measured, const std::vector<double>& empty_pair_us,
-                          int kernels, int samples, std::uint64_t seed, cudaStream_t caller) {
+SequenceRun time_sequence(Gallery& gallery, const GalleryRun& measured, int kernels, int samples, std::uint64_t seed,
+                          cudaStream_t caller) {
+  // The add on inputs in L2: in a sequence, every kernel after the first finds them there too.
+  Workload& w = gallery.workload("l2_resident");
   SequenceRun run;
   run.workload = w.name;
   run.kernels = kernels;
-  run.lone_us = reference_reading_us(measured, empty_pair_us);
-  run.lone_cupti_us = reference_cupti_us(measured);
+  for (const WorkloadRun& r : measured.workloads) {
+    if (r.id != w.id) continue;
+    run.lone_us = reference_reading_us(r, measured.empty_pair_us);
+    run.lone_cupti_us = reference_cupti_us(r);
+  }
   lab::StreamBlocker blocker;
   CallRecorder cupti;
   lab::Event start, stop;

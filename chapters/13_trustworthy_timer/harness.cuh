@@ -31,11 +31,12 @@ GalleryRun time_naive(Gallery& gallery, int samples, std::uint64_t seed, cudaStr
 /// declared streams queried (cudaStreamQuery) and the output read at the stop event.
 void time_reference(Gallery& gallery, int samples, std::uint64_t seed, cudaStream_t caller, GalleryRun& run);
 
-/// 3. The cost of @p kernels calls of @p w in a sequence, @p samples times:
-/// queued behind a held stream between one event pair, and captured as one
-/// CUDA graph (cudaStreamBeginCapture ... cudaGraphLaunch), each / @p kernels,
-/// beside @p measured (the workload's reference run) and CUPTI.
-SequenceRun time_sequence(Workload& w, const WorkloadRun& measured, const std::vector<double>& empty_pair_us,
-                          int kernels, int samples, std::uint64_t seed, cudaStream_t caller);
+/// 3. The cost of @p kernels calls of the short add on inputs in L2 in a
+/// sequence, @p samples times: queued behind a held stream between one event
+/// pair, and captured as one CUDA graph (cudaStreamBeginCapture ...
+/// cudaGraphLaunch), each / @p kernels, beside the same workload's lone
+/// reading in @p measured (section 2; NaN when it is not there) and CUPTI.
+SequenceRun time_sequence(Gallery& gallery, const GalleryRun& measured, int kernels, int samples, std::uint64_t seed,
+                          cudaStream_t caller);
 
 }  // namespace ch13

@@ -62,8 +62,7 @@ int main(int argc, char** argv) {
 
     report.section("3. A short kernel: alone, and in a sequence");
     const ch13::SequenceRun sequence =
-        ch13::time_sequence(gallery.workloads().front(), run.workloads.front(), run.empty_pair_us,
-                            static_cast<int>(o.sequence), samples, seed, caller);
+        ch13::time_sequence(gallery, run, static_cast<int>(o.sequence), samples, seed, caller);
     report.add(ch13::sequence_table(sequence));
     report.add(ch13::sequence_findings(sequence));
 

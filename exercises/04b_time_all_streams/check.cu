@@ -10,8 +10,12 @@
 // engines. The reference is the chapter's own timing of the same ten arrays,
 // ch04::run_arrays (an event pair per array, from the earliest begin event to the
 // latest end event), in the same run.
+// Last, streams[4]'s work is made to end last (a spin kernel of at least
+// 30 ms after its array): an end event that waits only for the last stream's
+// done event reads about the ten arrays' time, far less than that spin.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -29,8 +33,11 @@ constexpr std::size_t kSmallN = std::size_t{1} << 19;  // array 0
 constexpr std::size_t kN = std::size_t{1} << 22;       // arrays 1..9
 constexpr int kReps = 3;
 constexpr double kBacklogMs = 20.0;
-constexpr double kLowest = 0.7;   // of the chapter's reading: far above array 0's own time
-constexpr double kHighest = 1.4;  // far below the backlog's 20 ms plus the arrays
+constexpr double kLowest = 0.7;     // of the chapter's reading: far above array 0's own time
+constexpr double kHighest = 1.4;    // far below the backlog's 20 ms plus the arrays
+constexpr std::size_t kLate = 4;    // section 3: the stream whose work ends last (neither the first nor the last)
+constexpr double kTailMs = 30.0;    // section 3: a spin kernel after array kLate's work, at least 3 x the ten arrays
+constexpr double kTailFloor = 0.9;  // of the tail: a right end event cannot read less
 
 // The ten arrays, the check's streams and the work on them, and the chapter's timing of it.
 struct TenArrays {
@@ -40,6 +47,7 @@ struct TenArrays {
   std::size_t calls = 0;
   bool right_streams = true;
   double reference_ms = 0;
+  double tail_ms = 0;  // > 0: a spin kernel that long follows array kLate's work on its stream (section 3)
 
   TenArrays() {
     for (std::size_t i = 0; i < kStreams; ++i) arrays.emplace_back(i == 0 ? kSmallN : kN, 40 + i);
@@ -61,6 +69,7 @@ struct TenArrays {
       ++calls;
       right_streams = right_streams && i < streams.size() && s == streams[i];
       arrays.at(i).enqueue(s);
+      if (i == kLate && tail_ms > 0) lab::launch_spin(s, tail_ms);
     };
   }
 
@@ -134,4 +143,23 @@ TEST_CASE("exercise 04b: one pair of events times the work of all ten streams, a
                         << kHighest << " x that, " << kHighest * ten.reference_ms
                         << " ms): the earlier work landed between your events; record "
                         << "the start event on streams[0], behind it, and let the other streams wait for that event");
+
+  // 3. streams[kLate]'s work made to end last (a spin kernel after its array): the last stream ending last is
+  //    no promise (on the H100 measured it did), so an end event that waits only for the last stream's is wrong.
+  const double tail_ms = std::max(kTailMs, 3.0 * ten.reference_ms);
+  CAPTURE(tail_ms);
+  ten.tail_ms = tail_ms;
+  wrong = 0;
+  const double tail_reading_ms = ten.median_reading(0.0, &wrong);
+  ten.tail_ms = 0;
+  CAPTURE(tail_reading_ms);
+  CHECK_MESSAGE(wrong == 0, wrong << " arrays were wrong after your function returned (and the check waited for "
+                                     "the device): is every array's work queued once, on its own stream?");
+  CHECK_MESSAGE(tail_reading_ms > kTailFloor * tail_ms,
+                "with streams[" << kLate << "]'s work made to end last (a spin kernel of " << tail_ms
+                                << " ms after its array), your events read " << tail_reading_ms
+                                << " ms; expected at least " << kTailFloor << " x that spin: "
+                                << "your end event did not wait for streams[" << kLate << "]; the last stream "
+                                << "need not end last: make streams[0] wait for every other stream's done event "
+                                << "(cudaStreamWaitEvent), not only the last one's, before recording the end event");
 }

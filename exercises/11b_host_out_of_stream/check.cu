@@ -15,6 +15,15 @@
 // the pair was queued is released by the check and reported.
 // A GPU without stream memory operations (cuStreamWaitValue32) says why and
 // exits 77 (not checked).
+//
+// A host wait for the first kernel, the step, then the second kernel launched
+// from the host gives the right values and a gap of one launch (under half a
+// host function's), so no run tells it from the stream waiting on the flag.
+// The last test case reads your source instead (exercises/source_rules.cmake,
+// on the CPU, when the check is built).
+// clang-format off
+// source rule: fail-unless cuStreamWaitValue32 *\(|cuStreamWaitValue64 *\(|cuStreamBatchMemOp *\( => your host_step.cu never calls cuStreamWaitValue32: a host wait, the step, then the second kernel launched from the host gives the right values, but the host orders the work, not the stream; queue the second kernel before the step, behind ch11::driver().cuStreamWaitValue32(stream, pair.release_flag_on_device, 1, CU_STREAM_WAIT_VALUE_GEQ), and let the step's store of the flag release it
+// clang-format on
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -31,6 +40,7 @@
 #include "host_work.cuh"
 #include "memory.cuh"
 #include "program.hpp"
+#include "source_findings.h"
 #include "statistics.hpp"
 #include "stream.cuh"
 #include "timers.cuh"
@@ -214,4 +224,10 @@ TEST_CASE("exercise 11b: the GPU waits for the host step far less than around a 
                                              << "function's, " << host_function_us / 2.0
                                              << " us: is the step still a host function in the stream "
                                                 "(cudaLaunchHostFunc)? Let a host thread wait on an event instead");
+}
+
+TEST_CASE("exercise 11b: the stream waits for the flag with cuStreamWaitValue32 (read from your source)") {
+  // Run on the CPU when the check was built (exercises/source_rules.cmake): no GPU needed for this part.
+  MESSAGE("source rules: " << lab_source_rules_read << " read, on the CPU, from" << lab_source_files_read);
+  for (const char* const* finding = lab_source_findings; *finding != nullptr; ++finding) FAIL_CHECK(*finding);
 }

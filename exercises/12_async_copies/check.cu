@@ -5,6 +5,15 @@
 // "pristine": it must fail). Random input, the output poisoned first, compared
 // bit for bit with chapter 12's CPU reference; the stamps show whether the next
 // tile's copy was issued before the current tile was computed.
+//
+// The stamps are written by your kernel, so a synchronous kernel can write
+// them as a pipelined one would (a double buffer filled with plain loads
+// passes the output and the stamps). The last test case reads your source
+// instead (exercises/source_rules.cmake, on the CPU, when the check is built).
+// clang-format off
+// source rule: fail-unless memcpy_async *\(|cp\.async => your two_stage.cu never calls cuda::memcpy_async: the output and the stamps are yours to write, and a double buffer filled with plain loads gives both, yet the block still waits for its own loads before computing; issue tile k + 1's copy with cuda::memcpy_async into the pipeline (producer_acquire, producer_commit) before computing tile k
+// source rule: fail-unless consumer_wait *\(|wait_prior|cp\.async\.wait => your two_stage.cu never waits for a copy through the pipeline: wait for tile k's copy with pipe.consumer_wait() (a __syncthreads() does not wait for cuda::memcpy_async)
+// clang-format on
 #include <doctest/doctest.h>
 
 #include <vector>
@@ -12,6 +21,7 @@
 #include "check.cuh"
 #include "device.cuh"
 #include "memory.cuh"
+#include "source_findings.h"
 #include "stream.cuh"
 #include "two_stage.cuh"
 #include "verify.hpp"
@@ -57,4 +67,10 @@ TEST_CASE("exercise 12: the next tile is copied while the current one is compute
                                       << " next tiles were issued before the current tile was computed; "
                                          "all must be: issue tile k + 1's copy (producer_acquire, "
                                          "cuda::memcpy_async, producer_commit) before computing tile k");
+}
+
+TEST_CASE("exercise 12: the copies are cuda::memcpy_async into the pipeline (read from your source)") {
+  // Run on the CPU when the check was built (exercises/source_rules.cmake): no GPU needed for this part.
+  MESSAGE("source rules: " << lab_source_rules_read << " read, on the CPU, from" << lab_source_files_read);
+  for (const char* const* finding = lab_source_findings; *finding != nullptr; ++finding) FAIL_CHECK(*finding);
 }

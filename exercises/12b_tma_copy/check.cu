@@ -16,6 +16,17 @@
 // (LAB_EXERCISE_TIMEOUT, 60 s: reported as a timeout; scripts/progress says
 // "did not finish in 60 s").
 // It needs compute capability 9.0: below that it says why and exits 77 (not checked).
+//
+// A copy of a whole tile for the short last tile too, with the barrier told
+// to expect a whole tile, gives the right output: the compute reads only the
+// tile's 1004 floats, and the 28 KiB read past the end of the input lie
+// inside cudaMalloc's rounding, so nothing faults. The last test case reads
+// your source instead (exercises/source_rules.cmake, on the CPU, when the
+// check is built): a size in either call that names a whole tile.
+// clang-format off
+// source rule: fail-if memcpy_async_tx *\([^;]*(tile_floats|kTile|8192|32768) => your bulk copy's size names a whole tile (tile_floats floats): the last tile holds fewer floats, so that copy reads past the end of the input; copy tile_bytes(n, tile_floats, tile) bytes
+// source rule: fail-if barrier_arrive_tx *\([^;]*(tile_floats|kTile|8192|32768) => your barrier_arrive_tx names a whole tile (tile_floats floats): expect the bytes your copy of this tile moves, tile_bytes(n, tile_floats, tile)
+// clang-format on
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -29,6 +40,7 @@
 #include "device.cuh"
 #include "memory.cuh"
 #include "program.hpp"
+#include "source_findings.h"
 #include "stream.cuh"
 #include "tma_copy.cuh"
 #include "verify.hpp"
@@ -105,4 +117,10 @@ TEST_CASE("exercise 12b: each tile arrives by one bulk copy on a barrier that ex
                                                                "thread 0 issue cuda::device::memcpy_async_tx into "
                                                                "buffer, from source?), or in the output, for a tile "
                                                                "never computed (a block that gave up)");
+}
+
+TEST_CASE("exercise 12b: each copy moves its tile's bytes, not a whole tile (read from your source)") {
+  // Run on the CPU when the check was built (exercises/source_rules.cmake): no GPU needed for this part.
+  MESSAGE("source rules: " << lab_source_rules_read << " read, on the CPU, from" << lab_source_files_read);
+  for (const char* const* finding = lab_source_findings; *finding != nullptr; ++finding) FAIL_CHECK(*finding);
 }

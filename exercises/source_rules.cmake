@@ -19,7 +19,8 @@
 #
 # writes OUT, a header the check includes (source_findings.h): the messages of
 # the fail rules that the files break, as lab_source_findings[] (ends with
-# nullptr), and the number of rules read. A refuse rule broken stops here with
+# nullptr), and the number of rules read; each also as "FILE:LINE: warning:
+# MESSAGE" in the build's output. A refuse rule broken stops here with
 # "FILE:LINE: error: MESSAGE" (the line of the match), so the build of that
 # check fails and scripts/progress shows it as the first error; OUT is then not
 # written. exercises/CMakeLists.txt runs it for every check whose check.cu has
@@ -146,12 +147,15 @@ foreach(file IN LISTS FILES)
       message(FATAL_ERROR "source rule of ${CHECK} broken: the check is not built (see the line above)")
     endif()
     string(APPEND findings "${name}:${line}: ${rule_message_${index}} (read from your source: `${shown}`)\n")
+    # Shown in the build's output too, for a learner without a GPU (the check reports it only where it runs).
+    message(NOTICE "${file}:${line}: warning: ${rule_message_${index}} (a source rule: the check will fail on it)")
   endforeach()
 endforeach()
 if(rules GREATER 0)
   foreach(index RANGE ${last})
     if(rule_kind_${index} STREQUAL "fail-unless" AND NOT matched_${index})
       string(APPEND findings "${rule_message_${index}} (read from your source:${names})\n")
+      message(NOTICE "${FILES}: warning: ${rule_message_${index}} (a source rule: the check will fail on it)")
     endif()
   endforeach()
 endif()

@@ -18,7 +18,7 @@ namespace exercise01b {
 
 double add_bandwidth_gbps(const std::function<void(cudaStream_t)>& add, std::int64_t n, cudaStream_t stream) {
   // TODO: this times one run, the first; warm up first, then keep the median of many samples
-  //       (common/measure.cuh and common/statistics.hpp, included above, have what you need).
+  //       (common/lesson/measure.cuh and common/lesson/statistics.hpp, included above, have what you need).
   lab::Event start, stop;
   LAB_CHECK(cudaEventRecord(start, stream));
   add(stream);

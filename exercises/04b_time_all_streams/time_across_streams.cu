@@ -8,7 +8,7 @@
 // begin before streams[0] even reaches the start event (when it still has
 // earlier work queued). Put every stream's work between the two events, with
 // events the streams wait for (cudaStreamWaitEvent), never with the host waiting.
-// A lab::Event (common/stream.cuh) is a cudaEvent_t wherever a CUDA call takes one:
+// A lab::Event (common/lesson/stream.cuh) is a cudaEvent_t wherever a CUDA call takes one:
 // cudaEventRecord(start, stream), cudaStreamWaitEvent(stream, start, 0).
 //
 // Check your work:  scripts/progress ch04b

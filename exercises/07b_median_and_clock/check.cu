@@ -81,7 +81,7 @@ TEST_CASE("exercise 07b: the report gives the samples' median, their quartiles a
                                   << " ms)");
   CHECK_MESSAGE(report.sm_clock_mhz > 0,
                 "your sm_clock_mhz was 0: measure the SM clock in a kernel on the stream, "
-                "right after the samples (common/clock.cuh)");
+                "right after the samples (common/lesson/clock.cuh)");
   // The nominal clock is no upper bound (GeForce boards boost past it): this only catches a wrong unit.
   CHECK_MESSAGE(report.sm_clock_mhz < 2.0 * device.nominal_sm_clock_mhz,
                 "your sm_clock_mhz was " << report.sm_clock_mhz << "; this GPU's nominal SM clock is "

@@ -1,6 +1,6 @@
 // Exercise 07b: report a timing as its median, its spread and the SM clock.
 //
-// The samples are taken for you (lab::measure_ms, common/measure.cuh). A timing
+// The samples are taken for you (lab::measure_ms, common/lesson/measure.cuh). A timing
 // reported as one number hides how much the samples varied, and a time means
 // little without the clock the GPU ran at (chapter 07, sections 2 and 3). Fill
 // the report: the number of samples, their median and quartiles, and the SM
@@ -24,9 +24,9 @@ TimingReport report_timing(const std::function<void(cudaStream_t)>& work, cudaSt
   const std::vector<double> ms = lab::measure_ms(work, stream, config);
   TimingReport report;
   // TODO: fill report.samples, report.median_ms, report.q1_ms and report.q3_ms from ms
-  //       (common/statistics.hpp, included above, summarises samples).
+  //       (common/lesson/statistics.hpp, included above, summarises samples).
   // TODO: measure the SM clock with a kernel on `stream`, and put it in report.sm_clock_mhz
-  //       (common/clock.cuh, included above, has that kernel).
+  //       (common/lesson/clock.cuh, included above, has that kernel).
   (void)ms;
   return report;
 }

@@ -130,6 +130,10 @@ step configure cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
 # The exercises as handed out are built here with all cores (the pristine step's own
 # build, exercises.pristine_build, then finds nothing to do).
 step build cmake --build "$build" -j "$jobs" --target all pristine_checks
+if [[ " ${failed[*]} " == *" configure "* || " ${failed[*]} " == *" build "* ]]; then
+  echo "gpu-check: FAIL: the build failed (its log: $results/build.log), so nothing else can run"
+  exit 1
+fi
 
 tests_without_skips() {
   # The CPU tests all at once; then the GPU tests one by one (their timing checks want

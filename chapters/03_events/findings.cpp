@@ -21,17 +21,21 @@ static lab::Finding all_correct(const std::string& id, const std::string& name,
       .with("result_count", results.size());
 }
 
+// The columns of a row of samples in @p unit: median (headed @p median), min and max, then @p more.
+static std::vector<lab::Column> spread(const char* unit, int decimals, std::vector<lab::Column> more = {},
+                                       const char* median = "median") {
+  more.insert(more.begin(),
+              {{"median", median, unit, decimals}, {"min", "min", unit, decimals}, {"max", "max", unit, decimals}});
+  return more;
+}
+
 // --- 1. Events as a stopwatch --------------------------------------------------
 
 lab::ResultTable stopwatch_table(const StopwatchRun& run) {
   lab::ResultTable table("stopwatch",
                          lab::format("A %.1f ms kernel, %s, each timed both ways at once", run.kernel_ms,
                                      lab::count_text(run.event_ms.size(), "sample", "samples").c_str()),
-                         "timer",
-                         {{"median", "median", "ms", 3},
-                          {"min", "min", "ms", 3},
-                          {"max", "max", "ms", 3},
-                          {"vs_events_percent", "vs events", "%", 2}});
+                         "timer", spread("ms", 3, {{"vs_events_percent", "vs events", "%", 2}}));
   table.add_row("events (cudaEventElapsedTime)").samples(run.event_ms, "ms");
   table.add_row("host timer, synchronised")
       .samples(run.host_ms, "ms")
@@ -58,12 +62,9 @@ std::vector<lab::Finding> stopwatch_findings(const StopwatchRun& run) {
 // --- 2. What an event costs ----------------------------------------------------
 
 lab::ResultTable event_cost_table(const EventCostRun& run) {
-  lab::ResultTable table("event_costs", "What an event costs", "what",
-                         {{"median", "median", "us", 2},
-                          {"min", "min", "us", 2},
-                          {"max", "max", "us", 2},
-                          {"smallest_difference_us", "smallest difference", "us", 3},
-                          {"count", "samples", "", 0}});
+  lab::ResultTable table(
+      "event_costs", "What an event costs", "what",
+      spread("us", 2, {{"smallest_difference_us", "smallest difference", "us", 3}, {"count", "samples", "", 0}}));
   table.add_row("empty event pair (GPU time)")
       .samples(run.empty_pair_us, "us")
       .set("smallest_difference_us", lab::smallest_step(run.empty_pair_us, 1e-4));
@@ -195,7 +196,7 @@ lab::ResultTable bracketing_table(const BracketingRun& run) {
       "bracketing",
       lab::format("A %.1f MiB host-to-device copy (pinned) and c = a + b, %s per placement", run.copy_mib,
                   lab::count_text(run.after_copy_us.size(), "sample", "samples").c_str()),
-      "where the events are", {{"median", "median", "us", 1}, {"min", "min", "us", 1}, {"max", "max", "us", 1}});
+      "where the events are", spread("us", 1));
   table.add_row("start; copy; kernel; stop").samples(run.copy_and_kernel_us, "us");
   table.add_row("copy; start; kernel; stop").samples(run.after_copy_us, "us");
   table.add_row("start; copy; stop").samples(run.copy_only_us, "us");
@@ -301,13 +302,12 @@ lab::ResultTable launch_gap_table(const LaunchGapSize& size) {
                          "c = a + b on " + size_text(size) + ", " +
                              lab::count_text(size.isolated.events_us.size(), "sample", "samples") + " per method",
                          "how the samples were queued",
-                         {{"median", "events median", "us", 2},
-                          {"min", "min", "us", 2},
-                          {"max", "max", "us", 2},
-                          {"cupti_median_us", "CUPTI kernel median", "us", 2},
-                          {"vs_cupti_percent", "events vs CUPTI", "%", 1},
-                          {"cupti_x_warm", "CUPTI x warm", "", 2},
-                          {"result", "c = a + b", "", 0}});
+                         spread("us", 2,
+                                {{"cupti_median_us", "CUPTI kernel median", "us", 2},
+                                 {"vs_cupti_percent", "events vs CUPTI", "%", 1},
+                                 {"cupti_x_warm", "CUPTI x warm", "", 2},
+                                 {"result", "c = a + b", "", 0}},
+                                "events median"));
   const double warm_cupti_us = lab::median_or_nan(size.blocked.cupti_us);  // the flushed rows' kernel against it
   bool all_recorded = true;
   for (const Estimate& e : estimates(size)) {
@@ -372,13 +372,9 @@ std::vector<lab::Finding> many_streams_findings(const ManyStreamsRun& run) {
 // --- 8. Pitfall 3: events on another stream -----------------------------------
 
 lab::ResultTable wrong_stream_table(const WrongStreamRun& run) {
-  lab::ResultTable table("wrong_stream",
-                         "c = a + b on " + lab::format_count(run.n) + " floats, each launch timed four ways", "timer",
-                         {{"median", "median", "us", 2},
-                          {"min", "min", "us", 2},
-                          {"max", "max", "us", 2},
-                          {"vs_host", "vs host", "%", 1},
-                          {"unfinished", "work unfinished at its stop", "", 0}});
+  lab::ResultTable table(
+      "wrong_stream", "c = a + b on " + lab::format_count(run.n) + " floats, each launch timed four ways", "timer",
+      spread("us", 2, {{"vs_host", "vs host", "%", 1}, {"unfinished", "work unfinished at its stop", "", 0}}));
   const double host = lab::median_or_nan(run.host_us);
   const auto row = [&](const char* name, const std::vector<double>& us) -> lab::ResultTable::Row& {
     return table.add_row(name).samples(us, "us").set("vs_host", lab::percent_above(lab::median_or_nan(us), host));

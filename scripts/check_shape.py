@@ -30,7 +30,7 @@ LESSON_RATIO = 1.5
 # reaches LESSON_RATIO (the check then holds it there).
 DEBT = {
     "02_sync_pitfalls": 0.87,
-    "03_events": 1.08,
+    "03_events": 1.10,
     "04_streams": 1.19,
     "05_overlap": 1.05,
     "06_pinned_memory": 1.07,

@@ -148,12 +148,21 @@ TEST_CASE("reference_findings: honest workloads within tolerance or not, adversa
   run.workloads = {within, outside, refused, no_cupti};
   std::vector<lab::Finding> f = ch13::reference_findings(run);
   CHECK(by_id(f, "reference_results").passed);
-  CHECK(by_id(f, "honest_within_tolerance.short").passed);
-  CHECK(value(f, "honest_within_tolerance.short", "reading_us") == doctest::Approx(3.2));
-  CHECK(value(f, "honest_within_tolerance.short", "tolerance_us") == doctest::Approx(1.3));
-  CHECK_FALSE(by_id(f, "honest_within_tolerance.long").passed);
-  CHECK_FALSE(by_id(f, "honest_within_tolerance.first_launch").passed);
-  CHECK(by_id(f, "honest_within_tolerance.l2_resident").id == "honest_within_tolerance.l2_resident.skipped");
+  CHECK(by_id(f, "honest_holds.short").passed);
+  CHECK(value(f, "honest_holds.short", "reading_us") == doctest::Approx(3.2));
+  CHECK(by_id(f, "honest_goal.short").id == "honest_goal.short.met");
+  CHECK(value(f, "honest_goal.short", "tolerance_us") == doctest::Approx(1.3));
+  CHECK(by_id(f, "honest_holds.long").passed);                          // 1199 us holds the 1000 us kernel
+  CHECK(by_id(f, "honest_goal.long").id == "honest_goal.long.missed");  // 1199 against 1000 +- 101
+  CHECK_FALSE(by_id(f, "honest_holds.first_launch").passed);            // refused
+  CHECK(by_id(f, "honest_holds.l2_resident").id == "honest_holds.l2_resident.skipped");
+
+  ch13::GalleryRun under;  // a reading under CUPTI's time less 1 us: the window missed part of the kernel
+  under.empty_pair_us = kEmpty;
+  ch13::WorkloadRun short_read = workload("short", true, 8.0, 3.0);
+  short_read.reference = calls(2.5, 3.0);  // 1.5 us against 3.0
+  under.workloads = {short_read};
+  CHECK_FALSE(by_id(ch13::reference_findings(under), "honest_holds.short").passed);
 
   run.workloads[0].reference[1].output = ch13::OutputAtStop::stale;  // an honest call with a wrong output
   f = ch13::reference_findings(run);

@@ -114,10 +114,12 @@ cat "$results/nvidia-smi.csv"
 # The PyTorch side (label torch, python/) is step 10, scripts/torch-check.sh, not the
 # tests step: a GPU machine may have no PyTorch, and that must not fail this one.
 gpu_count=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
-skip_labels='exercise|pristine|torch'
+# The learner's report (label report: scripts/report, CPU only) needs the pinned PyPI tools
+# (plotly, matplotlib), which a GPU machine without network lacks; .ci/run runs its tests.
+skip_labels='exercise|pristine|torch|report'
 pristine_skip=''
 if ((gpu_count < 2)); then
-  skip_labels='exercise|pristine|torch|two_gpus'
+  skip_labels='exercise|pristine|torch|report|two_gpus'
   pristine_skip='two_gpus'
   echo "gpu-check: $gpu_count GPU: tests labelled two_gpus are not run (they need two GPUs)"
 fi

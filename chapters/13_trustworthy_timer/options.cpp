@@ -8,7 +8,7 @@ namespace ch13 {
 
 void add_options(lab::Options& table, Options& o) {
   table.add("n", &o.sizes.n, 1, std::int64_t{1} << 30, "floats per array of the short kernels")
-      .add("n-large", &o.sizes.n_large, 1, std::int64_t{1} << 32, "floats per array of the late copy")
+      .add("n-large", &o.sizes.n_large, 1, std::int64_t{1} << 40, "floats per array of the late copy")
       .add("long-ms", &o.sizes.long_ms, 0.05, 100.0, "length of the long kernels, in ms")
       .add("cpu-ms", &o.sizes.cpu_ms, 0.1, 100.0, "CPU work inside the CPU-bound call, in ms")
       .add("samples", &o.samples, 1, 1000, "calls per workload and timer")

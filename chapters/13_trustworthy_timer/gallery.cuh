@@ -81,6 +81,7 @@ struct Workload {
 /// the callables hold a pointer to it.
 class Gallery {
  public:
+  /// The arrays and streams for @p sizes, the workloads in gallery order (@p device: the L2 to flush, the SMs).
   Gallery(const GallerySizes& sizes, const lab::DeviceInfo& device);
   Gallery(const Gallery&) = delete;
   Gallery& operator=(const Gallery&) = delete;
@@ -89,16 +90,17 @@ class Gallery {
   Workload& workload(const std::string& id);
 
   // The calls, one per workload: what each queues, written out (gallery.cu).
-  void short_kernel(cudaStream_t caller);
-  void long_kernel(cudaStream_t caller);
-  void first_launch(cudaStream_t caller);
-  void l2_resident(cudaStream_t caller);
-  void side_stream(cudaStream_t caller);
-  void late_copy(cudaStream_t caller);
-  void cached(cudaStream_t caller);
-  void cpu_bound(cudaStream_t caller);
-  void wrong_stream(cudaStream_t caller);
-  void left_queued(cudaStream_t caller);
+  void short_kernel(cudaStream_t caller);  ///< honest: c = a + b on n floats (the harness flushes the L2 first)
+  void long_kernel(cudaStream_t caller);   ///< honest: the add and a spin of --long-ms, one kernel
+  void first_launch(cudaStream_t caller);  ///< honest: a kernel launched for the first time in the process
+  void l2_resident(cudaStream_t caller);   ///< honest: the add on inputs left in L2 by the call before
+  void side_stream(cudaStream_t caller);   ///< adversary: the long kernel forked to a side stream, joined next call
+  void late_copy(
+      cudaStream_t caller);          ///< adversary: the add, its output copied on a stream the caller never waits for
+  void cached(cudaStream_t caller);  ///< adversary: while the inputs' address is the same, the kept result is returned
+  void cpu_bound(cudaStream_t caller);     ///< adversary: --cpu-ms of host work in the call, then the add
+  void wrong_stream(cudaStream_t caller);  ///< adversary: the long kernel on the workload's own (declared) stream
+  void left_queued(cudaStream_t caller);   ///< adversary: a spin, then the add, on a stream no one is told of
 
  private:
   Problem& add_problem(std::int64_t n);

@@ -49,6 +49,11 @@ HEADLINES = {
         ("1 block/SM, synchronous staging", "versions", "sync_staged @ 1/SM full, w4", "gbps", "GB/s", 0),
         ("1 block/SM, 2-stage TMA", "versions", "tma x2 @ 1/SM full, w4", "gbps", "GB/s", 0),
         ("8 blocks/SM, synchronous staging", "versions", "sync_staged @ 8/SM, w4", "gbps", "GB/s", 0)],
+    "ch13_trustworthy_timer": [
+        ("short kernel in L2: CUPTI", "reference", "short kernel, inputs in L2", "cupti_us", "µs", 2),
+        ("the same: a naive event pair (median)", "naive", "short kernel, inputs in L2", "naive_median_us", "µs", 2),
+        ("the same: the reference harness", "reference", "short kernel, inputs in L2", "reading_us", "µs", 2),
+        ("per kernel in a graph of K", "sequence", "graph of K / K", "median", "µs", 2)],
 }
 
 

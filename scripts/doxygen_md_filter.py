@@ -25,6 +25,21 @@ A link to another rendered page without an anchor is left to Doxygen. It also
   - gives every chapter page (chapters/NN_name/README.md) a table of contents
     (Doxygen's [TOC], which the theme makes interactive) and a line to the previous
     chapter, all chapters and the next one, under its title and at its end.
+And it works around three quirks of Doxygen's Markdown (1.9) that leave markup
+shown literally where GitHub renders it (inline_markup):
+  - a double quote starts a "quoted section", copied as it stands up to the next
+    double quote on the same or the next line: a code span or bold inside it, or
+    between a quote and the next one when the real closing quote is two lines
+    further on, is not rendered. Every double quote in the text (not in code, an
+    HTML tag or a link's target) becomes &quot;, which Doxygen does not pair;
+  - bold that holds a code span fails when the bold starts with the span
+    (`**`x` y**`: a backtick is not allowed after the opening `**`) or the span
+    follows a bracket (`**a (`x`)**`: the backtick after "(" is skipped, and the
+    span's closing backtick then opens one that swallows the closing `**`). Such
+    bold becomes <b>...</b>, in which Doxygen renders the span;
+  - a single-backtick code span with a quote ' not followed by a letter or digit
+    is read as 'quoted' text (`jq '.a' f.json` shows its backticks): such a span
+    gets two backticks, which GitHub renders the same.
 Prints the page on stdout; never changes the file.
 """
 import os
@@ -34,6 +49,17 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LINK = re.compile(r"(!?)\[([^\]]*)\]\(([^)\s]+)\)")
 SNIPPET = re.compile(r"^<!--\s*snippet:\s*(\S+)\s+(\S+)\s*-->[ \t]*$", re.M)
+
+
+def code_span(name):
+    """A Markdown code span (one or more backticks, no blank line inside); NAME is its ticks' group."""
+    return rf"(?<!`)(?P<{name}>`+)(?!`)(?:(?!\n[ \t]*\n).)+?(?<!`)(?P={name})(?!`)"
+
+
+CODE_SPAN = re.compile(code_span("ticks"), re.S)
+BOLD = re.compile(rf"(?P<code>{code_span('t1')})|\*\*(?=\S)(?P<inner>(?:{code_span('t2')}|[^*`\n]|\n(?![ \t]*\n))+?)"
+                  r"(?<=\S)\*\*", re.S)
+QUOTE = re.compile(rf"(?P<keep>{code_span('t')}|<!--.*?-->|</?[A-Za-z][^<>]*>|\]\([^)\s]*\))|\"", re.S)
 SEARCH = ("\n\n\\htmlonly\n<script src=\"lab-search-index.js\"></script>\n"
           "<script src=\"lab-search.js\"></script>\n\\endhtmlonly\n")
 
@@ -67,8 +93,32 @@ def rewrite(page, text):
     prefix = label_prefix(page)
     slugs = {}
     parts = [p if p.startswith("```") else heading_labels(p, prefix, slugs) for p in parts]
-    text = "".join(p if p.startswith("```") else SNIPPET.sub(source_link, LINK.sub(one, p)) for p in parts)
+    text = "".join(p if p.startswith("```") else SNIPPET.sub(source_link, LINK.sub(one, inline_markup(p)))
+                   for p in parts)
     return chapter_navigation(page, text) + SEARCH
+
+
+def inline_markup(text):
+    """Doxygen's quirks with quotes, bold and code spans (see above) worked around."""
+    def code(span):
+        ticks = span.group("ticks")
+        body = span.group(0)[len(ticks):-len(ticks)]
+        if len(ticks) == 1 and re.search(r"'(?![A-Za-z0-9\x80-\U0010ffff])", body):
+            return f"``{body}``"  # the span neither starts nor ends with a backtick
+        return span.group(0)
+
+    def bold(match):
+        if match.group("code"):
+            return match.group(0)
+        inner = match.group("inner")
+        return f"<b>{inner}</b>" if "`" in inner else match.group(0)
+
+    def quote(match):
+        return match.group("keep") or "&quot;"
+
+    text = CODE_SPAN.sub(code, text)
+    text = BOLD.sub(bold, text)
+    return QUOTE.sub(quote, text)
 
 
 def label_prefix(page):

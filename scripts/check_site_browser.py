@@ -8,12 +8,17 @@ source page at desktop width (1280 px) and phone width (390 px), and fails on
   - a page wider than its window (the reader would scroll sideways to read it),
   - a page made from Markdown without the full-text search box, or a search for a
     word found only in chapters' body text (SEARCH_WORD) that does not list every
-    chapter whose page holds it (docs/site/lab-search.js),
+    chapter whose page holds it (docs/site/lab-search.js), or whose first result opens
+    without the word marked, at either width,
   - a table wider than the box that holds it when that box does not scroll (clipped),
   - a snippet's source link that does not open the highlighted source page with the
     snippet's first line in view (SNIPPET_PAGE's first snippet, followed in the browser),
-and, reading every page's HTML, a link that opens raw Markdown (repo/....md) or a
-snippet's source link that is not a source page's line (src/<path>.html#L<n>).
+  - a chapter page at phone width without its visible "all chapters" link (the
+    chapter navigation at the top of the page),
+and, reading every page's HTML, a link that opens raw Markdown (repo/....md), a
+snippet's source link that is not a source page's line (src/<path>.html#L<n>), a
+figure that is not a link to itself (to open it full size) or has no caption, and
+markup left raw in the text (`**` or a backtick outside code).
 A screenshot of each page at each width goes to <site>/../site-shots/.
 
 Usage: build/tools/bin/python scripts/check_site_browser.py build/release/docs/html
@@ -41,11 +46,31 @@ def pages(site):
     return chosen + sources[:1]
 
 
+FIGURE = re.compile(r'<div class="image">\s*<(?:object[^>]*data|img[^>]*src)="([^"]+)"[^>]*>(.*?)</div></div>', re.S)
+
+
+def raw_markup(text):
+    """Markup Doxygen left in the text: `**` or a backtick outside <pre>, <code> and scripts."""
+    body = re.sub(r"<(pre|code|script|style)\b.*?</\1>", " ", text, flags=re.S)
+    body = re.sub(r'<div class="fragment">.*?</div><!-- fragment -->', " ", body, flags=re.S)  # code blocks
+    words = re.sub(r"<[^>]+>", " ", body)
+    return [m.group(0) for m in re.finditer(r"\S*(\*\*|`)\S*", words)]
+
+
 def check_links_in_html(site):
-    """No link opens raw Markdown; every snippet's source link is a line of a source page."""
+    """No link opens raw Markdown; every snippet's source link is a line of a source page;
+    every figure is a link to itself with a caption; no raw markup in the text."""
     problems = []
     for page in sorted(site.glob("*.html")):
         text = page.read_text(encoding="utf-8", errors="replace")
+        if page.name.startswith(("md_", "index")):
+            for figure in FIGURE.finditer(text):
+                source, rest = figure.group(1), figure.group(2)
+                if f'<a href="{source}"><div class="image">' not in text:
+                    problems.append(f"{page.name}: figure {source} does not open full size (no link to itself)")
+                if not re.search(r'<div class="caption">\s*\S', rest):
+                    problems.append(f"{page.name}: figure {source} has no caption")
+            problems += [f"{page.name}: raw markup in the text: {m}" for m in raw_markup(text)[:3]]
         problems += [f"{page.name}: a link opens raw Markdown: {m.group(0)}" for m in RAW_MARKDOWN.finditer(text)]
         for href in SNIPPET_LINK.findall(text):
             target, _, line = href.partition("#")
@@ -73,26 +98,36 @@ def check_snippet_link(driver, site, width_name):
 
 
 def check_search(driver, site, shots):
-    """Type SEARCH_WORD into the front page's search box: every chapter whose page holds it must be listed."""
+    """Type SEARCH_WORD into the front page's search box, at both widths: every chapter whose
+    page holds it must be listed, and the first result must open with the word marked."""
     want = {f"md_chapters_{readme.parent.name}_README.html" for readme in (ROOT / "chapters").glob("*/README.md")
             if SEARCH_WORD.lower() in readme.read_text(encoding="utf-8").lower()}
     if not want:
         return [f"search: no chapter page holds {SEARCH_WORD!r}: choose another SEARCH_WORD"]
-    driver.set_window_size(*WIDTHS["desktop"])
-    driver.get((site / "index.html").as_uri())
-    box = driver.find_element("css selector", "#lab-search input")
-    box.send_keys(SEARCH_WORD)
-    found = set()
-    for _ in range(50):
-        time.sleep(0.1)
-        found = set(driver.execute_script(
-            "return Array.from(document.querySelectorAll('#lab-search ol a')).map(a => a.getAttribute('href'));"))
+    problems = []
+    for width_name, size in WIDTHS.items():
+        driver.set_window_size(*size)
+        driver.get((site / "index.html").as_uri())
+        box = driver.find_element("css selector", "#lab-search input")
+        box.send_keys(SEARCH_WORD)
+        found = []
+        for _ in range(50):
+            time.sleep(0.1)
+            found = driver.execute_script(
+                "return Array.from(document.querySelectorAll('#lab-search ol a')).map(a => a.href);")
+            if found:
+                break
+        driver.save_screenshot(str(shots / f"search.{width_name}.png"))
+        pages_found = {href.rsplit("/", 1)[-1].split("?")[0].split("#")[0] for href in found}
+        problems += [f"search at {width_name} width: {SEARCH_WORD!r} did not list {page}"
+                     for page in sorted(want - pages_found)]
         if found:
-            break
-    driver.save_screenshot(str(shots / "search.desktop.png"))
-    pages_found = {href.split("#")[0] for href in found}
-    missing = sorted(want - pages_found)
-    return [f"search: {SEARCH_WORD!r} did not list {page}" for page in missing]
+            driver.get(found[0])
+            marked = driver.execute_script("return document.querySelectorAll('mark.lab-hit').length;")
+            driver.save_screenshot(str(shots / f"search-hit.{width_name}.png"))
+            if not marked:
+                problems.append(f"search at {width_name} width: the first result opened with nothing marked")
+    return problems
 
 
 def main(argv):
@@ -156,6 +191,14 @@ def main(argv):
                         "return !!document.querySelector('#lab-search input');"):
                     problems.append(f"{where}: no search box (lab-search.js or its index did not load)")
                 driver.save_screenshot(str(shots / f"{page.stem}.{width_name}.png"))
+            if width_name == "phone":
+                for chapter in sorted(site.glob("md_chapters_*_README.html"))[:2]:
+                    driver.get(chapter.as_uri())
+                    shown = driver.execute_script(
+                        "return Array.from(document.querySelectorAll('a')).some(a => a.textContent.trim() === "
+                        "'all chapters' && a.getBoundingClientRect().height > 0);")
+                    if not shown:
+                        problems.append(f"{chapter.name} at phone width: no visible 'all chapters' link")
             problems += check_snippet_link(driver, site, width_name)
             driver.save_screenshot(str(shots / f"snippet-link.{width_name}.png"))
         problems += check_search(driver, site, shots)

@@ -14,7 +14,7 @@ namespace ch01 {
 TimedCheck time_then_check(const std::function<void(cudaStream_t)>& launch, lab::DeviceBuffer<float>& c,
                            const std::vector<float>& expected, cudaStream_t stream, const lab::MeasureConfig& measure) {
   // Poisoned again: c already holds the right answer from the first run, so
-  // without this a timed launch that wrote nothing would still pass.
+  // without this a launch function that wrote nothing would still pass.
   c.poison(stream);
   TimedCheck timed;
   timed.samples = lab::measure_ms(launch, stream, measure);  // the warm-up and every sample call launch

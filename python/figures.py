@@ -35,8 +35,8 @@ import lab_chapters  # noqa: E402  (the same median as the PyTorch and Numba sid
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RUN = ROOT / "docs" / "results" / "h200-2026-12-02"
-# Chapters drawn from another run than RUN's (none now: the H200 run of 2026-12-02 ran every chapter).
-KEPT = {}
+# Chapters drawn from another run than RUN's: chapter 13 first ran in the second H200 run of the day.
+KEPT = {"ch13_trustworthy_timer": ROOT / "docs" / "results" / "h200-2026-12-02b"}
 FIGURES = ROOT / "docs" / "figures"
 SCHEMA = 2
 COLOURS = {"HtoD": "#1f77b4", "DtoH": "#2ca02c", "kernel": "#ff7f0e", "memset": "#9467bd", "host": "#8c564b",
@@ -916,6 +916,46 @@ def ch12_waiting(path, out):
     save(fig, out, caption(report, path) + "; table stage_stamps")
 
 
+def ch13_readings(path, out):
+    """Per workload: what a naive event pair read (median) and what the reference harness read,
+    against CUPTI's true time; a refused workload shows the refusal instead of a reading."""
+    report = load_report(path)
+    naive = {r["name"]: r for r in rows(report, "naive")}
+    reference = {r["name"]: r for r in rows(report, "reference")}
+    names = list(naive)
+    fig, ax = plt.subplots(figsize=(10, 4.2))
+    for i, name in enumerate(names):
+        truth = naive[name]["truth_us"]
+        ax.scatter([i], [truth], marker="_", s=400, color="black", linewidths=2, zorder=3)
+        ax.scatter([i - 0.15], [naive[name]["naive_median_us"]], marker="o", color="#d62728", zorder=4)
+        reading = reference[name].get("reading_us")
+        if isinstance(reading, (int, float)) and reading == reading:  # NaN: refused
+            ax.scatter([i + 0.15], [reading], marker="s", color="#1f77b4", zorder=4)
+            if str(reference[name].get("verdict", "")).startswith("host time"):
+                ax.annotate("flagged:\nhost time", (i + 0.15, reading), fontsize=7, color="#1f77b4",
+                            ha="left", va="bottom", xytext=(4, 4), textcoords="offset points")
+        else:
+            ax.annotate("refused", (i + 0.15, truth), fontsize=7, color="#1f77b4", rotation=90,
+                        ha="center", va="bottom", xytext=(0, 6), textcoords="offset points")
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(names)), [textwrap.fill(n, 12) for n in names], fontsize=7)
+    ax.axvline(3.5, color="#999999", linewidth=0.8, linestyle=":")
+    ax.text(1.5, 1.02, "honest", transform=ax.get_xaxis_transform(), ha="center", fontsize=8)
+    ax.text(6.5, 1.02, "adversaries", transform=ax.get_xaxis_transform(), ha="center", fontsize=8)
+    ax.set_ylabel("time [us] (log scale)")
+    handles = [matplotlib.lines.Line2D([], [], marker="_", linestyle="", color="black", markersize=14,
+                                       markeredgewidth=2, label="true time (CUPTI)"),
+               matplotlib.lines.Line2D([], [], marker="o", linestyle="", color="#d62728",
+                                       label="naive event pair (median)"),
+               matplotlib.lines.Line2D([], [], marker="s", linestyle="", color="#1f77b4",
+                                       label="reference harness")]
+    fig.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.01, 0.93), ncol=3, frameon=False, fontsize=8)
+    fig.suptitle("Each workload of the gallery: a naive pair and the reference harness against CUPTI",
+                 x=0.01, ha="left", fontsize=10)
+    fig.tight_layout(rect=(0, 0, 1, 0.86))
+    save(fig, out, caption(report, path))
+
+
 def size_label(size):
     for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if size >= scale:
@@ -946,7 +986,8 @@ CHAPTER_FIGURES = [("ch01_kernel_launch", "bandwidth", ch01_bandwidth),
                    ("ch11_who_gets_the_gpu", "priorities", ch11_priorities),
                    ("ch11_who_gets_the_gpu", "host_gaps", ch11_host_gaps),
                    ("ch12_async_copies", "occupancy", ch12_occupancy),
-                   ("ch12_async_copies", "waiting", ch12_waiting)]
+                   ("ch12_async_copies", "waiting", ch12_waiting),
+                   ("ch13_trustworthy_timer", "readings", ch13_readings)]
 # (chapter, title) of every Gantt chart drawn from a trace the chapter wrote with --trace.
 GANTT_FIGURES = [("ch02_sync_pitfalls", "Chapter 02: which calls waited, as CUPTI recorded them"),
                  ("ch04_streams", "Chapter 04: ten arrays on one stream and on ten"),

@@ -410,13 +410,14 @@ inline bool usable_device(std::string* reason) {
 }
 """
 PROGRAM_STANDIN = """#pragma once
-namespace lab { namespace exit_code { constexpr int no_device = 77; } }
+namespace lab { namespace exit_code { constexpr int failure = 1; constexpr int no_device = 77; } }
 """
 CHECK_STANDIN = """#include <doctest/doctest.h>
 #include <cstdlib>
 namespace { const int early = (std::getenv("STANDIN_EXIT_EARLY") ? (std::exit(0), 0) : 0); }
 TEST_CASE("one") { CHECK(1 == 1); }
 TEST_CASE("two") { CHECK_MESSAGE(std::getenv("STANDIN_FAIL") == nullptr, "the second case failed"); }
+TEST_CASE("cpu: three") { CHECK_MESSAGE(std::getenv("STANDIN_CPU_FAIL") == nullptr, "the CPU part failed"); }
 """
 
 
@@ -471,8 +472,20 @@ class ResultFileOfGpuTestMain(unittest.TestCase):
         self.assertEqual(verdict["status"], "not_yet")
         self.assertIn("before its test cases had run", verdict["message"])
 
-    def test_no_gpu_is_not_checked(self):
-        self.assertEqual(self.run_check(STANDIN_NO_GPU="1")["status"], "not_checked")
+    def test_no_gpu_is_not_checked_and_says_its_cpu_part_passed(self):
+        verdict = self.run_check(STANDIN_NO_GPU="1")
+        self.assertEqual(verdict["status"], "not_checked")
+        self.assertIn("CPU-only part passed (1 test case(s))", verdict["message"])
+        self.assertFalse(verdict.get("forged"))
+        environment = {k: v for k, v in os.environ.items() if not k.startswith("STANDIN_")}
+        environment["STANDIN_NO_GPU"] = "1"
+        _, _, result, _ = progress.run_check(str(self.binary), self.folder.name, 30, environment)
+        self.assertIsNone(result)  # no result file without a GPU: only a run on a GPU can show it solved
+
+    def test_no_gpu_and_a_failed_cpu_part_is_not_yet_with_its_message(self):
+        verdict = self.run_check(STANDIN_NO_GPU="1", STANDIN_CPU_FAIL="1")
+        self.assertEqual(verdict["status"], "not_yet")
+        self.assertIn("the CPU part failed", verdict["message"])
 
 
 class SummaryLine(unittest.TestCase):

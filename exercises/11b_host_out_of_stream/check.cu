@@ -226,9 +226,9 @@ TEST_CASE("exercise 11b: the GPU waits for the host step far less than around a 
                                                 "(cudaLaunchHostFunc)? Let a host thread wait on an event instead");
 }
 
-TEST_CASE("exercise 11b: the stream waits for the flag with cuStreamWaitValue32 (read from your source)") {
+TEST_CASE("cpu: exercise 11b: the stream waits for the flag with cuStreamWaitValue32 (read from your source)") {
   // Run on the CPU when the check was built (exercises/source_rules.cmake): no GPU needed for this part.
-  MESSAGE("source rules: " << lab_source_rules_read << " read, on the CPU, from" << lab_source_files_read);
+  MESSAGE("source rules: " << lab_source_rules_read << " read, on the CPU, from" << std::string(lab_source_files_read));
   for (const char* const* finding = lab_source_findings; *finding != nullptr; ++finding)
     FAIL_CHECK(std::string(*finding));
 }

@@ -8,6 +8,12 @@
 // every test case of the instructor's check.cu passed, so a program that ends
 // early (std::exit(0) in a static initialiser or inside the learner's
 // function) is not solved: it never reaches the end of the run that writes it.
+//
+// Without a usable device, the test cases named "cpu: ..." still run (a check's parts
+// that need no GPU: a rule read from the learner's source on the CPU, sizes and offsets),
+// and the run writes no result file: only a full run on a GPU can show an exercise
+// solved. Their failure exits 1; otherwise the run is skipped (77) and says whether a
+// CPU-only part passed.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
@@ -21,6 +27,9 @@
 #include "program.hpp"
 
 namespace {
+
+bool cpu_only = false;  // no usable device: only the "cpu: ..." test cases run, no result file
+int cases_run = 0;      // test cases that started
 
 std::string json_string(const std::string& text) {
   std::string out = "\"";
@@ -44,7 +53,10 @@ struct ResultFile : public doctest::IReporter {
   explicit ResultFile(const doctest::ContextOptions&) {}
   void report_query(const doctest::QueryData&) override {}
   void test_run_start() override {}
-  void test_case_start(const doctest::TestCaseData& data) override { current_ = data.m_name; }
+  void test_case_start(const doctest::TestCaseData& data) override {
+    current_ = data.m_name;
+    ++cases_run;
+  }
   void test_case_reenter(const doctest::TestCaseData&) override {}
   void test_case_end(const doctest::CurrentTestCaseStats& stats) override {
     (stats.testCaseSuccess ? passed_ : failed_).push_back(current_);
@@ -57,7 +69,7 @@ struct ResultFile : public doctest::IReporter {
   void test_case_skipped(const doctest::TestCaseData&) override {}
   void test_run_end(const doctest::TestRunStats& stats) override {
     const char* path = std::getenv("LAB_CHECK_RESULT");
-    if (path == nullptr || *path == '\0') return;
+    if (cpu_only || path == nullptr || *path == '\0') return;
     const std::string partial = std::string(path) + ".partial";
     {
       std::ofstream out(partial, std::ios::trunc);
@@ -84,7 +96,18 @@ DOCTEST_REGISTER_LISTENER("lab_result_file", 1, ResultFile);
 int main(int argc, char** argv) {
   std::string reason;
   if (!lab::usable_device(&reason)) {
-    std::printf("skipped: no usable CUDA device: %s\n", reason.c_str());
+    cpu_only = true;
+    doctest::Context context(argc, argv);
+    context.addFilter("test-case", "cpu: *");
+    context.setOption("minimal", true);  // the CPU part's failures in full, no summary when none ran
+    const int failed = context.run();
+    if (cases_run > 0 && failed != 0) {
+      std::printf("no usable CUDA device: %s; the check's CPU-only part failed (above)\n", reason.c_str());
+      return lab::exit_code::failure;
+    }
+    std::printf(
+        "skipped: no usable CUDA device: %s%s\n", reason.c_str(),
+        cases_run > 0 ? ("; its CPU-only part passed (" + std::to_string(cases_run) + " test case(s))").c_str() : "");
     return lab::exit_code::no_device;
   }
   doctest::Context context(argc, argv);

@@ -17,7 +17,8 @@ source page at desktop width (1280 px) and phone width (390 px), and fails on
     chapter navigation at the top of the page),
 and, reading every page's HTML, a link that opens raw Markdown (repo/....md), a
 snippet's source link that is not a source page's line (src/<path>.html#L<n>), a
-figure that is not a link to itself (to open it full size) or has no caption, and
+figure that is not a link to itself (to open it full size) or has no caption, number
+or alt text (scripts/site_sources.py gives them), and
 markup left raw in the text (`**` or a backtick outside code).
 A screenshot of each page at each width goes to <site>/../site-shots/.
 
@@ -70,6 +71,8 @@ def check_links_in_html(site):
                     problems.append(f"{page.name}: figure {source} does not open full size (no link to itself)")
                 if not re.search(r'<div class="caption">\s*\S', rest):
                     problems.append(f"{page.name}: figure {source} has no caption")
+                if not re.search(r'(aria-label|alt)="[^"]+"', figure.group(0)) or "lab-figure-number" not in rest:
+                    problems.append(f"{page.name}: figure {source} has no alt text or no number")
             problems += [f"{page.name}: raw markup in the text: {m}" for m in raw_markup(text)[:3]]
         problems += [f"{page.name}: a link opens raw Markdown: {m.group(0)}" for m in RAW_MARKDOWN.finditer(text)]
         for href in SNIPPET_LINK.findall(text):

@@ -13,6 +13,8 @@ script, run on the finished site:
   - points every such link (href="repo/<path>" or "repo/<path>#L<n>") at that page;
   - does the same for a Markdown file the site does not render (a kept run's README),
     so it opens as a page of the site, not as raw Markdown;
+  - numbers the figures of each page ("Figure 1: " before each caption) and gives each
+    its caption as alt text (the SVG <object> gets role="img" and an aria-label);
   - points a link to a section of another page (href="repo/<page>.md#<github-anchor>",
     which Doxygen cannot resolve) at the rendered page and the heading's own anchor,
     so no link opens raw Markdown.
@@ -28,6 +30,7 @@ SOURCE_SUFFIXES = {".cu", ".cuh", ".cpp", ".hpp", ".h", ".py", ".cmake", ".sh", 
 SOURCE_NAMES = {"CMakeLists.txt", "CMakePresets.json", "progress", "make-student-copy", "grade-selftest",
                 "handed-out", "format-check", "tools", "run"}
 HREF = re.compile(r'href="repo/([^"#]+)(#[^"]*)?"')
+FIGURE = re.compile(r'(<div class="image">\s*<object )([^>]*>)(</object>\s*<div class="caption">\s*)(.*?)(</div>)', re.S)
 HEADING = re.compile(r'<h([1-6])[^>]*>\s*<a class="anchor" id="([^"]+)"></a>\s*(.*?)</h\1>', re.S)
 STYLE = """body{font:14px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:0;background:#fff;color:#1f2328}
 header{font-family:system-ui,sans-serif;padding:.6em 1em;border-bottom:1px solid #d0d7de;position:sticky;top:0;background:#f6f8fa}
@@ -94,6 +97,21 @@ def rendered_page(html_dir, md_path):
     return name if (html_dir / name).exists() else None
 
 
+def number_figures(text):
+    """Each figure of a page numbered in its caption, its caption its alt text."""
+    count = 0
+
+    def one(match):
+        nonlocal count
+        count += 1
+        caption = match.group(4).strip()
+        label = html.escape(re.sub(r"<[^>]+>", "", html.unescape(caption)), quote=True)
+        return (f'{match.group(1)}role="img" aria-label="Figure {count}: {label}" {match.group(2)}{match.group(3)}'
+                f'<span class="lab-figure-number">Figure {count}:</span> {caption}{match.group(5)}')
+
+    return FIGURE.sub(one, text)
+
+
 def main(argv):
     if len(argv) != 1:
         print(__doc__)
@@ -139,6 +157,8 @@ def main(argv):
             return f'href="src/{path}.html{fragment}"'
 
         new = HREF.sub(rewrite, text)
+        if page.name.startswith(("md_", "index")) and "lab-figure-number" not in new:
+            new = number_figures(new)
         if new != text:
             page.write_text(new, encoding="utf-8")
     try:

@@ -20,8 +20,10 @@ foreach(line IN LISTS lines)
   list(GET fields 0 name)
   list(GET fields 1 executable)
   message("\n==================== ${name} ====================")
+  # stderr is kept (it says why a chapter found no usable device) and echoed; stdout goes
+  # straight to the terminal, as it comes.
   execute_process(COMMAND "${executable}" --json "${OUTPUT_DIR}/${name}.json" RESULT_VARIABLE code
-    OUTPUT_VARIABLE output ERROR_VARIABLE output ECHO_OUTPUT_VARIABLE ECHO_ERROR_VARIABLE)
+    ERROR_VARIABLE output ECHO_ERROR_VARIABLE)
   if(code EQUAL 0)
     math(EXPR passed "${passed} + 1")
     if(EXISTS "${OUTPUT_DIR}/${name}.json")

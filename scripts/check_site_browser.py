@@ -79,6 +79,8 @@ def check_links_in_html(site):
             target, _, line = href.partition("#")
             if not (target.startswith("src/") and re.fullmatch(r"L\d+", line)):
                 problems.append(f"{page.name}: a snippet links {href}, not a source page's line")
+            elif not (site / target).is_file():
+                problems.append(f"{page.name}: a snippet links {href}, which does not exist")
             elif f'id="{line}"' not in (site / target).read_text(encoding="utf-8", errors="replace"):
                 problems.append(f"{page.name}: {href}: the source page has no line {line[1:]}")
     return problems

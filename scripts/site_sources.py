@@ -57,12 +57,12 @@ def highlighted_lines(path, text):
         return [html.escape(line) for line in text.split("\n")], ""
     name = pathlib.PurePosixPath(path).name
     if name.endswith((".cu", ".cuh")):
-        lexer = CppLexer()
+        lexer = CppLexer(stripnl=False)  # keep leading blank lines: each row is the file's line
     else:
         try:
-            lexer = get_lexer_for_filename(name if name != "CMakeLists.txt" else "x.cmake", text)
+            lexer = get_lexer_for_filename(name if name != "CMakeLists.txt" else "x.cmake", text, stripnl=False)
         except ClassNotFound:
-            lexer = TextLexer()
+            lexer = TextLexer(stripnl=False)
     formatter = HtmlFormatter(nowrap=True, style="friendly")
     body = highlight(text, lexer, formatter)
     # Pygments closes and reopens its spans at each line end, so the lines split cleanly.
@@ -126,7 +126,9 @@ def main(argv):
     def anchor_in(page, slug):
         if page not in anchors:
             text = (html_dir / page).read_text(encoding="utf-8")
-            anchors[page] = {github_slug(m.group(3)): m.group(2) for m in HEADING.finditer(text)}
+            anchors[page] = {}
+            for m in HEADING.finditer(text):  # the first of repeated headings, as GitHub's #slug
+                anchors[page].setdefault(github_slug(m.group(3)), m.group(2))
         return anchors[page].get(slug)
 
     written = set()
@@ -137,7 +139,7 @@ def main(argv):
         def rewrite(match):
             nonlocal section_links
             path, fragment = match.group(1), match.group(2) or ""
-            if path.endswith(".md") and fragment:
+            if path.endswith(".md") and fragment and rendered_page(html_dir, path):
                 target = rendered_page(html_dir, path)
                 anchor = target and anchor_in(target, fragment[1:])
                 if anchor:

@@ -60,7 +60,9 @@
   function markHits(contents) {
     var match = /[?&]lab-q=([^&#]*)/.exec(window.location.search);
     if (!match) return;
-    var words = decodeURIComponent(match[1]).toLowerCase().split(/\s+/).filter(function (w) { return w.length > 1; });
+    var query;
+    try { query = decodeURIComponent(match[1]); } catch (e) { return; }  // a malformed link marks nothing
+    var words = query.toLowerCase().split(/\s+/).filter(function (w) { return w.length > 1; });
     if (!words.length) return;
     var walker = document.createTreeWalker(contents, NodeFilter.SHOW_TEXT, null);
     var nodes = [];

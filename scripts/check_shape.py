@@ -5,13 +5,20 @@ For every chapters/NN_name/ folder:
   - main.cu has at most 130 lines and computes nothing: no std::to_string,
     getenv, snprintf, background sentence or memory check of its own (the
     memory need comes from the options file, through chapter.require_memory);
-  - no function in the findings (findings.cpp, or findings_*.cpp where a chapter
-    splits them by section) is longer than 60 lines;
-  - the lesson is the biggest room: the lesson files (*.cu and *.cuh other than
-    main.cu) hold at least LESSON_RATIO (1.5) times the code lines of the verdict
-    side, every plain C++ file of the chapter (*.cpp, *.hpp: findings, their
-    helpers, backgrounds, child-output parsers, models and statistics the checks
-    use) but the options files. Code lines: no blank line, no comment.
+  - no function in the checks or tables (checks*.cpp, tables*.cpp, and the older
+    findings*.cpp) is longer than 60 lines;
+  - a chapter's files fall in three rooms (docs/chapter-shape.md):
+      lesson:  *.cu and *.cuh other than main.cu, and data.hpp / *_data.hpp, the
+               plain structs the experiments return (what they measured);
+      report:  tables*.cpp / tables*.hpp, the pure functions that turn that data into
+               the printed tables and the JSON; they judge nothing, so a tables file
+               may not name Finding, correctness_check, timing_check, observation or
+               skipped;
+      verdict: every other plain C++ file but the options files: the checks, their
+               helpers, child-output parsers, models and statistics the checks use;
+  - the lesson is the biggest room: at least LESSON_RATIO (1.5) times the code
+    lines of the verdict room, and no smaller than the report room. Code lines: no
+    blank line, no comment.
     A chapter below the ratio today is listed in DEBT with the ratio it had when
     the rule came (2026-12-01); it may not fall below that until it reaches 1.5.
 
@@ -77,9 +84,42 @@ def code_lines(path):
     return count
 
 
-def is_verdict_side(path):
-    """Plain C++ of a chapter other than its options: findings and what they use."""
-    return path.suffix in (".cpp", ".hpp") and not path.name.startswith("options")
+TABLES_FORBIDDEN = re.compile(r"(lab::Finding|\bFinding\s*>|\b(?:correctness_check|timing_check|named_observation|observation|skipped)\s*\()")
+
+
+def room_of(path):
+    """'lesson', 'report', 'verdict' or None (main.cu, options, anything else)."""
+    name = path.name
+    if path.suffix in (".cu", ".cuh"):
+        return None if name == "main.cu" else "lesson"
+    if path.suffix not in (".cpp", ".hpp") or name.startswith("options"):
+        return None
+    if name == "data.hpp" or name.endswith("_data.hpp"):
+        return "lesson"
+    if name.startswith("tables"):
+        return "report"
+    return "verdict"
+
+
+def rooms(folder):
+    """Code lines of each room of a chapter folder."""
+    out = {"lesson": 0, "verdict": 0, "report": 0}
+    for p in sorted(folder.iterdir()):
+        room = room_of(p)
+        if room:
+            out[room] += code_lines(p)
+    return out
+
+
+def tables_problems(path):
+    """A tables file that judges: each line naming a check or an observation."""
+    problems = []
+    for number, line in enumerate(lines_of(path), 1):
+        code = strip_comment(line)
+        match = TABLES_FORBIDDEN.search(code)
+        if match:
+            problems.append(f"{path}:{number}: a tables file judges nothing ({match.group(1)}): move it to the checks")
+    return problems
 
 
 def main_problems(main):
@@ -120,26 +160,30 @@ def chapter_problems(folder):
     main = folder / "main.cu"
     if main.exists():
         problems += main_problems(main)
-    findings = sorted(folder.glob("findings*.cpp")) + sorted(folder.glob("findings*.hpp"))
-    for source in (p for p in findings if p.suffix == ".cpp"):
-        for name, first, length in long_functions(source):
-            problems.append(f"{source}:{first}: {name} is {length} lines, more than {MAX_FINDINGS_FUNCTION_LINES}")
-    lesson = sum(code_lines(p) for p in sorted(folder.glob("*.cu*")) if p.name != "main.cu")
-    verdicts = sum(code_lines(p) for p in sorted(folder.iterdir()) if is_verdict_side(p))
+    for prefix in ("findings", "checks", "tables"):
+        for source in sorted(folder.glob(prefix + "*.cpp")):
+            for name, first, length in long_functions(source):
+                problems.append(f"{source}:{first}: {name} is {length} lines, more than {MAX_FINDINGS_FUNCTION_LINES}")
+    for tables in sorted(folder.glob("tables*.[ch]pp")):
+        problems += tables_problems(tables)
+    room = rooms(folder)
+    lesson, verdicts = room["lesson"], room["verdict"]
     floor = min(LESSON_RATIO, DEBT.get(folder.name, LESSON_RATIO))
     if verdicts and lesson < floor * verdicts:
         problems.append(f"{folder}: lesson {lesson} code lines, verdict side {verdicts}: {lesson / verdicts:.2f}x, "
                         f"below {floor:.2f}x: the lesson must be the biggest room")
+    if lesson < room["report"]:
+        problems.append(f"{folder}: lesson {lesson} code lines, tables {room['report']}: "
+                        "the lesson must be the biggest room")
     return problems
 
 
 def ratios(root):
-    """(chapter, lesson, verdict side) code lines of every chapter."""
+    """(chapter, lesson, verdict, report) code lines of every chapter."""
     out = []
     for folder in sorted((root / "chapters").glob("[0-9][0-9]_*")):
-        lesson = sum(code_lines(p) for p in folder.glob("*.cu*") if p.name != "main.cu")
-        verdicts = sum(code_lines(p) for p in folder.iterdir() if is_verdict_side(p))
-        out.append((folder.name, lesson, verdicts))
+        room = rooms(folder)
+        out.append((folder.name, room["lesson"], room["verdict"], room["report"]))
     return out
 
 
@@ -206,6 +250,29 @@ def self_test():
             print(f"self-test: options counted as verdict code: {check(root)}")
             failures += 1
         (folder / "options.cpp").unlink()
+        rooms_cases = {  # (file, text, expected problem or None)
+            "tables are not verdict": ("tables.cpp", "int t;\n" * 25, None),
+            "tables larger than the lesson": ("tables.cpp", "int t;\n" * 41, "tables 41"),
+            "tables that judge": ("tables.cpp", "auto f = lab::timing_check(x);\n", "judges nothing"),
+            "tables with a Finding": ("tables.hpp", "std::vector<lab::Finding> f();\n", "judges nothing"),
+            "data is lesson": ("data.hpp", "int d;\n" * 10, None),
+        }
+        (folder / "findings.cpp").write_text("int v;\n" * 26)  # 30 lesson < 1.5 x 26: refused alone
+        (folder / "data.hpp").write_text("int d;\n" * 10)  # 40 lesson >= 1.5 x 26
+        for name, (file_name, text, expected) in rooms_cases.items():
+            existing = (folder / file_name).read_text() if (folder / file_name).exists() else None
+            (folder / file_name).write_text(text)
+            problems = check(root)
+            caught = any(expected in p for p in problems) if expected else not problems
+            if not caught:
+                print(f"self-test: '{name}' went wrong (wanted {expected!r}; got {problems})")
+                failures += 1
+            if existing is None:
+                (folder / file_name).unlink()
+            else:
+                (folder / file_name).write_text(existing)
+        (folder / "data.hpp").unlink()
+        (folder / "findings.cpp").write_text("int v;\n" * 10 + "// comments do not count\n" * 50)
         DEBT["01_made_up"] = 1.2
         (folder / "findings_part.cpp").write_text("int v;\n" * 14)  # 30 / 24 = 1.25: above its floor
         if check(root):
@@ -221,7 +288,8 @@ def self_test():
         if check(root):
             print(f"self-test: a chapter in shape was refused: {check(root)}")
             failures += 1
-    print(f"self-test: {len(cases) + len(split) + len(extra) + 4 - failures} passed, {failures} failed")
+    total = len(cases) + len(split) + len(extra) + 5 + 4
+    print(f"self-test: {total - failures} passed, {failures} failed")
     return 1 if failures else 0
 
 
@@ -230,10 +298,10 @@ if __name__ == "__main__":
         sys.exit(self_test())
     root = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parent.parent
     problems = check(root)
-    for name, lesson, verdicts in ratios(root):
+    for name, lesson, verdicts, report in ratios(root):
         ratio = lesson / verdicts if verdicts else float("inf")
         debt = f" (in debt: floor {DEBT[name]:.2f}x, goal {LESSON_RATIO}x)" if name in DEBT else ""
-        print(f"{name}: lesson {lesson}, verdict side {verdicts} code lines: {ratio:.2f}x{debt}")
+        print(f"{name}: lesson {lesson}, verdict side {verdicts}, tables {report} code lines: {ratio:.2f}x{debt}")
     for p in problems:
         print(p)
     print(f"chapter shape: {len(problems)} problem(s)")

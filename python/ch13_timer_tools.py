@@ -140,7 +140,7 @@ def build_report(truth_samples, readings, refusals, meta):
     @readings: {tool id: {workload id: [us]}}; @refusals: {tool id: {workload id: reason}};
     @meta: what the run was (device, versions, samples), copied in."""
     rows = []
-    summary = {tool.id: {"caught": [], "missed": []} for tool in TOOLS}
+    summary = {tool.id: {"caught": [], "not_caught": []} for tool in TOOLS}
     for w in WORKLOADS:
         samples = truth_samples.get(w.id) or []
         kept = [s for s in samples[:1 if w.truth_first_call else None] if s is not None]
@@ -154,7 +154,7 @@ def build_report(truth_samples, readings, refusals, meta):
             word = verdict(truth, reading, refusal)
             cells[tool.id] = {"reading_us": reading, "ratio": ratio, "verdict": word, "caught": word in CAUGHT,
                               "refusal": refusal, "samples_us": values}
-            summary[tool.id]["caught" if word in CAUGHT else "missed"].append(w.id)
+            summary[tool.id]["caught" if word in CAUGHT else "not_caught"].append(w.id)
         rows.append({"id": w.id, "name": w.name, "honest": w.honest, "truth_us": truth,
                      "truth_samples_us": samples, "cells": cells})
     return dict(meta, schema=1, script="ch13_timer_tools", band=list(BAND), calls_per_pair=CALLS_PER_PAIR,
@@ -195,8 +195,8 @@ def render(report):
     lines += ["", f"Caught (near or refused), per tool, of {len(report['workloads'])} workloads"]
     for tool in report["tools"]:
         done = report["summary"][tool["id"]]
-        lines.append(f"  {tool['name']:14s} caught {len(done['caught']):2d}: {', '.join(done['caught']) or '-'}")
-        lines.append(f"  {'':14s} missed {len(done['missed']):2d}: {', '.join(done['missed']) or '-'}")
+        lines.append(f"  {tool['name']:14s} caught     {len(done['caught']):2d}: {', '.join(done['caught']) or '-'}")
+        lines.append(f"  {'':14s} not caught {len(done['not_caught']):2d}: {', '.join(done['not_caught']) or '-'}")
     lines += ["", "The tools"]
     for tool in report["tools"]:
         lines.append(f"  {tool['name']:14s} {tool['method']}")

@@ -100,13 +100,13 @@ def test_ch13_tools_report_computes_truth_ratio_and_verdict_per_cell():
     json.dumps(report)  # what --json writes
 
 
-def test_ch13_tools_summary_lists_caught_and_missed_per_tool():
+def test_ch13_tools_summary_lists_caught_and_not_caught_per_tool():
     report = script.build_report(*made_up_run(), {"samples": 3})
     naive = report["summary"]["event_pair"]
-    assert naive["missed"] == ["short", "first_launch", "cached", "cpu_bound", "left_queued"]
-    assert naive["caught"] == [i for i in IDS if i not in naive["missed"]]
+    assert naive["not_caught"] == ["short", "first_launch", "cached", "cpu_bound", "left_queued"]
+    assert naive["caught"] == [i for i in IDS if i not in naive["not_caught"]]
     graph = report["summary"]["graph_replay"]
-    assert "cpu_bound" in graph["caught"] and "cached" in graph["missed"]  # 2.6 against 1003
+    assert "cpu_bound" in graph["caught"] and "cached" in graph["not_caught"]  # 2.6 against 1003
 
 
 def test_ch13_tools_table_prints_what_the_report_holds():
@@ -123,8 +123,8 @@ def test_ch13_tools_table_prints_what_the_report_holds():
     assert "graph replay, cpu_bound: cannot capture: its CPU work is not part of a graph" in text
     queued = next(line for line in lines if line.startswith("  left_queued "))
     assert "no truth" in queued
-    assert "event pair     caught  5: long, l2_resident, side_stream, late_copy, wrong_stream" in text
-    assert "missed  5: short, first_launch, cached, cpu_bound, left_queued" in text
+    assert "event pair     caught      5: long, l2_resident, side_stream, late_copy, wrong_stream" in text
+    assert "not caught  5: short, first_launch, cached, cpu_bound, left_queued" in text
     assert all(line == line.rstrip() for line in lines)
 
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "check.cuh"
+#include "checks.hpp"
 #include "device.cuh"
-#include "findings.hpp"
 #include "gallery.cuh"
 #include "harness.cuh"
 #include "stream.cuh"

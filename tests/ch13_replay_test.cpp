@@ -1,4 +1,4 @@
-// Chapter 13's findings replayed on its kept run: the gallery, the reference
+// Chapter 13's checks replayed on its kept run: the gallery, the reference
 // harness and the sequence rebuilt from the JSON of the H200 run of 2026-12-02
 // (docs/results/h200-2026-12-02b/, code at 9dfcce3; there is no H100 run of this
 // chapter), fed to the chapter's functions, and each verdict and branch pinned.
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "findings.hpp"
+#include "checks.hpp"
 #include "support/findings_support.hpp"
 #include "support/replay.hpp"
 

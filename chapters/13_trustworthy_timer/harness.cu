@@ -12,6 +12,7 @@
 #include <string>
 
 #include "check.cuh"
+#include "checks.hpp"
 #include "cupti_timeline.cuh"
 #include "harness.cuh"
 #include "l2_flush.cuh"

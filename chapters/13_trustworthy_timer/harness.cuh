@@ -1,7 +1,7 @@
 /// @file harness.cuh
 /// @brief Chapter 13's timers: a naive event pair, the reference harness, and
 /// a short kernel's cost alone and in a sequence. One function per section of
-/// the chapter page, in its order; each returns the data of findings.hpp and
+/// the chapter page, in its order; each returns the data of data.hpp and
 /// prints nothing. CUPTI (lab::TimelineRecorder) records every call from
 /// outside, so each reading has what really ran beside it.
 #pragma once
@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "findings.hpp"
+#include "data.hpp"
 #include "gallery.cuh"
 
 namespace ch13 {

@@ -15,8 +15,8 @@
 //   3. a short kernel's two quantities: its lone duration, and its cost per
 //      kernel in a sequence of K on a held stream and in a CUDA graph of K.
 // The workloads are gallery.cu (one call each, the CUDA written out), the
-// timers harness.cu; findings.hpp turns their data into the tables and checks
-// printed here; options.hpp declares the options and the memory they need.
+// timers harness.cu; they return the data of data.hpp, which tables.hpp and
+// checks.hpp turn into the tables and checks printed here; options.hpp declares the options and the memory they need.
 // What the documentation states, and why each timer reads what it reads, is on
 // the page (README.md).
 //
@@ -24,12 +24,13 @@
 //   cmake --preset release && cmake --build build/release --target ch13_trustworthy_timer
 //   build/release/chapters/13_trustworthy_timer/ch13_trustworthy_timer [--samples 20] [--json out.json]
 #include "chapter.cuh"
-#include "findings.hpp"
+#include "checks.hpp"
 #include "gallery.cuh"
 #include "harness.cuh"
 #include "options.hpp"
 #include "program.hpp"
 #include "stream.cuh"
+#include "tables.hpp"
 
 constexpr char kProgram[] = "ch13_trustworthy_timer";
 

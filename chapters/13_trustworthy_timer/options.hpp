@@ -1,6 +1,6 @@
 /// @file options.hpp
 /// @brief Chapter 13's command-line options and the memory a run needs (pure,
-/// CPU-tested in tests/ch13_findings_test.cpp).
+/// CPU-tested in tests/ch13_checks_test.cpp).
 #pragma once
 
 #include <cstddef>

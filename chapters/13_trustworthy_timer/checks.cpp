@@ -1,4 +1,4 @@
-#include "findings.hpp"
+#include "checks.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -18,12 +18,6 @@ std::vector<double> windows_us(const WorkloadRun& w) {
   return out;
 }
 
-std::vector<double> host_us(const WorkloadRun& w) {
-  std::vector<double> out;
-  for (const ReferenceCall& c : w.reference) out.push_back(c.host_us);
-  return out;
-}
-
 bool any_call(const WorkloadRun& w, bool (*test)(const ReferenceCall&)) {
   return std::any_of(w.reference.begin(), w.reference.end(), test);
 }
@@ -40,7 +34,7 @@ Verdict reference_verdict(const WorkloadRun& w) {
     return {"refused.stale", "output does not match this call's fresh inputs"};
   if (any_call(w, [](const ReferenceCall& c) { return c.queued_after_stop; }))
     return {"refused.queued", "work still queued on a stream after the stop event"};
-  const double host = lab::median(host_us(w));
+  const double host = reference_host_us(w);
   const double window = lab::median(windows_us(w));
   if (host > kHostBoundFactor * window && host > kHostBoundMinUs)
     return {"host_bound", lab::format("host time %.1f us, %.0fx the GPU window", host, host / window)};
@@ -51,6 +45,12 @@ double reference_reading_us(const WorkloadRun& w, const std::vector<double>& emp
   if (w.reference.empty()) return kNaN;
   const double empty = empty_pair_us.empty() ? 0.0 : lab::median(empty_pair_us);
   return lab::median(windows_us(w)) - empty;
+}
+
+double reference_host_us(const WorkloadRun& w) {
+  std::vector<double> host;
+  for (const ReferenceCall& c : w.reference) host.push_back(c.host_us);
+  return lab::median_or_nan(host);
 }
 
 double reference_cupti_us(const WorkloadRun& w) {
@@ -74,32 +74,6 @@ double naive_reading_us(const WorkloadRun& w) {
 double tolerance_us(double cupti_us) { return 0.10 * cupti_us + 1.0; }
 
 // --- 1. The gallery, read by a naive event pair ---------------------------------
-
-lab::ResultTable naive_table(const GalleryRun& run) {
-  lab::ResultTable table("naive", "Each workload timed by an event pair on the caller's stream, beside CUPTI",
-                         "workload",
-                         {{"kind", "kind", "", 0},
-                          {"naive_first_us", "naive 1st", "us", 2},
-                          {"naive_median_us", "naive median", "us", 2},
-                          {"cupti_span_us", "CUPTI span", "us", 2},
-                          {"cupti_busy_us", "CUPTI busy", "us", 2},
-                          {"truth_us", "true time", "us", 2},
-                          {"naive_over_truth", "naive / true", "x", 2}});
-  for (const WorkloadRun& w : run.workloads) {
-    lab::ResultTable::Row& row = table.add_row(w.name);
-    row.set("id", w.id).set("kind", w.honest ? "honest" : "adversary");
-    row.set("naive_first_us", w.naive_us.empty() ? kNaN : w.naive_us.front());
-    row.set("naive_median_us", lab::median_or_nan(w.naive_us));
-    row.set("cupti_span_us", lab::median_or_nan(w.naive_cupti_span_us));
-    row.set("cupti_busy_us", lab::median_or_nan(w.naive_cupti_busy_us));
-    row.set("truth_us", truth_us(w)).set("naive_over_truth", naive_reading_us(w) / truth_us(w));
-  }
-  table.note(
-      "each call meets an idle GPU; CUPTI: the call's kernels and copies, to the last one's end; true time: "
-      "CUPTI's span (the first call's where later calls skip the work); naive / true: the first call for a first "
-      "launch, else medians");
-  return table;
-}
 
 std::vector<lab::Finding> naive_findings(const GalleryRun& run) {
   std::vector<lab::Finding> out;
@@ -138,32 +112,6 @@ std::vector<lab::Finding> naive_findings(const GalleryRun& run) {
 }
 
 // --- 2. The reference harness ---------------------------------------------------
-
-lab::ResultTable reference_table(const GalleryRun& run) {
-  lab::ResultTable table("reference", "Each workload timed by the reference harness, beside CUPTI", "workload",
-                         {{"kind", "kind", "", 0},
-                          {"reading_us", "reading", "us", 2},
-                          {"cupti_us", "CUPTI span", "us", 2},
-                          {"difference_percent", "vs CUPTI", "%", 1},
-                          {"tolerance_us", "tolerance", "us", 2},
-                          {"host_us", "host in call", "us", 1},
-                          {"verdict", "verdict", "", 0}});
-  for (const WorkloadRun& w : run.workloads) {
-    const Verdict v = reference_verdict(w);
-    const double reading = v.refused() ? kNaN : reference_reading_us(w, run.empty_pair_us);
-    const double cupti = reference_cupti_us(w);
-    lab::ResultTable::Row& row = table.add_row(w.name);
-    row.set("id", w.id).set("kind", w.honest ? "honest" : "adversary").set("reading_us", reading);
-    row.set("cupti_us", cupti).set("difference_percent", lab::percent_above(reading, cupti));
-    row.set("tolerance_us", tolerance_us(cupti)).set("host_us", lab::median_or_nan(host_us(w)));
-    row.set("verdict", v.reason).set("branch", v.branch);
-  }
-  table.note(lab::format(
-      "reading: events behind a held stream, every declared stream forked from the start event and joined before "
-      "the stop event, median less the empty pair (%.2f us); fresh inputs and a poisoned output on every call",
-      lab::median_or_nan(run.empty_pair_us)));
-  return table;
-}
 
 namespace {
 
@@ -233,19 +181,6 @@ std::vector<lab::Finding> reference_findings(const GalleryRun& run) {
 }
 
 // --- 3. Two quantities for a short kernel ----------------------------------------
-
-lab::ResultTable sequence_table(const SequenceRun& run) {
-  lab::ResultTable table(
-      "sequence", lab::format("%s: alone, and per kernel in a sequence of %d", run.workload.c_str(), run.kernels),
-      "how", {{"median", "median", "us", 2}, {"cupti_us", "CUPTI", "us", 2}});
-  table.add_row("alone (reference harness)").set("median", run.lone_us).set("cupti_us", run.lone_cupti_us);
-  table.add_row("K on a held stream / K")
-      .samples(run.stream_us, "us")
-      .set("cupti_us", lab::median_or_nan(run.stream_cupti_us));
-  table.add_row("graph of K / K").samples(run.graph_us, "us").set("cupti_us", lab::median_or_nan(run.graph_cupti_us));
-  table.note("CUPTI: alone, the span of the call; in a sequence, the sum of the kernels' durations / K");
-  return table;
-}
 
 std::vector<lab::Finding> sequence_findings(const SequenceRun& run) {
   const bool correct = run.stream_result.passed() && run.graph_result.passed();

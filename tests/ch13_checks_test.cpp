@@ -1,5 +1,5 @@
-// Chapter 13's findings on hand-made data: every branch of every function in
-// chapters/13_trustworthy_timer/findings.hpp (its id, verdict and numbers), and
+// Chapter 13's checks on hand-made data: every branch of every function in
+// chapters/13_trustworthy_timer/checks.hpp (its id, verdict and numbers), its tables, and
 // the options' memory need. No GPU.
 #include <doctest/doctest.h>
 
@@ -7,9 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "findings.hpp"
+#include "checks.hpp"
 #include "options.hpp"
 #include "support/findings_support.hpp"
+#include "tables.hpp"
 
 namespace {
 

@@ -33,8 +33,10 @@ every workload:
                  work on a side stream the call does not join) is reported "cannot
                  capture" with the reason, not timed, and so is one whose first
                  replay writes none of its output (its work was not captured).
-The event pair and events / N are the same PyTorch calls (the idiom PyTorch's
-torch.cuda.Event documentation shows); they differ only in the calls between the events.
+The event pair and events / N are the same PyTorch calls (the idiom of PyTorch's CUDA
+semantics notes, "Asynchronous execution"); they differ only in the calls between the
+events. Every tool gives the workload the same inputs on every call, as chapter 13's
+naive pair does.
 Each cell: the median reading (us), its ratio to the truth, and a verdict from
 verdict(): "near" (ratio within 0.5x..2x), "refused" (the tool declined), "off",
 or "no truth". "near" and "refused" count as caught.

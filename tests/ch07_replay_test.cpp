@@ -1,4 +1,4 @@
-// Chapter 07's checks replayed on the kept runs: the structs of findings.hpp
+// Chapter 07's checks replayed on the kept runs: the structs of data.hpp
 // rebuilt from each run's JSON (every sample, the clock readings, NVML's
 // readings during the load, the device's L2), fed to the chapter's functions,
 // and each verdict compared with the one the run printed. H200:
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "findings.hpp"
+#include "checks.hpp"
 #include "support/findings_support.hpp"
 #include "support/replay.hpp"
 
@@ -93,6 +93,10 @@ TEST_CASE("ch07 replay, H200 2026-12-02: every rebuilt check gives the verdict t
   const ch07::CacheRun cache{working_set_of(run, "small"), working_set_of(run, "large")};
   CHECK(by_id(ch07::cache_findings(cache), "cooling_small").value("slowest_warm_us").number() ==
         doctest::Approx(8.256).epsilon(0.001));
+  // NVML gave "software power cap" in 12 of its 60 readings during the load, the first at 1754 ms.
+  const std::vector<lab::Finding> clock = ch07::clock_findings(clock_of(run));
+  CHECK(by_id(clock, "load_clock").value("readings_with_reason").number() == 12);
+  CHECK(by_id(clock, "load_clock").value("nvml_readings").number() == 60);
 }
 
 TEST_CASE("ch07 replay, H100 run 5 of 2026-11-25: the new code's verdicts on the older run's numbers") {

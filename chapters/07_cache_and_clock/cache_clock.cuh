@@ -14,7 +14,7 @@
 /// power. Section 3 takes many samples of one kernel.
 ///
 /// File order: the kernels' CPU checks -> kernels (cache_clock.cu) -> the
-/// experiments, one per section, each returning the data of findings.hpp.
+/// experiments, one per section, each returning the data of data.hpp.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "data.hpp"
 #include "device.cuh"
-#include "findings.hpp"
 #include "l2_flush.cuh"
 #include "memory.cuh"
 #include "options.hpp"

@@ -12,17 +12,19 @@
 //      explained, never done;
 //   3. many samples of one kernel: statistics, outliers, a histogram, and how
 //      precisely the median is known (a bootstrap interval) as samples grow.
-// The lesson is cache_clock.cu (one experiment per section); findings.hpp turns
-// its data into the tables and checks printed here. Why: README.md.
+// The lesson is cache_clock.cu (one experiment per section); tables.hpp and
+// checks.hpp turn its data into the tables and checks printed here. Why: README.md.
 //
 // Build and run
 //   cmake --preset release && cmake --build build/release --target ch07_cache_and_clock
 //   build/release/chapters/07_cache_and_clock/ch07_cache_and_clock [--samples 50] [--load-ms 3000] [--json out.json]
 #include "cache_clock.cuh"
 #include "chapter.cuh"
+#include "checks.hpp"
 #include "options.hpp"
 #include "program.hpp"
 #include "stream.cuh"
+#include "tables.hpp"
 
 constexpr char kProgram[] = "ch07_cache_and_clock";
 

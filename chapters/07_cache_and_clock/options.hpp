@@ -1,6 +1,6 @@
 /// @file options.hpp
 /// @brief Chapter 07's command-line options, the working sets they choose and
-/// the memory they need (plain C++, CPU-tested in tests/ch07_findings_test.cpp).
+/// the memory they need (plain C++, CPU-tested in tests/ch07_options_test.cpp).
 #pragma once
 
 #include <cstddef>

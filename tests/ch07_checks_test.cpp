@@ -1,4 +1,4 @@
-// Chapter 07's tables and findings on hand-made data (no GPU needed): every
+// Chapter 07's tables and checks on hand-made data (no GPU needed): every
 // branch of every finding, pinned by its id, its verdict and its numbers.
 #include <doctest/doctest.h>
 
@@ -6,9 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "findings.hpp"
+#include "checks.hpp"
 #include "sample_statistics.hpp"
 #include "support/findings_support.hpp"
+#include "tables.hpp"
 
 namespace {
 
@@ -70,12 +71,12 @@ ch07::CacheRun cache_run(const Medians& small, const Medians& large) {
 TEST_CASE("the flush's effects: each the difference of two medians") {
   const lab::ResultTable t = ch07::effects_table(working_set("small", 25 * kMiB, kSmall));
   auto us = [&](const char* effect) { return t.row(effect).get("us").number(); };
-  CHECK(us("launch gap of a lone launch") == doctest::Approx(11.30 - 7.82));
-  CHECK(us("hidden by a busy GPU alone") == doctest::Approx(11.30 - 7.94));
-  CHECK(us("cooling alone, write flush") == doctest::Approx(16.18 - 7.82));
-  CHECK(us("cooling alone, read flush") == doctest::Approx(11.68 - 7.82));
+  CHECK(us("placement, nothing before") == doctest::Approx(11.30 - 7.82));
+  CHECK(us("spin kernel before, isolated") == doctest::Approx(11.30 - 7.94));
+  CHECK(us("write flush before, blocked") == doctest::Approx(16.18 - 7.82));
+  CHECK(us("read flush before, blocked") == doctest::Approx(11.68 - 7.82));
   CHECK(us("the article's comparison") == doctest::Approx(16.21 - 11.30));
-  CHECK(t.row("cooling alone, read flush").get("measured_as").text() == "blocked: read flush - nothing");
+  CHECK(t.row("read flush before, blocked").get("measured_as").text() == "blocked: read flush - nothing");
 }
 
 TEST_CASE("working_set_table and effects_table: ids by the set's role, one row per case and per effect, in us") {
@@ -258,17 +259,22 @@ TEST_CASE("clock_findings: the load did not move the clock") {
   CHECK(value(findings, "load_clock", "load_mhz") == doctest::Approx(1994));
   CHECK(value(findings, "load_clock", "idle_mhz") == doctest::Approx(1995));
   CHECK(value(findings, "load_clock", "change_mhz") == doctest::Approx(19.95));  // 1 % of idle beats the 2 MHz spread
+  CHECK(value(findings, "load_clock", "readings_with_reason") == 0);
+  CHECK(value(findings, "load_clock", "nvml_readings") == 2);
   REQUIRE(findings.size() == 2);  // the load's correctness, and whether it moved the clock
 }
 
 TEST_CASE("clock_findings: the load moved the clock, with NVML's reasons") {
   ch07::ClockRun run = clock_run();
   run.load_kernel_mhz = {1800, 1750, 1760};
-  run.load_nvml = {{10, 1755, 698, true, 0x4}};
+  run.load_nvml = {{10, 1980, 128, true, 0}, {20, 1755, 698, true, 0x4}, {30, 1755, 698, false, 0}};
   const std::vector<lab::Finding> findings = ch07::clock_findings(run);
   CHECK(by_id(findings, "load_clock").id == "load_clock.moved");
   CHECK(value(findings, "load_clock", "idle_mhz") - value(findings, "load_clock", "load_mhz") == doctest::Approx(235));
   CHECK(value(findings, "load_clock", "clock_reasons") == 0x4);  // software power cap
+  // NVML gave a slowdown reason in one of the two readings that have reasons; the third was not read.
+  CHECK(value(findings, "load_clock", "readings_with_reason") == 1);
+  CHECK(value(findings, "load_clock", "nvml_readings") == 2);
 }
 
 // --- 3. many samples --------------------------------------------------------------------------

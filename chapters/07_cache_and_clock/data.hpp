@@ -1,13 +1,11 @@
-/// @file findings.hpp
-/// @brief Chapter 07's data and what it concludes: the structs cache_clock.cuh's experiments return, one per section,
-/// and the pure functions turning them into tables and findings (stable ids); tests/ch07_findings_test.cpp checks each.
+/// @file data.hpp
+/// @brief Chapter 07's data: the structs cache_clock.cuh's experiments return, one per section. checks.hpp judges
+/// them, tables.hpp prints them; tests/ch07_checks_test.cpp tests both on hand-made data.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <vector>
-
-#include "report.hpp"
 
 namespace ch07 {
 
@@ -25,8 +23,15 @@ enum class Placement {
   isolated,       ///< a lone launch into an idle GPU: the events include the launch gap
   blocked_stream  ///< queued behind a held stream (chapter 03): no launch gap
 };
-const char* preceding_name(Preceding preceding);  ///< a short name, e.g. "write flush"
-const char* placement_name(Placement placement);  ///< a short name, e.g. "blocked stream"
+/// A short name, e.g. "write flush".
+inline const char* preceding_name(Preceding preceding) {
+  constexpr const char* kNames[] = {"nothing", "spin kernel", "write flush", "read flush"};  // in the enum's order
+  return kNames[static_cast<int>(preceding)];
+}
+/// A short name, e.g. "blocked stream".
+inline const char* placement_name(Placement placement) {
+  return placement == Placement::isolated ? "isolated" : "blocked stream";
+}
 
 /// One row: the kernel timed with one kind of preceding work, placed one way.
 struct CacheCase {
@@ -50,17 +55,6 @@ struct CacheRun {
   WorkingSetRun small;  ///< --small-mib (by default half the L2)
   WorkingSetRun large;  ///< --large-factor x the L2
 };
-
-std::string working_set_name(const WorkingSetRun& set);  ///< "fits in L2" or "4.0 x the L2"
-
-/// Every case of @p set: median, min, max, vs warm, GB/s, correct (id "working_set_" + role).
-lab::ResultTable working_set_table(const WorkingSetRun& set);
-/// The flush's effects on @p set, each the difference of two cases' medians, with how it is measured
-/// (id "flush_effects_" + role).
-lab::ResultTable effects_table(const WorkingSetRun& set);
-/// Correctness of every case; for a set that fits in L2, a timing check that a write flush slows it (its median
-/// above the slowest warm sample, blocked stream).
-std::vector<lab::Finding> cache_findings(const CacheRun& run);
 
 // --- 2. The SM clock ------------------------------------------------------------
 
@@ -99,14 +93,6 @@ struct ClockRun {
 /// nvbench discards a sample whose SM clock was under this share of the nominal clock (--throttle-threshold 75).
 constexpr double kNvbenchThreshold = 0.75;
 
-/// In-kernel clock and NVML at idle, under load and after, with power and nvbench's rule (id "clock").
-lab::ResultTable clock_table(const ClockRun& run);
-/// The in-kernel method's error terms: spread, %globaltimer's step, their sum with NVML's step, the gap to NVML
-/// (id "clock_error").
-lab::ResultTable clock_error_table(const ClockRun& run);
-/// The load computed right; whether it moved the clock by more than the method's error (with NVML's reasons).
-std::vector<lab::Finding> clock_findings(const ClockRun& run);
-
 // --- 3. Many samples ------------------------------------------------------------
 
 /// Section 3: lone launches of one kernel, each with its in-kernel clock.
@@ -117,14 +103,5 @@ struct SamplesRun {
   std::vector<double> clock_mhz;  ///< in-kernel clock of each launch
   bool correct = false;           ///< every thread's result matched the CPU
 };
-
-/// The samples' statistics, Tukey's outliers and the clock inside them (id "samples").
-lab::ResultTable samples_table(const SamplesRun& run);
-/// The samples sorted into 12 bins, each with a bar (id "histogram").
-lab::ResultTable histogram_table(const SamplesRun& run);
-/// A 95 % bootstrap interval of the median of the first n samples, for growing n, beside 1/sqrt(n) (id "precision").
-lab::ResultTable precision_table(const SamplesRun& run);
-/// The clocked kernel computed right.
-std::vector<lab::Finding> samples_findings(const SamplesRun& run);
 
 }  // namespace ch07

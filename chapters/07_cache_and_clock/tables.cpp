@@ -1,8 +1,9 @@
-#include "findings.hpp"
+#include "tables.hpp"
 
 #include <algorithm>
 #include <cmath>
 
+#include "checks.hpp"
 #include "sample_statistics.hpp"
 #include "vocabulary.hpp"
 
@@ -12,58 +13,8 @@ namespace ch07 {
 
 namespace {
 
-const CacheCase* find_case(const WorkingSetRun& set, Preceding p, Placement m) {
-  for (const CacheCase& c : set.cases)
-    if (c.preceding == p && c.placement == m) return &c;
-  return nullptr;
-}
-
-// The median of one case in microseconds; NaN when the case is missing.
-double median_us(const WorkingSetRun& set, Preceding p, Placement m) {
-  const CacheCase* c = find_case(set, p, m);
-  return c == nullptr ? std::nan("") : 1000.0 * lab::median_or_nan(c->ms);
-}
-
-bool fits_in_l2(const WorkingSetRun& set) { return set.bytes <= set.l2_bytes; }
-
-// Every case of both working sets: y = 2x exact after its samples (y poisoned first).
-lab::Finding cases_correct(const CacheRun& run) {
-  std::size_t cases = 0;
-  std::string wrong;
-  for (const WorkingSetRun* set : {&run.small, &run.large}) {
-    for (const CacheCase& c : set->cases) {
-      ++cases;
-      if (!c.correct && wrong.empty())
-        wrong = "; first wrong: " + working_set_name(*set) + ", " + preceding_name(c.preceding) + ", " +
-                placement_name(c.placement) + ": " + c.detail;
-    }
-  }
-  lab::Finding f = lab::correctness_check(
-      "cases_correct", "y = 2x correct in every case", wrong.empty() && cases > 0,
-      lab::count_text(cases, "case", "cases") + ", y poisoned first, exact comparison with the CPU" + wrong);
-  return f.with("case_count", cases);
-}
-
-// Did a write flush slow a set that fits in the L2 (blocked stream: no launch gap counts)? Its median after the flush
-// must lie above the slowest warm sample: a threshold from the run's own spread, not from one GPU's numbers.
-lab::Finding cooling(const WorkingSetRun& set) {
-  const CacheCase* warm = find_case(set, Preceding::nothing, Placement::blocked_stream);
-  const double slowest_warm_us =
-      warm == nullptr || warm->ms.empty() ? std::nan("") : 1000 * *std::max_element(warm->ms.begin(), warm->ms.end());
-  const double warm_us = median_us(set, Preceding::nothing, Placement::blocked_stream);
-  const double write_us = median_us(set, Preceding::write_flush, Placement::blocked_stream);
-  const double read_us = median_us(set, Preceding::read_flush, Placement::blocked_stream);
-  lab::Finding f = lab::timing_check(
-      "cooling_" + set.role, "a cold L2 slows a working set that fits in it", write_us > slowest_warm_us,
-      lab::format("blocked stream: %.2f us warm (the slowest sample %.2f), %.2f after a write flush (%.2fx), %.2f "
-                  "after a read flush (%.2fx); asked: the write flush's median above the slowest warm sample",
-                  warm_us, slowest_warm_us, write_us, write_us / warm_us, read_us, read_us / warm_us));
-  f.with("warm_us", warm_us).with("slowest_warm_us", slowest_warm_us);
-  return f.with("write_flush_us", write_us).with("read_flush_us", read_us);
-}
-
-// The flush's effects, each the median of one case minus the median of another (in us): its name, how it is
-// measured, and the two cases.
+// Each row of the effects table: the median of one case minus the median of another (in us), named by what changes
+// between the two; "measured as" says which two.
 struct Effect {
   const char *name, *measured_as;
   Preceding first_preceding;
@@ -71,32 +22,18 @@ struct Effect {
   Preceding second_preceding;
   Placement second_placement;
 };
-constexpr Effect kEffects[] = {{"launch gap of a lone launch", "nothing: isolated - blocked", Preceding::nothing,
+constexpr Effect kEffects[] = {{"placement, nothing before", "nothing: isolated - blocked", Preceding::nothing,
                                 Placement::isolated, Preceding::nothing, Placement::blocked_stream},
-                               {"hidden by a busy GPU alone", "isolated: nothing - spin kernel", Preceding::nothing,
+                               {"spin kernel before, isolated", "isolated: nothing - spin kernel", Preceding::nothing,
                                 Placement::isolated, Preceding::spin, Placement::isolated},
-                               {"cooling alone, write flush", "blocked: write flush - nothing", Preceding::write_flush,
+                               {"write flush before, blocked", "blocked: write flush - nothing", Preceding::write_flush,
                                 Placement::blocked_stream, Preceding::nothing, Placement::blocked_stream},
-                               {"cooling alone, read flush", "blocked: read flush - nothing", Preceding::read_flush,
+                               {"read flush before, blocked", "blocked: read flush - nothing", Preceding::read_flush,
                                 Placement::blocked_stream, Preceding::nothing, Placement::blocked_stream},
                                {"the article's comparison", "isolated: write flush - nothing", Preceding::write_flush,
                                 Placement::isolated, Preceding::nothing, Placement::isolated}};
 
 }  // namespace
-
-const char* preceding_name(Preceding preceding) {
-  const char* const names[] = {"nothing", "spin kernel", "write flush", "read flush"};  // in the enum's order
-  return names[static_cast<int>(preceding)];
-}
-
-const char* placement_name(Placement placement) {
-  return placement == Placement::isolated ? "isolated" : "blocked stream";
-}
-
-std::string working_set_name(const WorkingSetRun& set) {
-  if (fits_in_l2(set)) return "fits in L2";
-  return lab::format("%.1f x the L2", static_cast<double>(set.bytes) / static_cast<double>(set.l2_bytes));
-}
 
 lab::ResultTable working_set_table(const WorkingSetRun& set) {
   lab::ResultTable table("working_set_" + set.role,
@@ -129,7 +66,7 @@ lab::ResultTable working_set_table(const WorkingSetRun& set) {
 
 lab::ResultTable effects_table(const WorkingSetRun& set) {
   lab::ResultTable table("flush_effects_" + set.role,
-                         "The flush's effects, measured apart (" + working_set_name(set) + ")", "effect",
+                         "The flush's effects, measured apart (" + working_set_name(set) + ")", "what changes",
                          {{"measured_as", "measured as", "", 0}, {"us", "difference", "us", 2}});
   for (const Effect& e : kEffects) {
     table.add_row(e.name)
@@ -138,13 +75,6 @@ lab::ResultTable effects_table(const WorkingSetRun& set) {
                        median_us(set, e.second_preceding, e.second_placement));
   }
   return table;
-}
-
-std::vector<lab::Finding> cache_findings(const CacheRun& run) {
-  std::vector<lab::Finding> findings{cases_correct(run)};
-  for (const WorkingSetRun* set : {&run.small, &run.large})
-    if (fits_in_l2(*set)) findings.push_back(cooling(*set));
-  return findings;
 }
 
 // --- 2. The SM clock ------------------------------------------------------------------
@@ -157,57 +87,6 @@ std::vector<double> each(const std::vector<NvmlSample>& samples, double NvmlSamp
   for (const NvmlSample& s : samples)
     if (!positive || s.*field > 0) values.push_back(s.*field);
   return values;
-}
-
-// NVML's clock event reasons that slow the clock under load (nvml.h: nvmlClocksEventReason*).
-std::string reason_names(unsigned long long mask) {
-  const std::pair<unsigned long long, const char*> names[] = {{0x4, "software power cap"},
-                                                              {0x8, "hardware slowdown"},
-                                                              {0x20, "software thermal slowdown"},
-                                                              {0x40, "hardware thermal slowdown"},
-                                                              {0x80, "hardware power brake"}};
-  std::string text;
-  for (const auto& [bit, name] : names)
-    if ((mask & bit) != 0) text += (text.empty() ? "" : ", ") + std::string(name);
-  return text;
-}
-
-// The timer's share of one probe's error: one %globaltimer step over the probe's length.
-double timer_error_mhz(const ClockRun& run) {
-  return run.probe_ms > 0 ? lab::median_or_nan(run.idle_kernel_mhz) * run.timer_step_ns / (run.probe_ms * 1e6) : 0.0;
-}
-
-// The in-kernel method's own error for one probe: the spread of the idle probes or the timer's share, the larger.
-double method_error_mhz(const ClockRun& run) {
-  const lab::Summary idle = lab::summarize(run.idle_kernel_mhz);
-  return std::max(idle.max - idle.min, timer_error_mhz(run));
-}
-
-// Did the load lower the in-kernel clock by more than the method's error and 1 %? With NVML's reasons.
-lab::Finding load_clock(const ClockRun& run) {
-  const lab::Summary idle = lab::summarize(run.idle_kernel_mhz);
-  const lab::Summary load = lab::summarize(run.load_kernel_mhz);
-  unsigned long long mask = 0;
-  for (const NvmlSample& s : run.load_nvml)
-    if (s.reasons_known) mask |= s.clock_reasons;
-  const std::string reasons = reason_names(mask);
-  const double change = std::max(0.01 * idle.median, method_error_mhz(run));
-  const bool moved = load.median < idle.median - change;
-  lab::Finding f = lab::named_observation(
-      moved ? "load_clock.moved" : "load_clock.unmoved",
-      moved ? "the load moved the clock" : "the load did not move the clock",
-      lab::format("a median of %.0f MHz under load against %.0f MHz at idle: ", load.median, idle.median) +
-          (moved ? lab::format("%.0f MHz lower", idle.median - load.median)
-                 : lab::format("within %.0f MHz (1 %% or the method's error, the larger)", change)) +
-          "; NVML's slowdown reasons: " + (reasons.empty() ? "none" : reasons));
-  f.with("idle_mhz", idle.median).with("load_mhz", load.median);
-  return f.with("change_mhz", change).with("clock_reasons", mask);
-}
-
-// In-kernel readings under nvbench's rule: under 75 % of the nominal clock.
-std::size_t below_rule(const std::vector<double>& mhz, double nominal_mhz) {
-  return static_cast<std::size_t>(
-      std::count_if(mhz.begin(), mhz.end(), [&](double x) { return x < kNvbenchThreshold * nominal_mhz; }));
 }
 
 }  // namespace
@@ -276,12 +155,6 @@ lab::ResultTable clock_error_table(const ClockRun& run) {
                   "timer step (rounding both readings changes their difference by less than that)",
                   run.probe_ms));
   return table;
-}
-
-std::vector<lab::Finding> clock_findings(const ClockRun& run) {
-  return {lab::correctness_check("load_correct", "the load computed what the CPU computes", run.load_correct,
-                                 run.load_detail),
-          load_clock(run)};
 }
 
 // --- 3. Many samples --------------------------------------------------------------
@@ -367,12 +240,6 @@ lab::ResultTable precision_table(const SamplesRun& run) {
                   "medians; 1/sqrt(n): the width of the row of %zu samples times sqrt(%zu / n)",
                   from, from));
   return table;
-}
-
-std::vector<lab::Finding> samples_findings(const SamplesRun& run) {
-  return {lab::correctness_check("clocked_correct",
-                                 "the clocked kernel computed what the CPU computes, after the samples", run.correct,
-                                 lab::format("%lld FMAs per thread, exact", run.steps))};
 }
 
 }  // namespace ch07

@@ -16,18 +16,24 @@
 #      reports an error, the chapter exits non-zero, or it runs past SANITIZER_TIMEOUT;
 #      then every tool's log must hold a zero summary ("ERROR SUMMARY: 0 errors",
 #      racecheck's "RACECHECK SUMMARY: 0 hazards")
-#   6. the tour: every chapter with its default options, output and JSON kept (read back)
+#   6. the tour: every chapter with its default options, output and JSON kept (read back); then
+#      the learner's report on it (scripts/report into <results>/report), with plotly and
+#      matplotlib from this Python or installed offline from the carried wheel folder
+#      build/wheels/report (scripts/report-wheels.sh; skipped, with the reason, without either)
 #   7. chapter 05's tour JSON holds V1/V2 measured under 1, 2, the default and 32 connections
-#   8. chapters 02 and 06 with their small sizes, 04 and 05 at their default sizes (fewer repetitions),
+#   8. chapters 02 and 06 with their small sizes, 04, 05 and 13 at their default sizes (fewer repetitions),
 #      with --timeline --trace (CUPTI), the traces read back
 #   9. a build without CUPTI: --timeline says there is none and the chapter carries on
 #  10. the PyTorch side (scripts/torch-check.sh into <results>/torch): chapter 01's extension
-#      built, python/tests run, every python/ script once; skipped where PyTorch is missing
+#      (built in part 1) loaded, python/tests run (less the three that run chapters 10-12's
+#      scripts end to end, which this step runs at full size), every python/ script once;
+#      skipped where PyTorch is missing
 #  11. the Numba side (scripts/numba-check.sh into <results>/numba): numba from the carried
-#      wheel, its pytest suite, every python/numba_*.py script once; skipped where it cannot run
+#      wheel, its pytest suite (once), every python/numba_*.py script once; skipped where it cannot run
+#      (each side's steps.tsv and the end of each of its logs give every step's wall time)
 # To fit in about 12 minutes on one GPU: the pristine exercise checks are built with the
 # chapters (all cores); the builds that need no GPU (the student copy's checks, the build
-# without CUPTI, chapter 01's PyTorch extension) run in the background during step 5;
+# without CUPTI, chapter 01's PyTorch extension, the report's packages) run in the background during step 5;
 # the sanitizer runs go SANITIZER_JOBS at a time; nothing runs twice (the smoke tests are
 # step 4, every solution's check is step 2). steps.tsv also records the sanitizers' wall
 # time and how long part 1 waited for the background builds.
@@ -235,11 +241,16 @@ build_without_cupti() {  # build_without_cupti <jobs>
 build_torch_extension() {  # chapter 01's PyTorch extension (JIT, cached in build/torch-ext); the torch step loads it
   LAB_TORCH_EXT_DIR=${LAB_TORCH_EXT_DIR:-$PWD/build/torch-ext} python3 python/add_extension.py
 }
+report_site=$build/report-site  # plotly and matplotlib from build/wheels/report, if this Python lacks them
+[[ $report_site == /* ]] || report_site=$PWD/$report_site
+install_report_packages() {  # for the report step: nothing, or an offline pip install (exit 77: cannot)
+  scripts/report-wheels.sh "$report_site"
+}
 background_pids=()
 background_builds() {
   in_part 1 || return 0
   local half=$(((jobs + 1) / 2)) job
-  for job in prepare_student_copy build_without_cupti build_torch_extension; do
+  for job in prepare_student_copy build_without_cupti build_torch_extension install_report_packages; do
     (
       rc=0 start=$SECONDS
       "$job" "$half" >"$results/$job.build.log" 2>&1 </dev/null || rc=$?
@@ -417,6 +428,15 @@ tour() {
   cp "$build"/tour/*.json "$results"/
 }
 step tour tour
+# The learner's report (scripts/report) on the tour just run, made on this machine:
+# plotly and matplotlib from this Python, else from build/wheels/report (part 1 installed them in
+# the background; scripts/report-wheels.sh exits 77 without them: skipped, never passed).
+# LAB_REPORT_REEXEC: scripts/report must not turn to PyPI (build/tools) here.
+report_on_tour() {
+  scripts/report-wheels.sh "$report_site" || return
+  PYTHONPATH="$report_site${PYTHONPATH:+:$PYTHONPATH}" LAB_REPORT_REEXEC=1 python3 scripts/report "$build/tour" --out "$results/report"
+}
+[[ " ${GPU_CHECK_SKIP:-} " != *" tour "* ]] && step --may-skip report report_on_tour
 # Every chapter's tour JSON reads back in the shared shape (scripts/results_table.py).
 tour_json() {
   local json
@@ -447,13 +467,16 @@ command -v python3 >/dev/null && [[ -f $results/ch05_overlap.json ]] && step ch0
 # Chapters 04 and 05 run at their default sizes (fewer repetitions): their charts
 # show one stream against ten and V1/V2 against sequential, which the smoke sizes
 # (microsecond kernels) do not; 02 and 06 show the same pattern at the smoke sizes.
+# Chapter 13 runs at its default sizes (a 1 ms side kernel, a 32 MiB late copy),
+# few samples: its trace is one call of each of two cheats.
 timelines() {
   local name args
-  for name in 02_sync_pitfalls 04_streams 05_overlap 06_pinned_memory; do
+  for name in 02_sync_pitfalls 04_streams 05_overlap 06_pinned_memory 13_trustworthy_timer; do
     local program="$build/chapters/$name/ch$name"
     case $name in
       04_streams) args="--reps 2 --race-reps 3" ;;
       05_overlap) args="--reps 2 --max-chunks 8 --queue-mib 8" ;;
+      13_trustworthy_timer) args="--samples 3 --sequence 8" ;;
       *) args=$(awk -F '\t' -v n="ch$name" '$1 == n { print $3 }' "$build/chapters.tsv") ;;
     esac
     # shellcheck disable=SC2086  # args holds several arguments

@@ -33,6 +33,7 @@ fi
 results=${1:?usage: scripts/numba-check.sh <results-folder> | --download}
 export BUILD_DIR=${BUILD_DIR:-build/gpu-check}
 mkdir -p "$results"
+results=$(cd "$results" && pwd)  # absolute: the probe below runs in python/
 
 skip() {  # the whole check cannot run here
   echo "numba-check: skipped: $*" | tee "$results/skipped.txt"
@@ -72,12 +73,23 @@ for name, pinned in pins.items():
         raise SystemExit(f"{name} {found} is not the pinned {pinned} (python/requirements-numba.txt)")
 EOF
 cat "$results/versions.txt"
-reason=$(cd python && "$python" -c 'import numba_lab; print(numba_lab.unavailable_reason() or "")' 2>&1 | tail -n 1)
-[[ -z $reason ]] || skip "$reason"
-(cd python && "$python" -c 'import numba_lab; print(numba_lab.versions())') | tee -a "$results/versions.txt"
-# The scripts' PyTorch column: torch's version, or why it will say "skipped" (the run still counts).
-(cd python && "$python" -c 'import numba_lab; print(numba_lab.pytorch_versions(numba_lab.pytorch_reason()))') 2>&1 |
-  tail -n 1 | tee -a "$results/versions.txt"
+# One process (numba, its GPU and torch imported once): why Numba cannot run (exit 3), or its
+# versions and the scripts' PyTorch column: torch's version, or why it will say "skipped" (the
+# run still counts). Its stderr (warnings) goes to probe.log; a crash's last line is the reason.
+probe_rc=0
+probe=$(cd python && "$python" - 2>"$results/probe.log" <<'EOF'
+import numba_lab
+reason = numba_lab.unavailable_reason()
+if reason:
+    print(reason)
+    raise SystemExit(3)
+print(numba_lab.versions())
+print(numba_lab.pytorch_versions(numba_lab.pytorch_reason()))
+EOF
+) || probe_rc=$?
+((probe_rc == 3)) && skip "$(tail -n 1 <<<"$probe")"
+((probe_rc == 0)) || skip "$(tail -n 1 "$results/probe.log")"
+tee -a "$results/versions.txt" <<<"$probe"
 [[ -d $BUILD_DIR/chapters ]] || echo "numba-check: no chapters in $BUILD_DIR: the C++ columns will say skipped"
 
 # shellcheck source=scripts/side-steps.sh
@@ -88,5 +100,6 @@ step numba_ch03_events "$python" python/numba_ch03_events.py --n 1Mi --samples 2
 step numba_ch04_streams "$python" python/numba_ch04_streams.py --arrays 10 --n 10000000 --reps 5
 step numba_ch06_pinned_memory "$python" python/numba_ch06_pinned_memory.py --mib 256 --reps 5
 
+side_summary numba-check
 echo "numba-check: $failed step(s) failed; logs in $results"
 ((failed == 0))

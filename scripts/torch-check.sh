@@ -2,10 +2,13 @@
 # The PyTorch side, in one command, on a machine with a GPU, PyTorch (with CUDA),
 # ninja and an nvcc of PyTorch's CUDA major version, after the C++ build exists:
 #   1. build chapter 01's extension (torch.utils.cpp_extension.load, JIT) into build/torch-ext
-#   2. the pytest suite (python/run_tests.py)
-#   3. every python/ script once (and, if ncu is installed, ch01_add_profile.py under it), small repetition counts, each beside the C++ chapter's
+#   2. the pytest suite (python/run_tests.py) but its three tests that run the scripts of
+#      chapters 10 to 12 end to end at small sizes (main_prints: step 3 runs those scripts)
+#   3. every python/ script once (and, if ncu is installed, ch01_add_profile.py under it), at the
+#      counts of the kept logs the pages quote (docs/pytorch.md), each beside the C++ chapter's
 #      figures from BUILD_DIR; output to <results>/<script>.log
-# Ends with one line per step and a summary; exits non-zero if a step failed.
+# Ends with one line per step, each step's wall time (slowest first; also at the end of its log
+# and in <results>/steps.tsv) and a summary; exits non-zero if a step failed.
 # A step that exits 77 (PyTorch, a GPU, ninja or triton missing) is reported as skipped.
 #
 # Usage: scripts/torch-check.sh <results-folder>
@@ -27,7 +30,9 @@ source scripts/side-steps.sh
 command -v ninja >>"$results/versions.txt" 2>&1 || echo "ninja: not found" >>"$results/versions.txt"
 
 step extension "$python" python/add_extension.py
-step pytest "$python" python/run_tests.py
+# -k: the main_prints tests run the scripts of chapters 10-12 (and their C++ chapters) at small
+# sizes; the steps below run the same scripts at full size. CTest's python.pytest runs them all.
+step pytest "$python" python/run_tests.py -k "not main_prints"
 step ch01_add_extension "$python" python/ch01_add_extension.py --n 64Mi --samples 20
 step ch01_add_profile "$python" python/ch01_add_profile.py --n 64Mi --samples 20
 if command -v ncu >/dev/null; then  # each kernel's launch and loads, as ncu counts them (read-only counters)
@@ -44,7 +49,9 @@ step ch07_l2_flush "$python" python/ch07_l2_flush.py --samples 50
 step ch10_graph_replay "$python" python/ch10_graph_replay.py --samples 20
 step ch11_stream_priority "$python" python/ch11_stream_priority.py --samples 20
 step ch12_triton_stages "$python" python/ch12_triton_stages.py --reps 10 --cpp-reps 3
+step ch13_timer_tools "$python" python/ch13_timer_tools.py --samples 20 --json "$results/ch13_timer_tools.json"
 step bench_measure_vs_do_bench "$python" python/bench_measure_vs_do_bench.py
 
+side_summary torch-check
 echo "torch-check: $failed step(s) failed; logs in $results"
 ((failed == 0))

@@ -956,6 +956,62 @@ def ch13_readings(path, out):
     save(fig, out, caption(report, path))
 
 
+def ch13_cheats(trace, out):
+    """Chapter 13's --trace: one panel per recorded cheat (one call between a naive event pair),
+    one lane per stream and one for the host's wait, time from the panel's first slice. The host
+    span runs from cudaEventRecord(start) to cudaEventSynchronize(stop) returning, so the stop
+    event completed inside it, at least the pair's reading (in the span's name) after its start:
+    that stretch is shaded; the work still running after it is the cheat."""
+    import re
+    slices, names, device = trace_events(trace)
+    regions = [e for e in slices if e.get("cat") == "region"]
+    if not regions:
+        raise SystemExit(f"figures: {trace} has no recorded variant (no region slice)")
+    fig, axes = plt.subplots(len(regions), 1, figsize=(9, 1.2 + 1.3 * len(regions)), squeeze=False)
+    seen = set()
+    for ax, region in zip(axes[:, 0], regions):
+        inside = [e for e in slices if e.get("cat") != "region" and region["ts"] <= e["ts"] < region["ts"] + region["dur"]]
+        if not inside:
+            raise SystemExit(f"figures: {trace}: nothing recorded in '{region['name']}'")
+        host = [e for e in inside if e.get("cat") == "host"]
+        gpu = [e for e in inside if e.get("cat") != "host"]
+        lanes = sorted({e["tid"] for e in gpu}, key=lambda t: natural(names.get(t, str(t))))
+        lanes += sorted({e["tid"] for e in host})
+        first = min(e["ts"] for e in inside)
+        span = max(max(e["ts"] + e["dur"] for e in inside) - first, 1e-3)
+        for lane, tid in enumerate(lanes):
+            for e in (e for e in inside if e["tid"] == tid):
+                kind = kind_of(e)
+                seen.add(kind)
+                ax.broken_barh([(e["ts"] - first, max(e["dur"], span / 250))], (lane - 0.4, 0.8),
+                               facecolors=COLOURS.get(kind, "#7f7f7f"), edgecolor="none")
+        gpu_end = max((e["ts"] + e["dur"] for e in gpu), default=first)
+        title = region["name"]
+        for wait in host:
+            read = re.search(r"the pair read ([0-9.]+) us", wait.get("name", ""))
+            returned = wait["ts"] + wait["dur"] - first
+            earliest = wait["ts"] - first + float(read.group(1)) if read else returned
+            ax.axvspan(min(earliest, returned), returned, color="#d62728", alpha=0.25, linewidth=0, zorder=0)
+            ax.axvline(returned, color="#d62728", linewidth=1, linestyle="--")
+            after = gpu_end - first - returned
+            title += (f": the pair read {read.group(1)} us; the GPU's work ended {abs(after):.1f} us "
+                      f"{'after' if after >= 0 else 'before'} cudaEventSynchronize(stop) returned") if read else ""
+        ax.set_yticks(range(len(lanes)), [names.get(t, str(t)) for t in lanes], fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlim(0, span)
+        ax.set_title(textwrap.fill(title, 110), loc="left", fontsize=8)
+    axes[-1, 0].set_xlabel("time from each panel's first recorded slice [us] (CUPTI's clock)")
+    handles = [matplotlib.patches.Patch(color=COLOURS.get(k, "#7f7f7f"), label=LABELS.get(k, k)) for k in sorted(seen)]
+    handles.append(matplotlib.patches.Patch(color="#d62728", alpha=0.25, label="the stop event completed in here"))
+    fig.legend(handles=handles, loc="upper right", bbox_to_anchor=(1, 0.93), ncol=len(handles), frameon=False,
+               fontsize=7)
+    fig.suptitle("Chapter 13: two cheats, one call each between a naive event pair, against the stop event",
+                 x=0.01, ha="left", fontsize=10)
+    fig.tight_layout(rect=(0, 0.03, 1, 0.88))
+    save(fig, out, f"{device}; data: {shown(trace)}; shaded: from the host's cudaEventRecord(start) plus the "
+                   "pair's reading to cudaEventSynchronize(stop) returning")
+
+
 def size_label(size):
     for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if size >= scale:
@@ -993,6 +1049,9 @@ GANTT_FIGURES = [("ch02_sync_pitfalls", "Chapter 02: which calls waited, as CUPT
                  ("ch04_streams", "Chapter 04: ten arrays on one stream and on ten"),
                  ("ch05_overlap", "Chapter 05: sequential, V1 and V2 as CUPTI recorded them"),
                  ("ch06_pinned_memory", "Chapter 06: the four copies as CUPTI recorded them")]
+# (chapter, figure, function) of every figure drawn from a trace with marks a generic Gantt does not
+# draw; drawn once a kept run holds the trace, else skipped with a note (trace_notes).
+TRACE_FIGURES = [("ch13_trustworthy_timer", "cheats", ch13_cheats)]
 
 
 def figure_jobs(run, kept=None):
@@ -1009,7 +1068,19 @@ def figure_jobs(run, kept=None):
         if trace.exists():
             jobs.append((name, f"{name}.gantt.svg",
                          lambda target, trace=trace, title=title: gantt(trace, target, title, f"data: {shown(trace)}")))
+    for name, figure, draw in TRACE_FIGURES:
+        trace = kept.get(name, run) / f"{name}.trace.json"
+        if trace.exists():
+            jobs.append((name, f"{name}.{figure}.svg", lambda target, draw=draw, trace=trace: draw(trace, target)))
     return jobs
+
+
+def trace_notes(run, kept=None):
+    """A line for each figure of TRACE_FIGURES whose trace the run (or its kept folder) lacks."""
+    kept = kept or {}
+    return [f"figures: {name}.{figure}.svg not drawn: {shown(kept.get(name, run))} has no {name}.trace.json "
+            "(the chapter writes it with --trace; scripts/gpu-check.sh's step timelines does)"
+            for name, figure, _ in TRACE_FIGURES if not (kept.get(name, run) / f"{name}.trace.json").exists()]
 
 
 def chapter_figures(run, out, kept=None):
@@ -1075,6 +1146,8 @@ def main():
             print(f"figures: {file_name} not drawn: {why}")
         print(f"figures: wrote {len(drawn)} figures of {run} into {out}")
         return 0
+    for note in trace_notes(run, kept):
+        print(note)
     if args.check:
         with tempfile.TemporaryDirectory() as tmp:
             made = chapter_figures(run, pathlib.Path(tmp), kept)

@@ -13,7 +13,9 @@
 //      stop event, every declared stream queried; it reads each honest workload
 //      against CUPTI and measures or refuses each adversary;
 //   3. a short kernel's two quantities: its lone duration, and its cost per
-//      kernel in a sequence of K on a held stream and in a CUDA graph of K.
+//      kernel in a sequence of K on a held stream and in a CUDA graph of K;
+//   with --timeline / --trace, one more call of the side-stream and late-copy
+//   adversaries, recorded by CUPTI (cheats_timeline.cu, docs/timeline.md).
 // The workloads are gallery.cu (one call each, the CUDA written out), the
 // timers harness.cu; they return the data of data.hpp, which tables.hpp and
 // checks.hpp turn into the tables and checks printed here; options.hpp declares the options and the memory they need.
@@ -23,7 +25,9 @@
 // Build and run
 //   cmake --preset release && cmake --build build/release --target ch13_trustworthy_timer
 //   build/release/chapters/13_trustworthy_timer/ch13_trustworthy_timer [--samples 20] [--json out.json]
+//       [--timeline] [--trace ch13.trace.json]
 #include "chapter.cuh"
+#include "cheats_timeline.cuh"
 #include "checks.hpp"
 #include "gallery.cuh"
 #include "harness.cuh"
@@ -41,6 +45,7 @@ int main(int argc, char** argv) {
                          "Times a gallery of honest and cheating workloads with a naive event pair and with a\n"
                          "reference harness, each beside CUPTI's record of what really ran.");
     ch13::add_options(chapter.options(), o);
+    chapter.add_timeline_options();  // --timeline / --trace: one more call of two cheats, by CUPTI
     if (!chapter.start(argc, argv)) return lab::exit_code::success;  // --help was printed
     const lab::DeviceInfo& device = chapter.device();
     chapter.require_memory(ch13::memory_need(o, device.l2_bytes));
@@ -66,6 +71,7 @@ int main(int argc, char** argv) {
         ch13::time_sequence(gallery, run, static_cast<int>(o.sequence), samples, seed, caller);
     report.add(ch13::sequence_table(sequence));
     report.add(ch13::sequence_findings(sequence));
+    ch13::record_cheats(gallery, seed, caller, chapter.timeline());  // --timeline / --trace: by CUPTI
 
     return chapter.finish();
   });

@@ -1,4 +1,4 @@
-// Chapter 06's checks replayed on the kept runs: the structs of findings.hpp
+// Chapter 06's checks replayed on the kept runs: the structs of data.hpp
 // rebuilt from each run's JSON (samples, device fields, options), fed to the
 // chapter's functions, and each verdict compared with the one the run printed.
 // H200: docs/results/h200-2026-12-02 (the code of this tree). H100: run 5 of
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "findings.hpp"
+#include "checks.hpp"
 #include "support/findings_support.hpp"
 #include "support/replay.hpp"
 

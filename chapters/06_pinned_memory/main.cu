@@ -15,8 +15,8 @@
 //      ("touching the result at once") or pageable memory gives it back;
 //   5. write-combined and mapped ("zero-copy") pinned memory, and unified addressing.
 // The lesson is pinned.cu (one function per section); options.hpp declares the
-// options and the memory they need; findings.hpp turns the lesson's data into the
-// tables and checks printed here. Why each result comes out as it does: README.md.
+// options and the memory they need; tables.hpp and checks.hpp turn the lesson's
+// data into the tables and checks printed here. Why each result comes out as it does: README.md.
 //
 // Build and run
 //   cmake --preset release && cmake --build build/release --target ch06_pinned_memory
@@ -25,10 +25,12 @@
 #include <vector>
 
 #include "chapter.cuh"
+#include "checks.hpp"
 #include "options.hpp"
 #include "pinned.cuh"
 #include "program.hpp"
 #include "stream.cuh"
+#include "tables.hpp"
 
 constexpr char kProgram[] = "ch06_pinned_memory";
 

@@ -152,7 +152,7 @@ namespace {
 // Can copies be queued behind a held stream here? Under a tool that
 // serialises GPU work (a profiler, perhaps a sanitizer) the holding kernel
 // runs out its timeout before the host releases it; then every pinned series
-// is taken isolated, and the findings say so.
+// is taken isolated, and the tables say so.
 bool copies_can_wait_behind(bool hold_stream, lab::StreamBlocker& blocker, unsigned char* pinned, unsigned char* device,
                             cudaStream_t stream, std::string& why_not) {
   if (!hold_stream) {

@@ -11,7 +11,7 @@
 /// the user's pages directly and the call can return at once.
 ///
 /// One function per section of the chapter page, in its order; each returns the
-/// data of findings.hpp and prints nothing.
+/// data of data.hpp and prints nothing.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "cupti_timeline.cuh"
-#include "findings.hpp"
+#include "data.hpp"
 #include "host_registration.cuh"
 #include "memory.cuh"
 #include "stream_blocker.cuh"

@@ -1,12 +1,13 @@
-// Chapter 06's findings on hand-made data: every branch of every function in
-// chapters/06_pinned_memory/findings.hpp. No GPU.
+// Chapter 06's tables and checks on hand-made data: every table of
+// chapters/06_pinned_memory/tables.hpp and every branch of checks.hpp. No GPU.
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
-#include "findings.hpp"
+#include "checks.hpp"
 #include "support/findings_support.hpp"
+#include "tables.hpp"
 
 namespace {
 
@@ -211,7 +212,7 @@ TEST_CASE("copy calls: the expected run") {
   CHECK(value(f, "pinned_async_returns", "returned_ms") == doctest::Approx(0.007));
 }
 
-TEST_CASE("copy calls: a pinned call that waited, a wrong copy") {
+TEST_CASE("copy calls: a pinned call that returned after half the copy, a wrong copy") {
   ch06::CallsRun run = calls(1.0, 4.0);
   run.calls[2].check = broken(256 * kMiB);
   const std::vector<lab::Finding> f = ch06::calls_findings(run);

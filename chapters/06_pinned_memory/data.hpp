@@ -1,18 +1,12 @@
-/// @file findings.hpp
-/// @brief Chapter 06's data and what it concludes from it: the structs the
-/// experiments of pinned.cuh return, one per section of the page, and the
-/// tables and findings made from them. Plain C++; tests/ch06_findings_test.cpp
-/// checks every branch on hand-made data. Table ids: "sweep", "both_directions",
-/// "calls", "registration", "upload", "cpu_freed", "write_combined", "zero_copy".
+/// @file data.hpp
+/// @brief Chapter 06's data: the structs the experiments of pinned.cuh return,
+/// one per section of the page. tables.hpp prints them, checks.hpp judges them;
+/// tests/ch06_checks_test.cpp tests both on hand-made data.
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 #include <string>
 #include <vector>
-
-#include "registration_model.hpp"
-#include "report.hpp"
 
 namespace ch06 {
 
@@ -25,17 +19,17 @@ enum class HostKind {
 };
 
 /// A short name for @p kind, e.g. "pageable".
-const char* host_kind_name(HostKind kind);
-
-/// "4KiB", "256MiB", "1GiB": a size for a row name or a sentence.
-std::string size_text(std::size_t bytes);
+inline const char* host_kind_name(HostKind kind) {
+  constexpr const char* kNames[] = {"pageable", "pinned", "write-combined", "mapped"};  // in HostKind's order
+  return kNames[static_cast<int>(kind)];
+}
 
 /// Whether a copy arrived: the first differing byte when it did not.
 struct CopyCheck {
   std::size_t bytes = 0;             ///< bytes compared
   std::size_t first_difference = 0;  ///< offset of the first differing byte (when !intact)
   bool intact = false;               ///< every byte arrived
-  std::string detail() const;        ///< "268435456 bytes intact" or "byte 17 differs (of 4096)"
+  std::string detail() const;        ///< "268435456 bytes intact" or "byte 17 differs (of 4096)" (checks.cpp)
 };
 
 /// Every copy of one size, each series one sample per rep, in ms.
@@ -69,13 +63,6 @@ struct SweepRun {
                                                 ///< is observed, not judged
 };
 
-/// "sweep": GB/s (medians) per size, pageable and pinned each way, pinned both ways of sampling.
-lab::ResultTable sweep_table(const SweepRun& run);
-/// "both_directions": per size, each direction alone and with the other running, and the total.
-lab::ResultTable both_directions_table(const SweepRun& run);
-/// sweep_intact, pinned_faster, benchmark (against the PCIe link), both_directions.
-std::vector<lab::Finding> sweep_findings(const SweepRun& run);
-
 /// When a host-to-device copy call returned, and when the copy was done.
 struct CallTiming {
   HostKind memory = HostKind::pageable;  ///< where the source was
@@ -90,14 +77,6 @@ struct CallsRun {
   std::size_t bytes = 0;          ///< bytes per copy
   std::vector<CallTiming> calls;  ///< pageable cudaMemcpy, pageable cudaMemcpyAsync, pinned cudaMemcpy, pinned Async
 };
-
-/// "calls": returned and done per combination, and whether the host waited.
-lab::ResultTable calls_table(const CallsRun& run);
-/// calls_intact, pinned_async_returns (a timing check).
-std::vector<lab::Finding> calls_findings(const CallsRun& run);
-
-/// The call "waited" when it returned after more than this share of the copy's time.
-constexpr double kWaitedShare = 0.5;
 
 /// Registration of one pageable buffer, over several rounds.
 struct RegistrationRun {
@@ -131,13 +110,6 @@ struct UploadRun {
   std::string detail;                  ///< the comparisons
 };
 
-/// "registration": register, unregister and both copies per size, and the copies until it pays.
-lab::ResultTable registration_table(const std::vector<RegistrationRun>& runs);
-/// "upload": the phases of a fresh vector, the same vector again, and upload_registered.
-lab::ResultTable upload_table(const UploadRun& run);
-/// registration_intact.
-std::vector<lab::Finding> registration_findings(const std::vector<RegistrationRun>& runs, const UploadRun& upload);
-
 /// A copy and CPU work placed one way, each rep's wall time.
 struct PlacementRun {
   std::string name;             ///< e.g. "pinned, cudaMemcpyAsync, CPU work, sync"
@@ -156,17 +128,6 @@ struct CpuFreedRun {
   PlacementRun early_sync;               ///< pinned, cudaMemcpyAsync, sync, CPU work
 };
 
-/// "cpu_freed": the three orders against the pinned copy + CPU work, and against their own copy + CPU work.
-lab::ResultTable cpu_freed_table(const CpuFreedRun& run);
-/// cpu_freed_intact, overlap (a timing check: saved at least kOverlapSavedShare of what a perfect overlap
-/// saves).
-std::vector<lab::Finding> cpu_freed_findings(const CpuFreedRun& run);
-
-/// Copy and CPU work one after the other take copy + cpu; perfectly overlapped, max(copy, cpu): the most an
-/// overlap can save is min(copy, cpu). The overlapped order counts as overlapped when it saved at least this
-/// share of that (judged against the sum instead, a short CPU work could never pass, nor a long one fail).
-constexpr double kOverlapSavedShare = 0.5;
-
 /// Ordinary and write-combined pinned memory side by side.
 struct WriteCombinedRun {
   std::size_t bytes = 0;              ///< buffer size
@@ -178,11 +139,6 @@ struct WriteCombinedRun {
   double wc_write_gbps = 0;           ///< the CPU filling it
   CopyCheck round_trip;               ///< random bytes through write-combined memory and back
 };
-
-/// "write_combined": H2D copy, CPU writes and CPU reads for both kinds.
-lab::ResultTable write_combined_table(const WriteCombinedRun& run);
-/// write_combined_intact.
-std::vector<lab::Finding> write_combined_findings(const WriteCombinedRun& run);
 
 /// One kernel, its input read @p passes times: copied first, or read from mapped memory.
 struct ZeroCopyPasses {
@@ -200,13 +156,5 @@ struct MappedRun {
   bool plain_pinned_device_pointer_same = false;  ///< a cudaHostAlloc buffer, not mapped: device address = host's
   std::vector<ZeroCopyPasses> passes;             ///< 1 and 4 passes
 };
-
-/// "zero_copy": per pass count, copy then kernel, zero-copy, and which was faster.
-lab::ResultTable zero_copy_table(const MappedRun& run);
-/// zero_copy_exact, unified_addressing (a correctness check of the Runtime API's promise; skipped without it).
-std::vector<lab::Finding> zero_copy_findings(const MappedRun& run);
-
-/// Two times within this share of each other count as the same.
-constexpr double kSameShare = 0.05;
 
 }  // namespace ch06

@@ -7,7 +7,7 @@
 #               python-dateutil, six, packaging, narwhals); carry build/wheels/report
 #   <site>      (offline) nothing to do when this Python already imports plotly and matplotlib;
 #               else installs them from build/wheels/report into the folder <site> (pip --target,
-#               --no-index: never the network), for PYTHONPATH=<site>. The machine's own packages
+#               --no-index: never the network; without pip, the wheels unpacked), for PYTHONPATH=<site>. The machine's own packages
 #               are not touched: what <site> holds (numpy among them) is seen only by a process
 #               given that PYTHONPATH. Exits 77 (skipped, with the reason on a "skipped:" line)
 #               where neither the packages nor the wheels are there, or the install fails.
@@ -49,6 +49,13 @@ if ! compgen -G "$wheels/plotly-*.whl" >/dev/null || ! compgen -G "$wheels/matpl
   exit 77
 fi
 rm -rf "$site"
-"$python" -m pip install --no-index --find-links "$wheels" --target "$site" --quiet --disable-pip-version-check "${pins[@]}" ||
-  { echo "report-wheels: skipped: pip could not install ${pins[*]} from $wheels (output above)"; exit 77; }
+if ! "$python" -m pip install --no-index --find-links "$wheels" --target "$site" --quiet --disable-pip-version-check "${pins[@]}"; then
+  # Without pip, unpacking every wheel gives the same tree (what the imports below then judge).
+  echo "report-wheels: pip could not install ${pins[*]} from $wheels; unpacking the wheels instead"
+  rm -rf "$site"
+  for wheel in "$wheels"/*.whl; do
+    "$python" -m zipfile -e "$wheel" "$site" ||
+      { echo "report-wheels: skipped: pip could not install ${pins[*]} from $wheels, nor unpack $wheel (output above)"; exit 77; }
+  done
+fi
 imports "$site" || { echo "report-wheels: skipped: installed into $site, but this Python does not import them (output above)"; exit 77; }

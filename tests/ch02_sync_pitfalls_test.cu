@@ -1,11 +1,12 @@
 // Chapter 02 on the GPU: the lesson's own functions (sync_pitfalls.cuh), checked
-// with large effects measured in the same run, and the findings computed from
-// real runs (findings.hpp).
+// with large effects measured in the same run, and the checks computed from
+// real runs (checks.hpp).
 #include <doctest/doctest.h>
 
 #include <iterator>
 #include <string>
 
+#include "checks.hpp"
 #include "clock.cuh"
 #include "cupti_timeline.cuh"
 #include "device.cuh"

@@ -24,7 +24,7 @@
 #include "add_kernels.cuh"
 #include "check.cuh"
 #include "clock.cuh"
-#include "findings.hpp"
+#include "data.hpp"
 #include "memory.cuh"
 #include "stream.cuh"
 #include "timers.cuh"

@@ -18,14 +18,15 @@
 //   build/release/chapters/02_sync_pitfalls/ch02_sync_pitfalls [--n 1Mi] [--runs 10] [--json out.json] [--timeline]
 //
 // The lesson is sync_pitfalls.cu, declared in sync_pitfalls.cuh (and implicit_sync.cuh, section 3's probe,
-// built twice); the options and the size of section 1's kernel are options.hpp; the data, tables and checks
-// are findings.hpp; what the documentation says, and why, is on the page.
+// built twice); the options and the size of section 1's kernel are options.hpp; the data the lesson returns is
+// data.hpp, its checks checks.hpp, its tables tables.hpp; what the documentation says, and why, is on the page.
 #include "chapter.cuh"
-#include "findings.hpp"
+#include "checks.hpp"
 #include "options.hpp"
 #include "program.hpp"
 #include "stream.cuh"
 #include "sync_pitfalls.cuh"
+#include "tables.hpp"
 
 int main(int argc, char** argv) {
   constexpr char kProgram[] = "ch02_sync_pitfalls";

@@ -1,6 +1,6 @@
 /// @file options.hpp
 /// @brief Chapter 02's options, their defaults, the size of section 1's kernel and the memory a run
-/// needs (pure, tested on the CPU in tests/ch02_findings_test.cpp).
+/// needs (pure, tested on the CPU in tests/ch02_checks_test.cpp).
 #pragma once
 
 #include <cstdint>

@@ -7,8 +7,8 @@
 /// NN-CUDA-Example article, the `add2` PyTorch custom operator (synchronise
 /// before and after, only before, only after, never); the
 /// CPU-work placement follows the pin_memory / non_blocking article. The data
-/// each experiment returns, and what the chapter concludes from it, are in
-/// findings.hpp. Section 3's probe is in implicit_sync.cuh, compiled twice.
+/// each experiment returns is in data.hpp; what the chapter concludes from it is
+/// in checks.hpp. Section 3's probe is in implicit_sync.cuh, compiled twice.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -19,7 +19,7 @@
 #include "add_kernels.cuh"
 #include "cpu_work.hpp"
 #include "cupti_timeline.cuh"
-#include "findings.hpp"
+#include "data.hpp"
 #include "options.hpp"
 
 namespace ch02 {

@@ -7,11 +7,12 @@
 #include <vector>
 
 #include "../chapters/02_sync_pitfalls/options.hpp"
+#include "checks.hpp"
 #include "command_line.hpp"
-#include "findings.hpp"
 #include "program.hpp"
 #include "support/findings_support.hpp"
 #include "support/options_support.hpp"
+#include "tables.hpp"
 
 namespace {
 

@@ -1,14 +1,13 @@
-/// @file findings.hpp
-/// @brief Chapter 02's data (plain structs sync_pitfalls.cuh fills on the GPU) and the
-/// pure functions that turn it into tables and checks, CPU-tested in tests/ch02_findings_test.cpp.
-/// What the CUDA documentation says of each call, and why the calls behave as they do, is on
-/// the chapter page (README.md), with its sources.
+/// @file data.hpp
+/// @brief Chapter 02's data: the plain structs sync_pitfalls.cuh fills on the GPU, and the
+/// cases, calls and setups they name. The checks that judge them are in checks.hpp, the
+/// tables that print them in tables.hpp. What the CUDA documentation says of each call, and
+/// why the calls behave as they do, is on the chapter page (README.md), with its sources.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "report.hpp"
 #include "verify.hpp"
 
 namespace ch02 {
@@ -26,10 +25,15 @@ enum class SyncCase {
 /// The cases in the order the chapter shows them.
 constexpr SyncCase kAllCases[] = {SyncCase::before_and_after, SyncCase::before_only, SyncCase::after_only,
                                   SyncCase::never};
+/// The cases' names, in SyncCase order.
+constexpr const char* kCaseNames[] = {"sync before and after", "sync before only", "sync after only", "no sync"};
 
-const char* case_name(SyncCase sync_case);  ///< e.g. "sync before and after"
-bool syncs_before(SyncCase sync_case);      ///< does the case synchronise before starting the timer?
-bool syncs_after(SyncCase sync_case);       ///< does it synchronise before stopping the timer?
+/// e.g. "sync before and after"
+inline const char* case_name(SyncCase c) { return kCaseNames[static_cast<int>(c)]; }
+/// Does the case synchronise before starting the timer?
+inline bool syncs_before(SyncCase c) { return c == SyncCase::before_and_after || c == SyncCase::before_only; }
+/// Does it synchronise before stopping the timer?
+inline bool syncs_after(SyncCase c) { return c == SyncCase::before_and_after || c == SyncCase::after_only; }
 
 /// One case: the host-timer readings and what was in flight when the first began.
 struct CaseRun {
@@ -41,7 +45,7 @@ struct CaseRun {
 
 /// The four cases around one kernel.
 struct HostTimerRun {
-  std::string id;                 ///< "add" (section 1) or "long_kernel" (section 2): names its table and findings
+  std::string id;                 ///< "add" (section 1) or "long_kernel" (section 2): names its table and checks
   std::string kernel;             ///< what was timed, e.g. "c = a + b (1048576 floats)"
   int runs = 0;                   ///< host-timer readings per case
   int warmup = 0;                 ///< launches of the kernel left in flight before each case
@@ -49,17 +53,6 @@ struct HostTimerRun {
   std::vector<double> kernel_ms;  ///< event samples on a held stream (no launch gap, but the events' cost)
   std::vector<CaseRun> cases;     ///< one per SyncCase, in kAllCases order
 };
-
-/// Did the first reading exceed the median by half the backlog in flight or more (a backlog of 0.01 ms or more)?
-bool first_run_held_backlog(const CaseRun& run);
-/// Events on a held stream, then one row per case: its readings, the backlog in
-/// flight, and what the timer contained (the launch call, or launch + kernel + sync, with the backlog),
-/// from the case's readings against the held-stream events' median.
-lab::ResultTable host_timer_table(const HostTimerRun& run);
-/// The kernel's output was correct after every case (when checked).
-std::vector<lab::Finding> host_timer_findings(const HostTimerRun& run);
-/// host_timer_findings(), and: without a sync after the launch the timer reads under a tenth (timing).
-std::vector<lab::Finding> long_kernel_findings(const HostTimerRun& run);
 
 // --- Section 3: which calls wait for queued work, and on what condition ------
 
@@ -78,8 +71,17 @@ enum class HostCall {
 constexpr HostCall kAllHostCalls[] = {
     HostCall::kernel_launch, HostCall::memcpy_async_pinned, HostCall::memcpy_async_pageable, HostCall::memcpy_blocking,
     HostCall::cuda_malloc,   HostCall::cuda_free,           HostCall::read_one_value};
+/// The calls' names, in HostCall order.
+constexpr const char* kCallNames[] = {"kernel<<<..., 0>>> copying c",
+                                      "cudaMemcpyAsync to pinned, 0",
+                                      "cudaMemcpyAsync to pageable, 0",
+                                      "cudaMemcpy to pageable",
+                                      "cudaMalloc 1 MiB",
+                                      "cudaFree 1 MiB",
+                                      "c[n-1] on the work's stream + sync"};
 
-const char* host_call_name(HostCall call);  ///< the call as code, e.g. "cudaMemcpy to pageable"
+/// The call as code, e.g. "cudaMemcpy to pageable"
+inline const char* host_call_name(HostCall call) { return kCallNames[static_cast<int>(call)]; }
 
 /// Where the work is queued, and how the calling code was built.
 enum class WorkSetup {
@@ -92,22 +94,15 @@ enum class WorkSetup {
 /// The setups in the order the chapter shows them.
 constexpr WorkSetup kAllSetups[] = {WorkSetup::blocking_stream, WorkSetup::non_blocking_stream,
                                     WorkSetup::per_thread_blocking_stream, WorkSetup::per_thread_legacy_stream};
+/// The setups' labels, in WorkSetup order.
+constexpr const char* kSetupLabels[] = {"(a)", "(b)", "(c)", "(d)"};
 
-const char* setup_label(WorkSetup setup);  ///< "(a)" ... "(d)"
-bool built_per_thread(WorkSetup setup);    ///< are the calls made from the --default-stream per-thread file?
-
-// What the CUDA Runtime API documents ("2. API synchronization behavior", "3. Stream
-// synchronization behavior"; quoted on the page), as the expectations the checks judge.
-
-/// Does stream 0, as the calling code was built, wait for the work? (a) and (d): yes; (b) and (c): no.
-bool stream_zero_waits_for_work(WorkSetup setup);
-/// Does what @p call queues (a kernel, a copy) run after the work? Stream 0's calls when stream 0 waits for the
-/// work, the read on the work's own stream always; cudaMalloc and cudaFree queue nothing: false.
-bool ordered_after_work(HostCall call, WorkSetup setup);
-/// Is the host promised to wait for the work in @p call? cudaMemcpy to the host when its copy is ordered after
-/// the work ("returns once the copy has completed"), and the read that synchronises the work's own stream.
-/// Any other call may or may not wait: not promised.
-bool promised_wait(HostCall call, WorkSetup setup);
+/// "(a)" ... "(d)"
+inline const char* setup_label(WorkSetup setup) { return kSetupLabels[static_cast<int>(setup)]; }
+/// Are the calls made from the --default-stream per-thread file?
+inline bool built_per_thread(WorkSetup s) {
+  return s == WorkSetup::per_thread_blocking_stream || s == WorkSetup::per_thread_legacy_stream;
+}
 
 /// One host call, timed, with work queued before it.
 struct CallProbe {
@@ -120,21 +115,11 @@ struct CallProbe {
   lab::Comparison data;  ///< what the call read of c, against the CPU (count 0: it reads nothing)
 };
 
-/// Did the call wait for the queued work? The work was done when it returned, and it took half the work's time
-/// longer than alone or more (so a call slow by itself, a large pageable copy, does not count).
-bool waited_for_work(const CallProbe& probe);
-
 /// Every call in every setup.
 struct ImplicitSyncRun {
   double queued_ms = 0;           ///< the spin kernel queued before c = a + b, ahead of each call
   std::vector<CallProbe> probes;  ///< setup by setup, each in kAllHostCalls order
 };
-
-/// One table per setup: whether each call's work runs after the queued work (documented), then what happened.
-lab::ResultTable implicit_sync_table(const ImplicitSyncRun& run, WorkSetup setup);
-/// One setup's checks, each left out with no call to judge: the calls documented to wait did (timing: only a
-/// promised wait is judged, as any call may block); what runs after the work read its result (correctness).
-std::vector<lab::Finding> implicit_sync_findings(const ImplicitSyncRun& run, WorkSetup setup);
 
 // --- Section 4: where the CPU work goes --------------------------------------
 
@@ -147,11 +132,5 @@ struct Placement {
   lab::Comparison work_then_read;  ///< the result read in the first placement
   lab::Comparison read_then_work;  ///< the result read in the second placement
 };
-
-/// The two pieces of work alone, then the two placements beside the longer piece and the sum.
-lab::ResultTable placement_table(const Placement& placement);
-/// Both results correct; CPU work placed before the read finished sooner by half
-/// the shorter piece of work or more (timing).
-std::vector<lab::Finding> placement_findings(const Placement& placement);
 
 }  // namespace ch02

@@ -11,6 +11,7 @@
 #include "cupti_timeline.cuh"
 #include "device.cuh"
 #include "overlap.cuh"
+#include "overlap_model.hpp"
 #include "statistics.hpp"
 #include "support/skip.hpp"
 

@@ -12,15 +12,18 @@
 //      stream over 4 to 32 streams, stream by stream or kernel by kernel;
 //   4. one run of each schedule as CUPTI recorded it: what ran at the same time.
 // The lesson is overlap.cu (queue_sequential, queue_v1, queue_v2: async.cu's loops; time_schedule
-// times them); findings.hpp turns its data into the tables and checks; options.hpp declares the options.
+// times them); tables.hpp and checks.hpp turn its data (data.hpp) into the tables and checks; options.hpp
+// declares the options.
 //
 // Build and run
 //   cmake --preset release && cmake --build build/release --target ch05_overlap ch05_queue_child
 //   build/release/chapters/05_overlap/ch05_overlap [--mib 256] [--max-chunks 32] [--timeline] [--json out.json]
 #include "chapter.cuh"
+#include "checks.hpp"
 #include "options.hpp"
 #include "overlap.cuh"
 #include "program.hpp"
+#include "tables.hpp"
 
 constexpr char kProgram[] = "ch05_overlap";
 

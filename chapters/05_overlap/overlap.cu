@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "check.cuh"
+#include "child_output.hpp"
 #include "child_process.hpp"
 #include "clock.cuh"
 #include "cupti_timeline.cuh"

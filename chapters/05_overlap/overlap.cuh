@@ -21,10 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "findings.hpp"
+#include "data.hpp"
 #include "memory.cuh"
 #include "options.hpp"
-#include "overlap_model.hpp"
 #include "stream.cuh"
 #include "verify.hpp"
 

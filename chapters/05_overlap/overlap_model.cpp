@@ -18,10 +18,6 @@ LinkAndKernel inputs(const LinkRun& link, const std::string& kernel, double (*st
 
 }  // namespace
 
-const char* schedule_name(Schedule schedule) {
-  return schedule == Schedule::sequential ? "sequential" : schedule == Schedule::v1_per_chunk ? "V1" : "V2";
-}
-
 double fastest_of(const std::vector<double>& samples) {
   return samples.empty() ? std::numeric_limits<double>::quiet_NaN() : *std::min_element(samples.begin(), samples.end());
 }

@@ -14,13 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "data.hpp"
+
 namespace ch05 {
-
-/// The three schedules of NVIDIA's async.cu.
-enum class Schedule { sequential, v1_per_chunk, v2_per_stage };
-
-/// A short name: "sequential", "V1", "V2".
-const char* schedule_name(Schedule schedule);
 
 /// What the model needs, all measured in the same run.
 struct LinkAndKernel {
@@ -29,20 +25,6 @@ struct LinkAndKernel {
   double both_ms = 0;    ///< B: copying all bytes in and all bytes out at the same time
   double kernel_ms = 0;  ///< K: the kernel over all the data
   int copy_engines = 2;  ///< the device's asyncEngineCount
-};
-
-/// The copies and the kernels alone, each sampled before and after the sweep
-/// (section 1): the measurements the model is made of.
-struct LinkRun {
-  double bytes = 0;              ///< bytes copied each way
-  int copy_engines = 2;          ///< the device's asyncEngineCount
-  std::vector<double> h2d_ms;    ///< all bytes copied in, alone
-  std::vector<double> d2h_ms;    ///< all bytes copied out, alone
-  std::vector<double> both_ms;   ///< all bytes in and all bytes out at the same time (two streams)
-  std::vector<double> light_ms;  ///< the light kernel (1 step) over all the data
-  std::vector<double> heavy_ms;  ///< the heavy kernel over all the data
-  int heavy_steps = 1;           ///< the heavy kernel's steps
-  bool heavy_calibrated = true;  ///< steps chosen so it takes about as long as the copy in
 };
 
 /// The fastest of @p samples (NaN when there are none): what the bound is made of.

@@ -1,19 +1,38 @@
-/// @file findings.hpp
-/// @brief Chapter 05's data (what each section measures, as plain structs), the
-/// pure functions that turn it into tables and checks, and the one JSON line
-/// (nlohmann-json) in which ch05_queue_child reports what it measured; plain C++,
-/// every branch CPU-tested in tests/ch05_findings_test.cpp.
+/// @file data.hpp
+/// @brief Chapter 05's data: the structs overlap.cuh's experiments return, one
+/// or more per section (what each measured). checks.hpp judges them, tables.hpp
+/// prints them; tests/ch05_checks_test.cpp tests both on hand-made data.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "overlap_model.hpp"
-#include "report.hpp"
 #include "trace.hpp"
 #include "verify.hpp"
 
 namespace ch05 {
+
+/// The three schedules of NVIDIA's async.cu.
+enum class Schedule { sequential, v1_per_chunk, v2_per_stage };
+
+/// A short name: "sequential", "V1", "V2".
+inline const char* schedule_name(Schedule schedule) {
+  return schedule == Schedule::sequential ? "sequential" : schedule == Schedule::v1_per_chunk ? "V1" : "V2";
+}
+
+/// The copies and the kernels alone, each sampled before and after the sweep
+/// (section 1): the measurements the model is made of.
+struct LinkRun {
+  double bytes = 0;              ///< bytes copied each way
+  int copy_engines = 2;          ///< the device's asyncEngineCount
+  std::vector<double> h2d_ms;    ///< all bytes copied in, alone
+  std::vector<double> d2h_ms;    ///< all bytes copied out, alone
+  std::vector<double> both_ms;   ///< all bytes in and all bytes out at the same time (two streams)
+  std::vector<double> light_ms;  ///< the light kernel (1 step) over all the data
+  std::vector<double> heavy_ms;  ///< the heavy kernel over all the data
+  int heavy_steps = 1;           ///< the heavy kernel's steps
+  bool heavy_calibrated = true;  ///< steps chosen so it takes about as long as the copy in
+};
 
 /// One row of the sweep: a schedule at one chunk count with one kernel.
 struct ScheduleRow {
@@ -73,31 +92,5 @@ struct RecordedSchedule {
   std::vector<lab::Interval> work;           ///< what ran, as CUPTI recorded it
   lab::Comparison result;                    ///< the output against the CPU
 };
-
-/// The child's JSON line: {"seen", "spin_ms", "schedules": [{"chunks", "v1_ms", ...}], "orders": [...]}.
-std::string child_output_text(const QueueChild& child);
-/// Reads the first line of @p text that parses as the child's JSON into @p child (asked is kept);
-/// false, with why_not set, when there is none or it holds no measurement.
-bool read_child_output(const std::string& text, QueueChild& child);
-
-/// Section 1: the copies and the kernels alone ("link").
-lab::ResultTable link_table(const LinkRun& link);
-
-/// Section 2: every row against sequential, V1 against V2, the model and the bound ("schedules").
-lab::ResultTable sweep_table(const SweepRun& sweep, const LinkRun& link);
-/// Section 2: every row correct (schedules_correct); overlap saves >= 10 % with the heavy kernel (overlap_heavy).
-std::vector<lab::Finding> sweep_findings(const SweepRun& sweep);
-
-/// Section 3: V1 and V2 per connection and chunk count ("queue_schedules").
-lab::ResultTable queue_schedule_table(const QueueRun& run);
-/// Section 3: depth against breadth first per connection and stream count, beside the model ("stream_orders").
-lab::ResultTable stream_order_table(const QueueRun& run);
-/// Section 3: every child correct (queue_children_correct); a child or the section not run, skipped.
-std::vector<lab::Finding> queue_findings(const QueueRun& run);
-
-/// Section 4: per schedule, the span and how long copies and kernels ran, alone and at once ("recorded").
-lab::ResultTable recorded_table(const std::vector<RecordedSchedule>& runs);
-/// Section 4: each run correct (recorded_correct); a run not recorded, skipped.
-std::vector<lab::Finding> recorded_findings(const std::vector<RecordedSchedule>& runs);
 
 }  // namespace ch05

@@ -6,8 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "findings.hpp"
+#include "checks.hpp"
+#include "child_output.hpp"
+#include "overlap_model.hpp"
 #include "support/findings_support.hpp"
+#include "tables.hpp"
 
 namespace {
 

@@ -1,17 +1,15 @@
-#include "findings.hpp"
+#include "tables.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdlib>
-#include <nlohmann/json.hpp>
-#include <sstream>
+#include <tuple>
 
+#include "checks.hpp"
+#include "overlap_model.hpp"
 #include "vocabulary.hpp"
 
 namespace ch05 {
-
-namespace {
 
 std::string row_name(const ScheduleRow& row) {
   return row.kernel + " " + schedule_name(row.schedule) + " " + lab::count_text(row.chunks, "chunk", "chunks");
@@ -21,50 +19,7 @@ std::string recorded_name(const RecordedSchedule& run) {
   return std::string(schedule_name(run.schedule)) + ", " + lab::count_text(run.chunks, "chunk", "chunks");
 }
 
-double median_of(const ScheduleRow& row) { return lab::median_or_nan(row.samples_ms); }
-
-// The median of the row of @p kernel, @p schedule and @p chunks, or NaN when there is none.
-double median_of(const SweepRun& sweep, const std::string& kernel, Schedule schedule, int chunks) {
-  for (const ScheduleRow& row : sweep.rows)
-    if (row.kernel == kernel && row.schedule == schedule && row.chunks == chunks) return median_of(row);
-  return std::nan("");
-}
-
 std::string connections_label(const std::string& value) { return value.empty() ? "default (unset)" : value; }
-
-// A check that every one of @p count items was right: @p wrong names the first that was not ("" when none);
-// @p counted says what was checked.
-lab::Finding all_correct(const char* id, const char* name, const std::string& wrong, std::size_t count,
-                         const std::string& counted, const char* count_key) {
-  return lab::correctness_check(id, name, wrong.empty() && count > 0, wrong.empty() ? counted : wrong)
-      .with(count_key, count);
-}
-
-}  // namespace
-
-// --- the child's line ------------------------------------------------------------------
-
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(QueueSchedules, chunks, v1_ms, v2_ms, correct)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StreamOrder, streams, depth_first_ms, breadth_first_ms)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(QueueChild, seen, spin_ms, schedules, orders)
-
-std::string child_output_text(const QueueChild& child) { return nlohmann::json(child).dump() + "\n"; }
-
-bool read_child_output(const std::string& text, QueueChild& child) {
-  std::istringstream lines(text);
-  child.why_not = "ch05_queue_child printed no line the chapter could read";
-  for (std::string line; std::getline(lines, line);) {
-    try {
-      nlohmann::json::parse(line).get_to(child);  // seen, spin_ms, schedules, orders; asked is kept
-    } catch (const nlohmann::json::exception&) {
-      continue;  // not the child's line (a driver's warning, say), or not all of it
-    }
-    const bool measured = !child.schedules.empty() && !child.orders.empty() && child.spin_ms > 0;
-    child.why_not = measured ? "" : "ch05_queue_child reported no measurement";
-    break;
-  }
-  return child.measured();
-}
 
 // --- 1. the copies and the kernels alone --------------------------------------------
 
@@ -110,9 +65,9 @@ lab::ResultTable sweep_table(const SweepRun& sweep, const LinkRun& link) {
                           {"fastest_over_bound", "fastest / bound", "", 2},
                           {"result", "result", "", 0}});
   for (const ScheduleRow& row : sweep.rows) {
-    const double bound = overlap_bound_ms(best_inputs(link, row.kernel)), median = median_of(row);
-    const double sequential = median_of(sweep, row.kernel, Schedule::sequential, 1);
-    const double v2 = median_of(sweep, row.kernel, Schedule::v2_per_stage, row.chunks);
+    const double bound = overlap_bound_ms(best_inputs(link, row.kernel)), median = lab::median_or_nan(row.samples_ms);
+    const double sequential = median_ms(sweep, row.kernel, Schedule::sequential, 1);
+    const double v2 = median_ms(sweep, row.kernel, Schedule::v2_per_stage, row.chunks);
     lab::ResultTable::Row& out = table.add_row(row_name(row)).samples(row.samples_ms, "ms");
     out.set("kernel", row.kernel).set("schedule", schedule_name(row.schedule)).set("chunks", row.chunks);
     out.set("predicted_ms", pipelined_ms(typical_inputs(link, row.kernel), row.chunks)).set("bound_ms", bound);
@@ -128,29 +83,6 @@ lab::ResultTable sweep_table(const SweepRun& sweep, const LinkRun& link) {
       "the same parts at their fastest alone; CUDA_DEVICE_MAX_CONNECTIONS in this process: " +
       connections_label(sweep.connections));
   return table;
-}
-
-std::vector<lab::Finding> sweep_findings(const SweepRun& sweep) {
-  const auto wrong = std::find_if(sweep.rows.begin(), sweep.rows.end(), [](auto& r) { return !r.result.passed(); });
-  std::vector<lab::Finding> findings = {all_correct(
-      "schedules_correct", "every schedule, chunk count and kernel gave the right result",
-      wrong == sweep.rows.end() ? "" : row_name(*wrong) + ": " + wrong->result.detail(), sweep.rows.size(),
-      lab::count_text(sweep.rows.size(), "row", "rows") + ", each against the CPU reference", "rows_count")};
-  const double seq = median_of(sweep, "heavy", Schedule::sequential, 1);
-  if (std::isnan(seq)) return findings;
-  const ScheduleRow* best = nullptr;
-  for (const ScheduleRow& row : sweep.rows)
-    if (row.kernel == "heavy" && (best == nullptr || median_of(row) < median_of(*best))) best = &row;
-  const double top = median_of(*best);
-  findings.push_back(
-      lab::timing_check("overlap_heavy", "overlap saves >= 10 % when the kernel is as long as the copies",
-                        top < 0.9 * seq,
-                        lab::format("the fastest median, %s, %.3f ms, against %.3f ms sequential: %.2fx its time "
-                                    "(asked: under 0.9x)",
-                                    row_name(*best).c_str(), top, seq, top / seq))
-          .with("best_ms", top)
-          .with("sequential_ms", seq));
-  return findings;
 }
 
 // --- 3. the hardware's work queues ----------------------------------------------------
@@ -201,36 +133,13 @@ lab::ResultTable stream_order_table(const QueueRun& run) {
       row.set("depth_first_lengths", depth / child.spin_ms).set("breadth_first_lengths", breadth / child.spin_ms);
       if (connections < 1) continue;
       const int model = depth_first_kernel_lengths(o.streams, connections);
-      row.set("model_lengths", model).set("model_held", std::fabs(depth / child.spin_ms - model) <= 0.5 ? "yes" : "no");
+      row.set("model_lengths", model).set("model_held", model_held(depth / child.spin_ms, model) ? "yes" : "no");
     }
   }
   table.note(
       "medians; kernels: the time in lengths of one spin kernel; model: ceil(streams / connections) + 1, "
       "streams spread round robin over the connections (overlap_model.hpp); breadth first: 2 whatever the count");
   return table;
-}
-
-std::vector<lab::Finding> queue_findings(const QueueRun& run) {
-  if (!run.skipped.empty()) return {lab::skipped("queues", "work queues", run.skipped)};
-  std::vector<lab::Finding> findings;
-  std::string wrong;
-  std::size_t measured = 0;
-  for (const QueueChild& child : run.children) {
-    if (!child.measured()) {
-      findings.push_back(lab::skipped("child_" + (child.asked.empty() ? std::string("default") : child.asked),
-                                      "connections " + connections_label(child.asked), child.why_not));
-      continue;
-    }
-    measured += 1;
-    for (const QueueSchedules& s : child.schedules)
-      if (!s.correct && wrong.empty())
-        wrong = "wrong result at connections " + connections_label(child.seen) + ", " + std::to_string(s.chunks) +
-                " chunks";
-  }
-  if (measured == 0) return findings;
-  findings.push_back(all_correct("queue_children_correct", "V1 and V2 correct in every child process", wrong, measured,
-                                 lab::count_text(measured, "child process", "child processes"), "children_count"));
-  return findings;
 }
 
 // --- 4. the schedules as CUPTI recorded them -------------------------------------------
@@ -254,20 +163,6 @@ lab::ResultTable recorded_table(const std::vector<RecordedSchedule>& runs) {
   }
   table.note("ran: the union of that kind's intervals (copies of several streams at once count once)");
   return table;
-}
-
-std::vector<lab::Finding> recorded_findings(const std::vector<RecordedSchedule>& runs) {
-  const auto wrong = std::find_if(runs.begin(), runs.end(), [](auto& r) { return !r.result.passed(); });
-  std::vector<lab::Finding> findings = {
-      all_correct("recorded_correct", "recorded runs correct",
-                  wrong == runs.end() ? "" : recorded_name(*wrong) + ": " + wrong->result.detail(), runs.size(),
-                  lab::count_text(runs.size(), "run", "runs"), "runs_count")};
-  for (const RecordedSchedule& run : runs) {  // a run recorded is in recorded_table; one that was not, says why
-    std::string id = std::string("recorded_") + schedule_name(run.schedule);  // recorded_sequential, _v1, _v2
-    std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (!run.recorded) findings.push_back(lab::skipped(id, "recorded " + recorded_name(run), run.why_not));
-  }
-  return findings;
 }
 
 }  // namespace ch05

@@ -11,7 +11,7 @@
 //   usage: ch08_fault_child
 #include <cstdio>
 
-#include "findings.hpp"
+#include "checks.hpp"
 #include "launch_graphs.cuh"
 #include "program.hpp"
 

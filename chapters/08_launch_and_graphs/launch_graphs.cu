@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "check.cuh"
+#include "checks.hpp"
 #include "child_process.hpp"
 #include "clock.cuh"
 #include "cpu_work.hpp"

@@ -4,7 +4,7 @@
 /// kernel errors that arrive later.
 ///
 /// One function per section of the chapter page, in its order; each returns
-/// the data of findings.hpp and prints nothing. The graph's kernels are chapter
+/// the data of data.hpp and prints nothing. The graph's kernels are chapter
 /// 01's `c = a + b` (ch01::launch_add) chained so that every kernel counts:
 /// c = a + b, then c = c + b, K times, checked against ch01::add_on_cpu applied
 /// K times. The queue's kernels are an empty kernel and lab::launch_spin; the
@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "data.hpp"
 #include "device.cuh"
-#include "findings.hpp"
 #include "memory.cuh"
 #include "vector_add.cuh"
 

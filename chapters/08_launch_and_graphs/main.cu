@@ -15,17 +15,19 @@
 //   5. kernel errors arrive later: a faulting kernel in a child process, with
 //      and without CUDA_LAUNCH_BLOCKING=1.
 // The lesson is launch_graphs.cu (one function per section); options.hpp
-// declares the options, findings.hpp turns the data into the tables and
-// findings printed here.
+// declares the options, tables.hpp and checks.hpp turn the data into the
+// tables and checks printed here.
 //
 // Build and run
 //   cmake --preset release && cmake --build build/release --target ch08_launch_and_graphs
 //   build/release/chapters/08_launch_and_graphs/ch08_launch_and_graphs [--max-kernels 1000] [--json out.json]
 #include "chapter.cuh"
+#include "checks.hpp"
 #include "launch_graphs.cuh"
 #include "options.hpp"
 #include "program.hpp"
 #include "stream.cuh"
+#include "tables.hpp"
 
 constexpr char kProgram[] = "ch08_launch_and_graphs";
 

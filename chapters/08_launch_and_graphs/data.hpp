@@ -1,14 +1,13 @@
-/// @file findings.hpp
-/// @brief Chapter 08's data (what launch_graphs.cuh returns, one struct per
-/// section) and the pure functions that turn it into tables and findings.
-/// Plain C++: tests/ch08_findings_test.cpp checks every branch on hand-made data.
+/// @file data.hpp
+/// @brief Chapter 08's data: what launch_graphs.cuh returns, one struct per
+/// section. tables.hpp prints it, checks.hpp judges it; tests/ch08_checks_test.cpp
+/// tests both on hand-made data.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "report.hpp"
 #include "verify.hpp"
 
 namespace ch08 {
@@ -25,10 +24,6 @@ struct LaunchCostRun {
   std::string cupti_missing;            ///< why cupti_kernel_us is empty ("" when it is not)
 };
 
-/// The three costs and the kernel's own duration, in microseconds, each against the GPU's pace
-/// (CUPTI's row with the step its durations come in).
-lab::ResultTable launch_cost_table(const LaunchCostRun& run);
-
 // --- 2. The launch queue -------------------------------------------------------
 
 /// Empty kernels launched one after the other into a held stream, each call timed.
@@ -38,9 +33,6 @@ struct QueueFillRun {
   std::int64_t stalled_call = -1;  ///< index of the call blocked when the stream was released; -1: none
   bool holding_kernel_timed_out = false;  ///< the holding kernel gave up before it was released (results not valid)
 };
-
-/// Launch calls grouped by how many launches were already queued: median and longest call of each group.
-lab::ResultTable queue_fill_table(const QueueFillRun& run);
 
 /// One way of queueing spin kernels on a free stream, with CPU work placed after the launches.
 struct PaceCase {
@@ -58,13 +50,6 @@ struct QueuePaceRun {
   PaceCase below;        ///< few launches: every call returns at once
   PaceCase past;         ///< --queue-launches: past the depth when the queue has one that small
 };
-
-/// The two cases: launch loop, CPU work, wait, total and GPU time; the loop as a share of the GPU's time, and
-/// how much of what the CPU work could share with the GPU's it did.
-lab::ResultTable queue_pace_table(const QueuePaceRun& run);
-/// Where calls blocked (or that none did); past that depth, a timing check that the launch loop lasted about
-/// the GPU's time for the launches beyond it.
-std::vector<lab::Finding> queue_findings(const QueueFillRun& fill, const QueuePaceRun& pace);
 
 // --- 3. CUDA graphs ------------------------------------------------------------
 
@@ -99,14 +84,6 @@ struct GraphRun {
   GraphUpdateRun update;         ///< at the largest K
 };
 
-/// Per K: capture, instantiation, per kernel stream launches against the graph (row "100": the page's
-/// benchmark), and after how many replays the graph paid for its making.
-lab::ResultTable graph_table(const GraphRun& run);
-/// The update against a new instantiation (and the update's result when it was refused).
-lab::ResultTable graph_update_table(const GraphRun& run);
-/// Correctness, and a timing check at the largest K (>= 10; skipped below).
-std::vector<lab::Finding> graph_findings(const GraphRun& run);
-
 // --- 4. Timing microsecond kernels honestly -------------------------------------
 
 /// The same small kernel timed four ways.
@@ -120,11 +97,9 @@ struct HonestTimingRun {
   std::string cupti_missing;     ///< why cupti_us is empty
   std::vector<lab::Comparison> results;  ///< c after each method's loop, in the order above
 };
-
-/// The four figures side by side, each against CUPTI's (with the step CUPTI's durations come in).
-lab::ResultTable honest_timing_table(const HonestTimingRun& run);
-/// Correctness, and a timing check (graph / K reads less than an event pair per launch).
-std::vector<lab::Finding> honest_timing_findings(const HonestTimingRun& run);
+/// The names of HonestTimingRun's three timed methods, in the order of its fields.
+constexpr const char* kMethodNames[] = {"event pair per launch", "blocked stream (chapter 03)",
+                                        "graph of K launches, events / K"};
 
 // --- 5. Kernel errors arrive later ----------------------------------------------
 
@@ -148,18 +123,5 @@ struct FaultRun {
   FaultReport normal;       ///< CUDA_LAUNCH_BLOCKING=0
   FaultReport blocking;     ///< CUDA_LAUNCH_BLOCKING=1
 };
-
-/// What each call returned, in both runs, and the launch call's cost.
-lab::ResultTable fault_table(const FaultRun& run);
-/// Where the error was reported, whether it stuck, and what CUDA_LAUNCH_BLOCKING=1 cost a launch call.
-std::vector<lab::Finding> fault_findings(const FaultRun& run);
-
-/// The one line ch08_fault_child prints to report its run: its name, then blocking (0/1), launch, sync,
-/// last_error, malloc, kernel and launch_call_us, e.g. "ch08_fault_child 0 cudaSuccess cudaErrorIllegalAddress ...
-/// 3.910".
-std::string fault_line(const FaultReport& report);
-/// Reads such a line from @p text into @p into (measured = true). Returns false,
-/// leaving @p into as it was, when @p text holds no complete line.
-bool read_fault_line(const std::string& text, FaultReport& into);
 
 }  // namespace ch08

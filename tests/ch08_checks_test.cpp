@@ -1,5 +1,6 @@
-// Chapter 08's findings on hand-made data: every branch of every function in
-// chapters/08_launch_and_graphs/findings.hpp (its id, verdict and numbers), and
+// Chapter 08's tables and checks on hand-made data: every table of
+// chapters/08_launch_and_graphs/tables.hpp, every branch of checks.hpp (its id,
+// verdict and numbers), and
 // the options (ranges, memory need, graph sizes). No GPU.
 #include <doctest/doctest.h>
 
@@ -8,11 +9,12 @@
 #include <vector>
 
 #include "../chapters/08_launch_and_graphs/options.hpp"  // both files are named options.hpp: by path
+#include "checks.hpp"
 #include "command_line.hpp"
-#include "findings.hpp"
 #include "program.hpp"
 #include "support/findings_support.hpp"
 #include "support/options_support.hpp"
+#include "tables.hpp"
 
 namespace {
 

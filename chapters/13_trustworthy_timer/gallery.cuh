@@ -74,6 +74,7 @@ struct Workload {
   bool truth_from_first_call = false;      ///< later calls skip the work (a cache)
   Problem* problem = nullptr;              ///< its arrays
   std::vector<cudaStream_t> streams;       ///< streams it uses besides the caller's, as it declares them
+  std::vector<cudaStream_t> undeclared;    ///< streams it uses and does not declare (exercise 13 is told)
   std::function<void(cudaStream_t)> call;  ///< queues the workload; the caller's stream is the argument
 };
 

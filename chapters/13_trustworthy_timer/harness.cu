@@ -23,46 +23,31 @@
 
 namespace ch13 {
 
-namespace {
-
-// What CUPTI saw of one call: its kernels and copies, not the harness's own
-// (the holding kernel, the read of the output, the poisoning memset).
-struct GpuWork {
-  double span_us = 0;  // first start to last end
-  double busy_us = 0;  // sum of the durations
-  bool recorded = false;
-};
-
 // Records one call at a time with CUPTI; after the first refusal it stops trying.
-class CallRecorder {
- public:
-  void begin() {
-    if (why_.empty() && !recorder_.start(&why_) && why_.empty()) why_ = "CUPTI refused to start";
-  }
-  // Waits for the device (TimelineRecorder::stop does), then keeps the call's own work.
-  GpuWork end() {
-    GpuWork work;
-    if (!why_.empty()) return work;
-    double first = 0, last = 0;
-    for (const lab::Interval& i : recorder_.stop()) {
-      const bool harness = i.kind == lab::Interval::Kind::memset || i.direction == "DtoH" ||
-                           i.name.find("hold_stream_kernel") != std::string::npos;
-      if (harness || (i.kind != lab::Interval::Kind::kernel && i.kind != lab::Interval::Kind::memcpy)) continue;
-      first = work.recorded ? std::min(first, i.start_ns) : i.start_ns;
-      last = work.recorded ? std::max(last, i.end_ns) : i.end_ns;
-      work.busy_us += (i.end_ns - i.start_ns) * 1e-3;
-      work.recorded = true;
-    }
-    if (recorder_.dropped() > 0) return GpuWork{};
-    work.span_us = (last - first) * 1e-3;
-    return work;
-  }
-  const std::string& why_not() const { return why_; }
+void CallRecorder::begin() {
+  if (why_.empty() && !recorder_.start(&why_) && why_.empty()) why_ = "CUPTI refused to start";
+}
 
- private:
-  lab::TimelineRecorder recorder_;
-  std::string why_;
-};
+// Waits for the device (TimelineRecorder::stop does), then keeps the call's own work.
+GpuWork CallRecorder::end() {
+  GpuWork work;
+  if (!why_.empty()) return work;
+  double first = 0, last = 0;
+  for (const lab::Interval& i : recorder_.stop()) {
+    const bool harness = i.kind == lab::Interval::Kind::memset || i.direction == "DtoH" ||
+                         i.name.find("hold_stream_kernel") != std::string::npos;
+    if (harness || (i.kind != lab::Interval::Kind::kernel && i.kind != lab::Interval::Kind::memcpy)) continue;
+    first = work.recorded ? std::min(first, i.start_ns) : i.start_ns;
+    last = work.recorded ? std::max(last, i.end_ns) : i.end_ns;
+    work.busy_us += (i.end_ns - i.start_ns) * 1e-3;
+    work.recorded = true;
+  }
+  if (recorder_.dropped() > 0) return GpuWork{};
+  work.span_us = (last - first) * 1e-3;
+  return work;
+}
+
+namespace {
 
 bool all_nan_free(const std::vector<float>& values) {
   return std::none_of(values.begin(), values.end(), [](float v) { return std::isnan(v); });

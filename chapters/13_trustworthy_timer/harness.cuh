@@ -9,11 +9,35 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <string>
 
+#include "cupti_timeline.cuh"
 #include "data.hpp"
 #include "gallery.cuh"
 
 namespace ch13 {
+
+/// What CUPTI saw of one call: its kernels and copies, not the harness's own
+/// (the holding kernel, the read of the output, the poisoning memset).
+struct GpuWork {
+  double span_us = 0;     ///< first start to last end
+  double busy_us = 0;     ///< sum of the durations
+  bool recorded = false;  ///< false: CUPTI could not record, dropped records, or saw no work
+};
+
+/// Records one call at a time with CUPTI (every stream of the device), for the
+/// timers below and the exercise checks of exercises/13*; after the first
+/// refusal (a profiler holds CUPTI) it stops trying and says why.
+class CallRecorder {
+ public:
+  void begin();                                        ///< starts recording
+  GpuWork end();                                       ///< waits for the device, then keeps the call's own work
+  const std::string& why_not() const { return why_; }  ///< why it could not record ("" when it could)
+
+ private:
+  lab::TimelineRecorder recorder_;
+  std::string why_;
+};
 
 /// 1. Times @p samples calls of every workload with an event pair on the
 /// caller's stream (cudaEventRecord(start, caller); call; cudaEventRecord(stop,

@@ -5,10 +5,10 @@
 #include <cmath>
 
 #include "check.cuh"
+#include "checks.hpp"
 #include "clock.cuh"
 #include "device.cuh"
 #include "events.cuh"
-#include "findings.hpp"
 #include "statistics.hpp"
 #include "stream.cuh"
 

@@ -15,12 +15,12 @@
 
 #include "add_kernels.cuh"
 #include "check.cuh"
+#include "checks.hpp"
 #include "child_process.hpp"
 #include "clock.cuh"
 #include "cpu_work.hpp"
 #include "cupti_timeline.cuh"
 #include "events.cuh"
-#include "findings.hpp"
 #include "l2_flush.cuh"
 #include "memory.cuh"
 #include "statistics.hpp"

@@ -7,7 +7,7 @@
 /// end event) and Speechmatics' "How to Accurately Time CUDA Kernels in
 /// PyTorch" (an event pair that also timed a copy; a lone small kernel whose
 /// events timed the launch gap). One function per section of the chapter page,
-/// in its order; each returns the data of findings.hpp and prints nothing.
+/// in its order; each returns the data of data.hpp and prints nothing.
 ///
 /// The CPU reference and the timed kernel are chapter 01's `c = a + b`
 /// (ch01::AddProblem: random a and b, the CPU's answer from ch01::add_on_cpu,
@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "data.hpp"
 #include "device.cuh"
-#include "findings.hpp"
 
 namespace ch03 {
 

@@ -16,18 +16,21 @@
 //   7. timing many streams: from the earliest begin event to the latest end event;
 //   8. pitfall 3: events recorded on another stream than the work's, beside the
 //      pair on the work's own stream and a host timer that catches the mistake.
-// The lesson is events.cu (one function per section, declared in events.cuh); findings.hpp turns its data
-// into the tables and checks printed here; options.hpp declares the options and the memory they need.
+// The lesson is events.cu (one function per section, declared in events.cuh), its data data.hpp; checks.hpp
+// and tables.hpp turn that data into the checks and tables printed here; options.hpp declares the options and
+// the memory they need.
 // What the documentation states, and why, is on the page (README.md).
 //
 // Build and run
 //   cmake --preset release && cmake --build build/release --target ch03_events
 //   build/release/chapters/03_events/ch03_events [--n 1Mi] [--n-large 32Mi] [--json out.json]
 #include "chapter.cuh"
+#include "checks.hpp"
 #include "events.cuh"
 #include "options.hpp"
 #include "program.hpp"
 #include "stream.cuh"
+#include "tables.hpp"
 
 constexpr char kProgram[] = "ch03_events";
 

@@ -1,6 +1,6 @@
 /// @file options.hpp
 /// @brief Chapter 03's command-line options and the memory a run needs (pure,
-/// CPU-tested in tests/ch03_findings_test.cpp).
+/// CPU-tested in tests/ch03_checks_test.cpp).
 #pragma once
 
 #include <cstddef>

@@ -6,7 +6,7 @@
 // flag before its context exists ("before") or once it does ("after"), waits
 // for a kernel in each wait call it is given (cudaEventSynchronize on a default
 // event, cudaStreamSynchronize, cudaDeviceSynchronize), one after the other,
-// and prints one line per call that the chapter reads (ch03::wait_case_line, findings.hpp).
+// and prints one line per call that the chapter reads (ch03::wait_case_line, checks.hpp).
 // The lesson is ch03::wait_with_blocking_sync_flag.
 //
 //   usage: ch03_wait_child before|after <kernel-ms> <wait call>...
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "checks.hpp"
 #include "events.cuh"
-#include "findings.hpp"
 #include "program.hpp"
 
 int main(int argc, char** argv) {

@@ -1,5 +1,5 @@
-// Chapter 03's findings on hand-made data: every branch of every check in
-// chapters/03_events/findings.hpp (pinned by id, verdict and numbers, not by
+// Chapter 03's checks on hand-made data: every branch of every check in
+// chapters/03_events/checks.hpp (pinned by id, verdict and numbers, not by
 // wording), the tables' derived columns, the child's report line and the
 // options. No GPU.
 #include <doctest/doctest.h>
@@ -8,10 +8,11 @@
 #include <vector>
 
 #include "../chapters/03_events/options.hpp"
+#include "checks.hpp"
 #include "command_line.hpp"
-#include "findings.hpp"
 #include "program.hpp"
 #include "support/findings_support.hpp"
+#include "tables.hpp"
 
 namespace {
 

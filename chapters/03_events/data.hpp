@@ -1,14 +1,13 @@
-/// @file findings.hpp
+/// @file data.hpp
 /// @brief Chapter 03's data, one struct per section of the chapter page (what
-/// events.cuh returns), and the pure functions that turn it into tables and
-/// checks. No CUDA header: tests/ch03_findings_test.cpp checks every branch.
+/// events.cuh returns). The checks that judge it are in checks.hpp, the tables
+/// that print it in tables.hpp. No CUDA header.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "report.hpp"
 #include "verify.hpp"
 
 namespace ch03 {
@@ -22,11 +21,6 @@ struct StopwatchRun {
   std::vector<double> host_ms;   ///< the host timer of the same sample
 };
 
-/// Table "stopwatch": events and host timer side by side.
-lab::ResultTable stopwatch_table(const StopwatchRun& run);
-/// "events_vs_host": the medians agree within 5 %; the text gives what the host timer read more per sample.
-std::vector<lab::Finding> stopwatch_findings(const StopwatchRun& run);
-
 // --- 2. What an event costs ----------------------------------------------------
 
 /// An empty event pair on the GPU, and one cudaEventRecord on the host.
@@ -36,9 +30,6 @@ struct EventCostRun {
   std::vector<double> record_disable_timing_us;  ///< the same, an event made with cudaEventDisableTiming
 };
 
-/// Table "event_costs": the three costs in microseconds, and the smallest difference between two empty-pair readings.
-lab::ResultTable event_cost_table(const EventCostRun& run);
-
 // --- 3. Waiting: spin or sleep -------------------------------------------------
 
 /// The call a thread waits in.
@@ -47,6 +38,12 @@ enum class WaitCall {
   stream_synchronize,  ///< cudaStreamSynchronize(stream): its page says the device's scheduling flag decides
   device_synchronize   ///< cudaDeviceSynchronize(): the same
 };
+
+/// The wait calls' names, in WaitCall order.
+constexpr const char* kWaitCallNames[] = {"cudaEventSynchronize", "cudaStreamSynchronize", "cudaDeviceSynchronize"};
+
+/// The CUDA function's name, e.g. "cudaStreamSynchronize".
+inline std::string wait_call_name(WaitCall call) { return kWaitCallNames[static_cast<int>(call)]; }
 
 /// What waiting for a kernel cost the waiting thread.
 struct WaitCost {
@@ -79,27 +76,6 @@ struct WaitRun {
   WaitCase flag_after_stream_sync;   ///< cudaStreamSynchronize, in that child
 };
 
-/// The CUDA function's name, e.g. "cudaStreamSynchronize".
-std::string wait_call_name(WaitCall call);
-/// Reads a wait call's name ("cudaStreamSynchronize") into @p into; false, leaving it as it was, for any other text.
-bool wait_call_from_name(const std::string& name, WaitCall& into);
-
-/// The line ch03_wait_child prints per wait call, which compare_waits reads back: "ch03_wait_child
-/// <wait call> <what cudaSetDeviceFlags returned> <the scheduling flag read back> <wall ms> <CPU ms>", e.g.
-/// "ch03_wait_child cudaStreamSynchronize cudaSuccess cudaDeviceScheduleBlockingSync 20.1 0.04".
-std::string wait_case_line(const WaitCase& measured);
-
-/// Reads the line for @p call in @p text into @p into (measured = true),
-/// skipping other calls' lines and lines it cannot read. False, leaving
-/// @p into as it was, when there is no complete line for @p call.
-bool read_wait_case_line(const std::string& text, WaitCall call, WaitCase& into);
-
-/// Table "waits": wall and CPU time of each way, its wait call, the flag in force, and whether the
-/// thread spun (CPU / wall from 50 %) or slept (below 20 %).
-lab::ResultTable wait_table(const WaitRun& run);
-/// "blocking_event": a timing check that the cudaEventBlockingSync event's waiting thread did not spin.
-std::vector<lab::Finding> wait_findings(const WaitRun& run);
-
 // --- 4. The host stays free ----------------------------------------------------
 
 /// What the host did while a kernel ran, polling cudaEventQuery.
@@ -109,11 +85,6 @@ struct FreeHostRun {
   std::uint64_t polls = 0;            ///< cudaEventQuery calls that answered cudaErrorNotReady
   std::uint64_t work_iterations = 0;  ///< CPU work done between the polls
 };
-
-/// Table "free_host": kernel, host time, polls, CPU work.
-lab::ResultTable free_host_table(const FreeHostRun& run);
-/// "host_worked": a timing check that the host polled while the kernel ran.
-std::vector<lab::Finding> free_host_findings(const FreeHostRun& run);
 
 // --- 5. Pitfall 1: what the events bracket ------------------------------------
 
@@ -125,11 +96,6 @@ struct BracketingRun {
   std::vector<double> copy_only_us;        ///< start; copy; stop
   lab::Comparison result;                  ///< c after the loop (poisoned before), against the CPU
 };
-
-/// Table "bracketing": the three placements, in microseconds.
-lab::ResultTable bracketing_table(const BracketingRun& run);
-/// "bracketing_result" and "pair_contains_copy" (a timing check).
-std::vector<lab::Finding> bracketing_findings(const BracketingRun& run);
 
 // --- 6. Pitfall 2: the launch gap, against CUPTI -------------------------------
 
@@ -159,12 +125,6 @@ struct LaunchGapRun {
   LaunchGapSize large;  ///< --n-large
 };
 
-/// Table "launch_gap_<option>": each method's events beside CUPTI's duration of the same launches.
-lab::ResultTable launch_gap_table(const LaunchGapSize& size);
-/// Every loop correct; at --n the blocked stream below a lone launch (a timing check); at each size the
-/// warm method closest to CUPTI against the 5 % benchmark (skipped without CUPTI).
-std::vector<lab::Finding> launch_gap_findings(const LaunchGapRun& run);
-
 // --- 7. Timing many streams ----------------------------------------------------
 
 /// Work spread over several streams, each with its own begin and end event.
@@ -175,11 +135,6 @@ struct ManyStreamsRun {
   double host_ms = 0;                          ///< the whole, by a synchronised host timer
   std::vector<lab::Comparison> results;        ///< each stream's c, against the CPU
 };
-
-/// Table "many_streams": each stream's pair, the whole two ways, one kernel alone, and that times the streams.
-lab::ResultTable many_streams_table(const ManyStreamsRun& run);
-/// "many_streams_results": every stream's c correct.
-std::vector<lab::Finding> many_streams_findings(const ManyStreamsRun& run);
 
 // --- 8. Pitfall 3: events on another stream -----------------------------------
 
@@ -193,10 +148,5 @@ struct WrongStreamRun {
   std::size_t unfinished = 0;           ///< samples whose work had not ended when the other pair's stop had
   lab::Comparison result;               ///< c after the loop (poisoned before), against the CPU
 };
-
-/// Table "wrong_stream": every timer of the same launches, beside the host timer.
-lab::ResultTable wrong_stream_table(const WrongStreamRun& run);
-/// "wrong_stream_result", and "own_pair_vs_host" and "ordered_pair_vs_host" (timing checks).
-std::vector<lab::Finding> wrong_stream_findings(const WrongStreamRun& run);
 
 }  // namespace ch03

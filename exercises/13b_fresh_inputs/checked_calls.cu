@@ -41,8 +41,8 @@ CheckedCalls checked_calls(ch13::Workload& w, int calls, std::uint64_t seed, cud
     LAB_CHECK(cudaEventSynchronize(stop));
     result.window_us.push_back(lab::Event::elapsed_us(start, stop));
     // TODO: read the output now, at the stop event, judge it, and count it as unwritten or stale
+    LAB_CHECK(cudaDeviceSynchronize());  // work the events did not bracket ends here, before the next call's inputs
   }
-  LAB_CHECK(cudaDeviceSynchronize());
   return result;
 }
 

@@ -34,8 +34,8 @@ CheckedCalls checked_calls(ch13::Workload& w, int calls, std::uint64_t seed, cud
     const ch13::OutputAtStop output = judge_output(p.read(caller), p.expected());  // as the stop event left it
     result.unwritten += output == ch13::OutputAtStop::unwritten ? 1 : 0;
     result.stale += output == ch13::OutputAtStop::stale ? 1 : 0;
+    LAB_CHECK(cudaDeviceSynchronize());  // work the events did not bracket ends here, before the next call's inputs
   }
-  LAB_CHECK(cudaDeviceSynchronize());
   return result;
 }
 

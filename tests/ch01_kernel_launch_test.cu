@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "check.cuh"
+#include "checks.hpp"
 #include "device.cuh"
 #include "stream.cuh"
 #include "vector_add.cuh"
@@ -79,7 +80,7 @@ TEST_CASE("the variants experiment checks every variant, and a NaN left in the o
     CHECK(v.after.passed());
     CHECK(v.samples.size() == 3);
   }
-  // The findings turn these into passing correctness checks.
+  // The checks turn these into passing correctness checks.
   for (const lab::Finding& f : ch01::variants_findings(run)) CHECK(f.passed);
 }
 

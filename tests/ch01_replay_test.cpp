@@ -8,9 +8,10 @@
 #include <vector>
 
 #include "../chapters/01_kernel_launch/options.hpp"
-#include "findings.hpp"
+#include "checks.hpp"
 #include "support/findings_support.hpp"
 #include "support/replay.hpp"
+#include "tables.hpp"
 
 namespace {
 

@@ -17,14 +17,16 @@
 //
 // Where things are: the CPU reference, the kernels and their launch in
 // add_kernels.cu (library ch01_kernels, which later chapters and the PyTorch
-// extension link), the experiments in vector_add.cu, the options in options.cpp,
-// the tables and checks in findings.cpp; why each result comes out as it does
-// is on the page; docs/chapter-shape.md explains the layout.
+// extension link), the experiments in vector_add.cu and the data they return in
+// data.hpp, the options in options.cpp, the checks in checks.cpp, the tables in
+// tables.cpp; why each result comes out as it does is on the page;
+// docs/chapter-shape.md explains the layout.
 #include "chapter.cuh"
-#include "findings.hpp"
+#include "checks.hpp"
 #include "options.hpp"
 #include "program.hpp"
 #include "stream.cuh"
+#include "tables.hpp"
 #include "vector_add.cuh"
 
 int main(int argc, char** argv) {

@@ -2,7 +2,7 @@
 /// @brief Chapter 01's lesson: `c = a + b` launched three ways (the kernels and
 /// their launch are in add_kernels.cuh), what a launch error looks like, and
 /// proof that a launch returns before the kernel ends. Each experiment returns
-/// its data (findings.hpp) and prints nothing.
+/// its data (data.hpp) and prints nothing.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "add_kernels.cuh"
+#include "data.hpp"
 #include "device.cuh"
-#include "findings.hpp"
 #include "measure.cuh"
 #include "memory.cuh"
 

@@ -1,13 +1,14 @@
-// Chapter 01's findings on hand-made data: every branch of findings.cpp, pinned
-// by id, verdict and numbers.
+// Chapter 01's checks and tables on hand-made data: every branch of checks.cpp,
+// pinned by id, verdict and numbers.
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
 #include "../chapters/01_kernel_launch/options.hpp"  // kDefaultN
-#include "findings.hpp"
+#include "checks.hpp"
 #include "support/findings_support.hpp"
+#include "tables.hpp"
 
 namespace {
 

@@ -26,6 +26,14 @@
 // lasts long enough for both tests to see it. Without CUPTI (a profiler holds
 // it) the idle readings are not compared with a span, and the earlier work is
 // judged against your own idle reading.
+//
+// A host wait before the stop event (cudaDeviceSynchronize) gives right
+// readings: the host, not your events, then orders the work. The last test
+// case reads your source instead (exercises/source_rules.cmake, on the CPU,
+// when the check is built; it runs without a GPU too).
+// clang-format off
+// source rule: fail-if cuda(Device|Stream)Synchronize *\( => your timer makes the host wait (cudaDeviceSynchronize or cudaStreamSynchronize): then the host, not your events, orders the streams; make the caller's stream wait for an event recorded on each stream (cudaStreamWaitEvent) and let the host wait only for the stop event (cudaEventSynchronize)
+// clang-format on
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -39,6 +47,7 @@
 #include "device.cuh"
 #include "gallery.cuh"
 #include "harness.cuh"
+#include "source_findings.h"
 #include "statistics.hpp"
 #include "stream.cuh"
 #include "time_every_stream.cuh"
@@ -189,4 +198,11 @@ TEST_CASE("exercise 13: one event pair brackets every stream's work, for each wo
     MESSAGE("CUPTI could not record (" << cupti.why_not()
                                        << "): your idle readings were not compared with the work's span (run the "
                                           "check outside a profiler for that); every other test ran");
+}
+
+TEST_CASE("cpu: exercise 13: the host waits only for the stop event (read from your source)") {
+  // Run on the CPU when the check was built (exercises/source_rules.cmake): no GPU needed for this part.
+  MESSAGE("source rules: " << lab_source_rules_read << " read, on the CPU, from" << std::string(lab_source_files_read));
+  for (const char* const* finding = lab_source_findings; *finding != nullptr; ++finding)
+    FAIL_CHECK(std::string(*finding));
 }

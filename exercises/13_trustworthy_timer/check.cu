@@ -99,7 +99,7 @@ TEST_CASE("exercise 13: one event pair brackets every stream's work, for each wo
   lab::Stream caller(cudaStreamNonBlocking);
   ch13::CallRecorder cupti;
   std::printf("exercise 13: chapter 13's gallery timed by your event pair (medians of %d calls, us)\n", kCalls);
-  std::printf("  %-28s %10s %10s %12s  %s\n", "workload", "yours", "CUPTI", "yours, busy", "this exercise's pitfall");
+  std::printf("  %-28s %10s %10s %12s  %s\n", "workload", "yours", "CUPTI", "behind 3 ms", "this exercise's pitfall");
 
   for (ch13::Workload& w : gallery.workloads()) {
     std::vector<cudaStream_t> streams = w.streams;

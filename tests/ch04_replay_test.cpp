@@ -15,9 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "findings.hpp"
+#include "checks.hpp"
 #include "support/findings_support.hpp"
 #include "support/replay.hpp"
+#include "tables.hpp"
 #include "vocabulary.hpp"
 
 namespace {

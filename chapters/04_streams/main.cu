@@ -12,7 +12,8 @@
 //   5. stream-ordered memory: cudaMalloc/cudaFree against cudaMallocAsync/cudaFreeAsync,
 //      each call alone, the pool's release threshold, and when a freed block is reused.
 // The lesson is normalize.cu and streams.cu (their .cuh declare it); options.hpp declares the options and the
-// memory they need; findings.hpp makes the tables and checks. What the documentation says is on the page.
+// memory they need; tables.hpp and checks.hpp make the tables and checks from its data (data.hpp). What the
+// documentation says is on the page.
 //
 // Build and run
 //   cmake --preset release && cmake --build build/release --target ch04_streams
@@ -21,12 +22,13 @@
 #include <vector>
 
 #include "chapter.cuh"
-#include "findings.hpp"
+#include "checks.hpp"
 #include "normalize.cuh"
 #include "options.hpp"
 #include "program.hpp"
 #include "stream.cuh"
 #include "streams.cuh"
+#include "tables.hpp"
 
 int main(int argc, char** argv) {
   constexpr char kProgram[] = "ch04_streams";

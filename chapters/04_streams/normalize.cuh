@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "findings.hpp"
+#include "data.hpp"
 #include "memory.cuh"
 
 namespace ch04 {

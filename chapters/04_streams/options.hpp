@@ -1,6 +1,6 @@
 /// @file options.hpp
 /// @brief Chapter 04's command-line options, the rule a range cannot say, and
-/// the memory a run needs (pure, CPU-tested in tests/ch04_findings_test.cpp).
+/// the memory a run needs (pure, CPU-tested in tests/ch04_checks_test.cpp).
 #pragma once
 
 #include <cstdint>

@@ -8,6 +8,7 @@
 #include "check.cuh"
 #include "clock.cuh"
 #include "cupti_timeline.cuh"
+#include "statistics.hpp"
 #include "stream.cuh"
 #include "stream_blocker.cuh"
 #include "streams.cuh"

@@ -2,7 +2,7 @@
 /// @brief Chapter 04's lesson: independent work in several streams, what the
 /// default stream does to them, a race between two streams and its fix, and
 /// memory allocated and freed in stream order. Each function returns the data
-/// of one section (the structs of findings.hpp); none prints.
+/// of one section (the structs of data.hpp); none prints.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "cupti_timeline.cuh"
-#include "findings.hpp"
+#include "data.hpp"
 #include "memory.cuh"
 #include "normalize.cuh"
 #include "options.hpp"

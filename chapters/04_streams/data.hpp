@@ -1,12 +1,10 @@
-/// @file findings.hpp
-/// @brief Chapter 04's data and what it concludes from it.
-///
-/// The structs are what the experiments of normalize.cuh and streams.cuh
-/// return, one group per section of the chapter page. The functions turn them
-/// into tables (every number declared once, printed and written to the JSON by
-/// lab::Report) and into checks (verdicts computed from the numbers). Plain C++
-/// with no CUDA header: tests/ch04_findings_test.cpp checks every branch on
-/// hand-made data, on any machine. What the documentation says is on the page.
+/// @file data.hpp
+/// @brief Chapter 04's data: the structs the experiments of normalize.cuh and
+/// streams.cuh return, one group per section of the chapter page. checks.hpp
+/// judges them, tables.hpp prints them; the few questions a struct answers
+/// itself (passed, all_correct, serialised, concurrent: verdicts) are defined in
+/// checks.cpp, its description in tables.cpp. Plain C++ with no CUDA header,
+/// tested on hand-made data in tests/ch04_checks_test.cpp.
 #pragma once
 
 #include <cstddef>
@@ -14,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "report.hpp"
 #include "trace.hpp"
 #include "verify.hpp"
 
@@ -41,11 +38,6 @@ struct FirstRun {
   std::int64_t n = 0;     ///< floats in the array
   NormalizeCheck result;  ///< its output against the CPU
 };
-
-/// One row: elements, largest relative error, |sum - 1|, the tolerance.
-lab::ResultTable first_table(const FirstRun& run);
-/// Correctness against the CPU reference.
-std::vector<lab::Finding> first_findings(const FirstRun& run);
 
 // --- 2. One stream against many ------------------------------------------------
 
@@ -80,15 +72,6 @@ struct StreamsComparison {
   ArraysRecording lots_recorded;  ///< and on `many` streams
 };
 
-/// Events: total (median, min, max of the runs) and the per-array median of the median run, per case.
-lab::ResultTable streams_table(const StreamsComparison& run);
-/// CUPTI: busy time of each copy direction and of the kernels, and what ran beside what, per case.
-lab::ResultTable recorded_table(const StreamsComparison& run);
-/// CUPTI: each of the three kernels' median duration, from the 1-stream recording.
-lab::ResultTable kernel_table(const StreamsComparison& run);
-/// Correctness of every run; "recorded.skipped" when CUPTI could not record.
-std::vector<lab::Finding> streams_findings(const StreamsComparison& run);
-
 // --- 3. The default stream -----------------------------------------------------
 
 /// Three spin kernels queued A -> middle -> B: A and B on two created streams,
@@ -118,11 +101,6 @@ struct DefaultStreamCases {
   DefaultStreamRun legacy_by_name;  ///< per-thread build, blocking A/B, middle on cudaStreamLegacy
 };
 
-/// Wall time and each kernel's start and end, per case.
-lab::ResultTable default_stream_table(const DefaultStreamCases& cases);
-/// Every kernel ran; the legacy stream serialised (a timing check); what the others did is in the table.
-std::vector<lab::Finding> default_stream_findings(const DefaultStreamCases& cases);
-
 // --- 4. A race between two streams ----------------------------------------------
 
 /// The producer/consumer race, repeated, without ordering and with an event.
@@ -135,11 +113,6 @@ struct RaceRun {
   lab::Comparison raced_last;  ///< the last unordered run
   lab::Comparison fixed_last;  ///< the last ordered run
 };
-
-/// Two rows: runs, wrong runs, wrong values in the last run.
-lab::ResultTable race_table(const RaceRun& run);
-/// The event's fix is always correct (correctness); whether the race showed is in the table.
-std::vector<lab::Finding> race_findings(const RaceRun& run);
 
 // --- 5. Stream-ordered memory -----------------------------------------------------
 
@@ -210,17 +183,5 @@ struct MemoryRun {
   ThresholdRun threshold;         ///< the release threshold
   ReuseRun reuse;                 ///< reuse after a pending free
 };
-
-/// The normalisation behind queued work, with each kind of temporaries; the call's time as % of the queued work.
-lab::ResultTable temporaries_table(const MemoryRun& run);
-/// Each allocation call alone: median, min, max, idle and behind queued work (there also as % of that work).
-lab::ResultTable allocation_table(const MemoryRun& run);
-/// Reserved memory after a sync and the next large cudaMallocAsync, per release threshold, and x UINT64_MAX's.
-lab::ResultTable threshold_table(const MemoryRun& run);
-/// The four allocations after a pending free: measured? same address? did the allocating stream wait?
-/// The note gives the pool's three reuse attributes as read.
-lab::ResultTable reuse_table(const MemoryRun& run);
-/// Correctness with each kind of temporaries, and the pool's attributes restored.
-std::vector<lab::Finding> memory_findings(const MemoryRun& run);
 
 }  // namespace ch04

@@ -1,5 +1,5 @@
-// Chapter 04's findings on hand-made data: every branch of every check in
-// chapters/04_streams/findings.hpp (pinned by id, verdict and numbers, not by
+// Chapter 04's checks and tables on hand-made data: every branch of every check in
+// chapters/04_streams/checks.hpp (pinned by id, verdict and numbers, not by
 // wording), the tables' derived columns, and the options' rule and memory need. No GPU.
 #include <doctest/doctest.h>
 
@@ -10,10 +10,11 @@
 #include <vector>
 
 #include "../chapters/04_streams/options.hpp"
+#include "checks.hpp"
 #include "command_line.hpp"
-#include "findings.hpp"
 #include "program.hpp"
 #include "support/findings_support.hpp"
+#include "tables.hpp"
 
 namespace {
 

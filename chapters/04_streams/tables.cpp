@@ -1,4 +1,4 @@
-#include "findings.hpp"
+#include "tables.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,29 +6,21 @@
 #include <tuple>
 #include <utility>
 
+#include "checks.hpp"
 #include "command_line.hpp"
 #include "vocabulary.hpp"
 
 namespace ch04 {
 
+std::string streams_name(int streams) {
+  return lab::count_text(static_cast<std::size_t>(streams), "stream", "streams");
+}
+
+std::string DefaultStreamRun::description() const {
+  return build + " build, " + side_streams + " A/B, middle on " + middle;
+}
+
 // --- 1. The normalisation ------------------------------------------------------
-
-bool NormalizeCheck::passed() const { return elements.passed() && std::fabs(sum - 1.0) <= kNormalizeTolerance; }
-
-std::string NormalizeCheck::detail() const {
-  return elements.detail() + lab::format("; largest relative error %.2e; sum of the result %.7f (tolerance %.2e)",
-                                         max_relative_error, sum, kNormalizeTolerance);
-}
-
-namespace {
-
-// The correctness check of one normalised array, with the numbers it was judged on.
-lab::Finding normalisation_check(const char* id, const char* name, const NormalizeCheck& c) {
-  lab::Finding f = lab::correctness_check(id, name, c.passed(), c.detail());
-  return f.with("max_relative_error", c.max_relative_error).with("sum", c.sum);
-}
-
-}  // namespace
 
 lab::ResultTable first_table(const FirstRun& run) {
   lab::ResultTable table("normalisation",
@@ -49,23 +41,9 @@ lab::ResultTable first_table(const FirstRun& run) {
   return table;
 }
 
-std::vector<lab::Finding> first_findings(const FirstRun& run) {
-  return {normalisation_check("normalisation_correct",
-                              "the normalisation matches the CPU reference (array 0, one stream)", run.result)};
-}
-
 // --- 2. One stream against many ------------------------------------------------
 
-bool ArraysRun::all_correct() const {
-  return !results.empty() &&
-         std::all_of(results.begin(), results.end(), [](const NormalizeCheck& c) { return c.passed(); });
-}
-
 namespace {
-
-std::string streams_name(int streams) {
-  return lab::count_text(static_cast<std::size_t>(streams), "stream", "streams");
-}
 
 std::vector<double> totals(const std::vector<ArraysRun>& runs) {
   std::vector<double> result;
@@ -80,13 +58,6 @@ const ArraysRun* median_run(const std::vector<ArraysRun>& runs) {
   return &*std::min_element(runs.begin(), runs.end(), [&](const ArraysRun& x, const ArraysRun& y) {
     return std::fabs(x.total_ms - median) < std::fabs(y.total_ms - median);
   });
-}
-
-// "" when the recording is usable (recorded, nothing dropped), else why not.
-std::string why_unusable(const ArraysRecording& recording) {
-  if (!recording.recorded) return recording.why_not.empty() ? "CUPTI did not record" : recording.why_not;
-  if (recording.dropped > 0) return lab::format("CUPTI dropped %zu records", recording.dropped);
-  return "";
 }
 
 double summed_ms(const std::vector<lab::Interval>& work, char symbol) {
@@ -209,70 +180,7 @@ lab::ResultTable kernel_table(const StreamsComparison& run) {
   return table;
 }
 
-namespace {
-
-// Correct in every run, the recorded ones included.
-lab::Finding arrays_correct(const StreamsComparison& run) {
-  int runs = 0, wrong = 0;
-  std::string first_wrong;
-  for (const std::vector<ArraysRun>* list : {&run.one, &run.lots}) {
-    for (const ArraysRun& r : *list) {
-      ++runs;
-      if (r.all_correct()) continue;
-      ++wrong;
-      const auto bad = std::find_if(r.results.begin(), r.results.end(), [](auto& c) { return !c.passed(); });
-      if (first_wrong.empty()) first_wrong = bad == r.results.end() ? "no array was checked" : bad->detail();
-    }
-  }
-  for (const ArraysRecording* recording : {&run.one_recorded, &run.lots_recorded}) {
-    if (!recording->recorded) continue;
-    ++runs;
-    wrong += recording->all_correct ? 0 : 1;
-    if (!recording->all_correct && first_wrong.empty()) first_wrong = "a recorded run was wrong";
-  }
-  return lab::correctness_check("arrays_correct",
-                                "every array normalised correctly in every run (1 and " + streams_name(run.many) + ")",
-                                runs > 0 && wrong == 0,
-                                lab::format("%d of %d runs had a wrong array", wrong, runs) +
-                                    (first_wrong.empty() ? "" : "; first: " + first_wrong))
-      .with("runs_count", runs)
-      .with("wrong_count", wrong);
-}
-
-}  // namespace
-
-std::vector<lab::Finding> streams_findings(const StreamsComparison& run) {
-  for (const ArraysRecording* recording : {&run.one_recorded, &run.lots_recorded}) {
-    const std::string why = why_unusable(*recording);
-    if (!why.empty())
-      return {arrays_correct(run),
-              lab::skipped("recorded", "CUPTI's record of " + streams_name(recording->streams), why)};
-  }
-  return {arrays_correct(run)};
-}
-
 // --- 3. The default stream -----------------------------------------------------
-
-std::string DefaultStreamRun::description() const {
-  return build + " build, " + side_streams + " A/B, middle on " + middle;
-}
-
-bool DefaultStreamRun::serialised() const { return begin_ms[1] >= end_ms[0] && begin_ms[2] >= end_ms[1]; }
-
-bool DefaultStreamRun::concurrent() const {
-  const double latest_begin = std::max({begin_ms[0], begin_ms[1], begin_ms[2]});
-  const double earliest_end = std::min({end_ms[0], end_ms[1], end_ms[2]});
-  return latest_begin < earliest_end;
-}
-
-namespace {
-
-std::string what_ran(const DefaultStreamRun& run) {
-  if (run.serialised()) return "one after another";
-  return run.concurrent() ? "at once" : "partly overlapped";
-}
-
-}  // namespace
 
 lab::ResultTable default_stream_table(const DefaultStreamCases& cases) {
   lab::ResultTable table("default_stream", "Three spin kernels queued A, middle, B (start and end from %globaltimer)",
@@ -303,32 +211,6 @@ lab::ResultTable default_stream_table(const DefaultStreamCases& cases) {
   return table;
 }
 
-std::vector<lab::Finding> default_stream_findings(const DefaultStreamCases& cases) {
-  std::string short_ones;
-  int short_count = 0;
-  for (const DefaultStreamRun* run : {&cases.legacy, &cases.non_blocking, &cases.per_thread, &cases.legacy_by_name}) {
-    if (run->all_ran) continue;
-    short_ones += (short_ones.empty() ? "" : "; ") + run->description();
-    ++short_count;
-  }
-  const std::string ran = short_ones.empty()
-                              ? lab::format("all twelve kernels spun for at least %.1f ms", cases.legacy.spin_ms)
-                              : "too short in: " + short_ones;
-  // A documented guarantee, but seen through %globaltimer stamps: a tool that serialises kernels decides it too.
-  const std::string legacy = lab::format(
-      "stream 0 of the legacy build: %s (wall %.3f ms); cudaStreamLegacy in the per-thread build: %s (wall %.3f ms)",
-      what_ran(cases.legacy).c_str(), cases.legacy.wall_ms, what_ran(cases.legacy_by_name).c_str(),
-      cases.legacy_by_name.wall_ms);
-  return {
-      lab::correctness_check("spins_ran", "every spin kernel ran its full length", short_count == 0, ran)
-          .with("short_cases_count", short_count)
-          .with("spin_ms", cases.legacy.spin_ms),
-      lab::timing_check("legacy_serialised", "the legacy default stream serialised with blocking streams (both builds)",
-                        cases.legacy.serialised() && cases.legacy_by_name.serialised(), legacy)
-          .with("legacy_wall_ms", cases.legacy.wall_ms)
-          .with("legacy_by_name_wall_ms", cases.legacy_by_name.wall_ms)};
-}
-
 // --- 4. A race between two streams ----------------------------------------------
 
 lab::ResultTable race_table(const RaceRun& run) {
@@ -353,15 +235,6 @@ lab::ResultTable race_table(const RaceRun& run) {
   }
   table.note("data and out are poisoned with NaN before every run; out is checked exactly");
   return table;
-}
-
-std::vector<lab::Finding> race_findings(const RaceRun& run) {
-  return {lab::correctness_check(
-              "fix_correct", "the consumer that waits on the producer's event is always correct",
-              run.runs > 0 && run.fixed_wrong == 0,
-              lab::format("wrong in %d of %d runs; last run: ", run.fixed_wrong, run.runs) + run.fixed_last.detail())
-              .with("wrong_runs_count", run.fixed_wrong)
-              .with("runs_count", run.runs)};
 }
 
 // --- 5. Stream-ordered memory -----------------------------------------------------
@@ -461,21 +334,6 @@ lab::ResultTable reuse_table(const MemoryRun& run) {
       "cudaMemPoolReuseAllowInternalDependencies = %d",
       r.follow_event_dependencies, r.allow_opportunistic, r.allow_internal_dependencies));
   return table;
-}
-
-std::vector<lab::Finding> memory_findings(const MemoryRun& run) {
-  const ReuseRun& r = run.reuse;
-  return {normalisation_check("cuda_malloc_correct", "normalisation correct with cudaMalloc / cudaFree",
-                              run.cuda_malloc.result),
-          normalisation_check("stream_ordered_correct", "normalisation correct with cudaMallocAsync / cudaFreeAsync",
-                              run.stream_ordered.result),
-          lab::correctness_check(
-              "pool_restored", "the pool's attributes were restored after each experiment",
-              run.threshold.restored && r.restored,
-              std::string("release threshold ") + (run.threshold.restored ? "restored" : "NOT restored") +
-                  ", cudaMemPoolReuseAllowInternalDependencies " + (r.restored ? "restored" : "NOT restored"))
-              .with("threshold_restored", run.threshold.restored)
-              .with("reuse_restored", r.restored)};
 }
 
 }  // namespace ch04

@@ -1,0 +1,32 @@
+/// @file checks.hpp
+/// @brief Chapter 04's checks: pure functions from the data of data.hpp to
+/// findings (stable ids), with what they and the tables share (whether a
+/// recording is usable, how three kernels ran); every branch CPU-tested in
+/// tests/ch04_checks_test.cpp. What the documentation says is on the page.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "data.hpp"
+#include "report.hpp"
+
+namespace ch04 {
+
+/// "" when @p recording is usable (recorded, nothing dropped), else why not.
+std::string why_unusable(const ArraysRecording& recording);
+/// How the three kernels of @p run ran: "one after another", "at once" or "partly overlapped".
+std::string what_ran(const DefaultStreamRun& run);
+
+/// Section 1: correctness against the CPU reference.
+std::vector<lab::Finding> first_findings(const FirstRun& run);
+/// Section 2: correctness of every run; "recorded.skipped" when CUPTI could not record.
+std::vector<lab::Finding> streams_findings(const StreamsComparison& run);
+/// Section 3: every kernel ran; the legacy stream serialised (a timing check); what the others did is in the table.
+std::vector<lab::Finding> default_stream_findings(const DefaultStreamCases& cases);
+/// Section 4: the event's fix is always correct (correctness); whether the race showed is in the table.
+std::vector<lab::Finding> race_findings(const RaceRun& run);
+/// Section 5: correctness with each kind of temporaries, and the pool's attributes restored.
+std::vector<lab::Finding> memory_findings(const MemoryRun& run);
+
+}  // namespace ch04

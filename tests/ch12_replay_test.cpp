@@ -1,4 +1,4 @@
-// Chapter 12's findings replayed on the kept runs: the sweeps, the stamps and the
+// Chapter 12's checks replayed on the kept runs: the sweeps, the stamps and the
 // stage model rebuilt from the JSON of the H200 run of 2026-12-02 (the code of
 // this tree) and of the H100's run 5 of 2026-11-25 (older code, same tables and
 // columns), fed to the chapter's functions, and each verdict and branch pinned.
@@ -10,11 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "findings_bandwidth.hpp"
-#include "findings_stages.hpp"
-#include "findings_versions.hpp"
+#include "checks_bandwidth.hpp"
+#include "checks_stages.hpp"
+#include "checks_versions.hpp"
 #include "support/findings_support.hpp"
 #include "support/replay.hpp"
+#include "tables.hpp"
 
 namespace {
 
@@ -102,18 +103,18 @@ TEST_CASE("ch12 replay: the H200 of 2026-12-02 gets the verdicts it printed") {
   const lab_test::KeptRun run = lab_test::KeptRun::load(lab_test::kH200Run, "ch12_async_copies");
 
   SUBCASE("section 1: every version exact") {
-    const auto f = ch12::versions_findings(sweep_from(run, "versions"));
+    const auto f = ch12::versions_checks(sweep_from(run, "versions"));
     CHECK(by_id(f, "versions_exact").passed == run.passed("versions_exact"));
     CHECK(by_id(f, "versions_exact").id == run.finding("versions_exact").at("finding_id").get<std::string>());
   }
   SUBCASE("section 2: at 8/SM the best pipelined is within 10 % of sync_staged (0.99x)") {
-    const auto f = ch12::stage_sweep_findings(sweep_from(run, "stage_sweep"));
+    const auto f = ch12::stage_sweep_checks(sweep_from(run, "stage_sweep"));
     CHECK(by_id(f, "high_occupancy_gap").id == "high_occupancy_gap.within");
     CHECK(run.finding("high_occupancy_gap").at("finding_id") == "high_occupancy_gap.within");
     CHECK(value(f, "high_occupancy_gap", "ratio") == doctest::Approx(0.9905).epsilon(1e-3));
   }
   SUBCASE("section 2: the fastest falls below 90 % of the copy from 1 FMA at 8/SM, from 4 at 1/SM full") {
-    const auto f = ch12::work_sweep_findings(sweep_from(run, "work_sweep"));
+    const auto f = ch12::work_sweep_checks(sweep_from(run, "work_sweep"));
     for (const char* id : {"below_copy_high_occupancy", "below_copy_full_shared"}) {
       CAPTURE(id);
       CHECK(by_id(f, id).id == run.finding(id).at("finding_id").get<std::string>());
@@ -127,35 +128,35 @@ TEST_CASE("ch12 replay: the H200 of 2026-12-02 gets the verdicts it printed") {
     // `copy`'s 4224 GB/s, taken around the stage sweep, it is below 90 % and the finding reads "from 1".
     ch12::Sweep s = sweep_from(run, "work_sweep");
     s.copy_ms = lab_test::samples(run.rows("copy").front());
-    CHECK(value(ch12::work_sweep_findings(s), "below_copy_full_shared", "work") == 1);
+    CHECK(value(ch12::work_sweep_checks(s), "below_copy_full_shared", "work") == 1);
   }
   SUBCASE("section 3: the stamped runs exact") {
-    const auto f = ch12::stamps_findings(stamps_from(run));
+    const auto f = ch12::stamps_checks(stamps_from(run));
     CHECK(by_id(f, "stamped_exact").passed == run.passed("stamped_exact"));
   }
   SUBCASE("section 4: the model's predictions, recomputed from the stamps") { check_model(run); }
 }
 
 // Run 5 printed older ids: high_occupancy_gap.vanishes (now three branches),
-// compute_bound_* (now below_copy_*), and findings the chapter no longer has
+// compute_bound_* (now below_copy_*), and checks the chapter no longer has
 // (versions_fastest, best_vs_copy, full_shared_speedup, wait_share_*, model_benchmark).
 TEST_CASE("ch12 replay: the H100's run 5 of 2026-11-25 under today's functions") {
   const lab_test::KeptRun run = lab_test::KeptRun::load(lab_test::kH100Run, "ch12_async_copies");
 
   SUBCASE("section 1: every version exact, as run 5 printed") {
-    const auto f = ch12::versions_findings(sweep_from(run, "versions"));
+    const auto f = ch12::versions_checks(sweep_from(run, "versions"));
     CHECK(by_id(f, "versions_exact").passed);
     CHECK(run.passed("versions_exact"));
   }
   SUBCASE("section 2: 0.91x at 8/SM is within 10 % (run 5 called it vanishes)") {
-    const auto f = ch12::stage_sweep_findings(sweep_from(run, "stage_sweep"));
+    const auto f = ch12::stage_sweep_checks(sweep_from(run, "stage_sweep"));
     CHECK(by_id(f, "high_occupancy_gap").id == "high_occupancy_gap.within");
     CHECK(run.finding("high_occupancy_gap").at("finding_id") == "high_occupancy_gap.vanishes");
     CHECK(value(f, "high_occupancy_gap", "ratio") ==
           doctest::Approx(run.finding("high_occupancy_gap").at("values").at("ratio").get<double>()));
   }
   SUBCASE("section 2: below 90 % of the copy from 64 FMAs at 8/SM, from 4 at 1/SM full (run 5's compute_bound_*)") {
-    const auto f = ch12::work_sweep_findings(sweep_from(run, "work_sweep"));
+    const auto f = ch12::work_sweep_checks(sweep_from(run, "work_sweep"));
     CHECK(by_id(f, "below_copy_high_occupancy").id == "below_copy_high_occupancy.from");
     CHECK(value(f, "below_copy_high_occupancy", "work") ==
           run.finding("compute_bound_high_occupancy").at("values").at("work").get<double>());
@@ -166,7 +167,7 @@ TEST_CASE("ch12 replay: the H100's run 5 of 2026-11-25 under today's functions")
     CHECK(value(f, "below_copy_full_shared", "work") == 4);
   }
   SUBCASE("section 3: the stamped runs exact") {
-    const auto f = ch12::stamps_findings(stamps_from(run));
+    const auto f = ch12::stamps_checks(stamps_from(run));
     CHECK(by_id(f, "stamped_exact").passed == run.passed("stamped_exact"));
   }
   SUBCASE("section 4: the model's predictions, recomputed from the stamps") { check_model(run); }

@@ -9,12 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "checks_stages.hpp"
 #include "device.cuh"
 #include "experiments.cuh"
-#include "findings_stages.hpp"
 #include "memory.cuh"
 #include "staging.cuh"
 #include "stream.cuh"
+#include "tables.hpp"
 #include "verify.hpp"
 
 namespace {

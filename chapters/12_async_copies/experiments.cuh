@@ -1,8 +1,8 @@
 /// @file experiments.cuh
 /// @brief Chapter 12's experiments: every version of staging.cuh's kernel under
-/// the configurations findings_versions.hpp names, checked against the CPU
+/// the configurations checks_versions.hpp names, checked against the CPU
 /// before and after timing, beside the device-to-device copy; the stamped runs
-/// of section 3. Each returns plain data (findings_*.hpp) and prints nothing.
+/// of section 3. Each returns plain data (data.hpp) and prints nothing.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -11,9 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "checks_stages.hpp"
+#include "checks_versions.hpp"
+#include "data.hpp"
 #include "device.cuh"
-#include "findings_stages.hpp"
-#include "findings_versions.hpp"
 #include "memory.cuh"
 #include "staging.cuh"
 #include "stream.cuh"

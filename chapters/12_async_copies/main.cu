@@ -14,18 +14,19 @@
 //   4. chapter 05's pipeline model applied to the stages: predicted against measured.
 // The lesson is staging.cu (the kernel's direct, sync_staged and pipeline
 // versions), tma.cu (the tma version) and experiments.cu (what runs them);
-// findings_*.hpp turn the data into the tables and findings printed here.
+// tables.hpp and checks_*.hpp turn the data into the tables and checks printed here.
 //
 // Build and run
 //   cmake --preset release && cmake --build build/release --target ch12_async_copies
 //   build/release/chapters/12_async_copies/ch12_async_copies [--mib 0] [--json out.json]
 #include "chapter.cuh"
+#include "checks_bandwidth.hpp"
+#include "checks_stages.hpp"
+#include "checks_versions.hpp"
 #include "experiments.cuh"
-#include "findings_bandwidth.hpp"
-#include "findings_stages.hpp"
-#include "findings_versions.hpp"
 #include "options.hpp"
 #include "program.hpp"
+#include "tables.hpp"
 
 constexpr char kProgram[] = "ch12_async_copies";
 
@@ -55,21 +56,21 @@ int main(int argc, char** argv) {
     const ch12::Sweep versions = ch12::run_side_by_side(bench, small, work, reps);
     report.add(ch12::sweep_table(
         "versions", "The staged kernel four ways, at many small blocks and at one full block per SM", versions));
-    report.add(ch12::versions_findings(versions));
+    report.add(ch12::versions_checks(versions));
 
     report.section("2. Against the copy: stages, occupancy and work");
     const ch12::Sweep stages = ch12::run_stage_sweep(bench, work, reps);
     report.add(ch12::copy_table(stages));
     report.add(ch12::sweep_table("stage_sweep", "Every version and stage count at each occupancy point", stages));
-    report.add(ch12::stage_sweep_findings(stages));
+    report.add(ch12::stage_sweep_checks(stages));
     const ch12::Sweep works = ch12::run_work_sweep(bench, ch12::work_values(o), reps);
     report.add(ch12::sweep_table("work_sweep", "Every version over the work per element", works));
-    report.add(ch12::work_sweep_findings(works));
+    report.add(ch12::work_sweep_checks(works));
 
     report.section("3. Where each block waits");
     const ch12::StampsRun stamps = ch12::run_stamps(bench, work, ch12::copy_gbps(stages));
     report.add(ch12::stamps_table(stamps));
-    report.add(ch12::stamps_findings(stamps));
+    report.add(ch12::stamps_checks(stamps));
 
     report.section("4. A model of the stages");
     const std::vector<ch12::ModelRow> model = ch12::model_rows(stamps, stages);

@@ -17,8 +17,8 @@
 #include <cstdint>
 #include <string>
 
+#include "data.hpp"  // StageStamps: issued, ready, computed per block per tile
 #include "device.cuh"
-#include "stamps.hpp"  // StageStamps: issued, ready, computed per block per tile
 #include "stencil.cuh"
 
 namespace ch12 {

@@ -1,5 +1,5 @@
-// Chapter 12's findings on hand-made data: every branch of every function in
-// chapters/12_async_copies/findings_*.hpp (its id, verdict and numbers), the
+// Chapter 12's checks on hand-made data: every branch of every function in
+// chapters/12_async_copies/checks_*.hpp (its id, verdict and numbers), its tables, the
 // stage model on hand-worked numbers, the options and the CPU reference. No GPU.
 #include <doctest/doctest.h>
 
@@ -8,13 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "findings_bandwidth.hpp"
-#include "findings_stages.hpp"
-#include "findings_versions.hpp"
+#include "checks_bandwidth.hpp"
+#include "checks_stages.hpp"
+#include "checks_versions.hpp"
 #include "options.hpp"
 #include "overlap_model.hpp"
 #include "stencil.cuh"
 #include "support/findings_support.hpp"
+#include "tables.hpp"
 #include "vocabulary.hpp"
 
 namespace {
@@ -153,19 +154,19 @@ TEST_CASE("ch12 vs_sync_staged: against sync_staged at the same point and work, 
 
 TEST_CASE("ch12 versions_exact: all exact, wrong before or after timing, none ran") {
   ch12::Sweep s = sweep();
-  CHECK(by_id(ch12::versions_findings(s), "versions_exact").id == "versions_exact.all");
-  CHECK(by_id(ch12::versions_findings(s), "versions_exact").passed);
-  CHECK(value(ch12::versions_findings(s), "versions_exact", "runs") == 6);
+  CHECK(by_id(ch12::versions_checks(s), "versions_exact").id == "versions_exact.all");
+  CHECK(by_id(ch12::versions_checks(s), "versions_exact").passed);
+  CHECK(value(ch12::versions_checks(s), "versions_exact", "runs") == 6);
   find(s, "1/SM full", "pipeline")->wrong_after = "1 of 2048 values differ";
-  const lab::Finding after = by_id(ch12::versions_findings(s), "versions_exact");
+  const lab::Finding after = by_id(ch12::versions_checks(s), "versions_exact");
   CHECK(after.id == "versions_exact.wrong");
   CHECK_FALSE(after.passed);
   CHECK(lab_test::contains(after.text, "(after timing)"));
   find(s, "8/SM", "direct")->wrong = "3 of 2048 values differ";
-  CHECK(lab_test::contains(by_id(ch12::versions_findings(s), "versions_exact").text, "direct @ 8/SM"));
+  CHECK(lab_test::contains(by_id(ch12::versions_checks(s), "versions_exact").text, "direct @ 8/SM"));
   for (ch12::ConfigRun& r : s.runs) r.skipped = "no";
-  CHECK(by_id(ch12::versions_findings(s), "versions_exact").id == "versions_exact.none_ran");
-  CHECK_FALSE(by_id(ch12::versions_findings(s), "versions_exact").passed);
+  CHECK(by_id(ch12::versions_checks(s), "versions_exact").id == "versions_exact.none_ran");
+  CHECK_FALSE(by_id(ch12::versions_checks(s), "versions_exact").passed);
 }
 
 // --- 2. bandwidth ----------------------------------------------------------------------
@@ -182,15 +183,18 @@ TEST_CASE("ch12 copy_table and sweep_table") {
 }
 
 TEST_CASE("ch12 high_occupancy_gap: within, pipelined faster, pipelined slower, not measured") {
-  CHECK(by_id(ch12::stage_sweep_findings(sweep()), "high_occupancy_gap").id == "high_occupancy_gap.within");
-  CHECK(value(ch12::stage_sweep_findings(sweep()), "high_occupancy_gap", "ratio") == doctest::Approx(2800.0 / 2760.0));
+  CHECK(by_id(ch12::stage_sweep_checks(sweep()), "high_occupancy_gap").id == "high_occupancy_gap.within");
+  CHECK(value(ch12::stage_sweep_checks(sweep()), "high_occupancy_gap", "ratio") == doctest::Approx(2800.0 / 2760.0));
   ch12::Sweep gap = sweep();
+  find(gap, "8/SM", "pipeline")->resident_per_sm = 6;  // each row's own residency, the best's and sync_staged's
+  CHECK(value(ch12::stage_sweep_checks(gap), "high_occupancy_gap", "best_resident_per_sm") == 6);
+  CHECK(value(ch12::stage_sweep_checks(gap), "high_occupancy_gap", "sync_resident_per_sm") == 8);
   *find(gap, "8/SM", "sync_staged") = run("8/SM", "sync_staged", 1, 2000);
-  CHECK(by_id(ch12::stage_sweep_findings(gap), "high_occupancy_gap").id == "high_occupancy_gap.pipelined_faster");
+  CHECK(by_id(ch12::stage_sweep_checks(gap), "high_occupancy_gap").id == "high_occupancy_gap.pipelined_faster");
   *find(gap, "8/SM", "sync_staged") = run("8/SM", "sync_staged", 1, 3100);  // 2800 / 3100 = 0.90x
-  CHECK(by_id(ch12::stage_sweep_findings(gap), "high_occupancy_gap").id == "high_occupancy_gap.pipelined_slower");
+  CHECK(by_id(ch12::stage_sweep_checks(gap), "high_occupancy_gap").id == "high_occupancy_gap.pipelined_slower");
   find(gap, "8/SM", "sync_staged")->ms.clear();
-  CHECK(by_id(ch12::stage_sweep_findings(gap), "high_occupancy_gap").id == "high_occupancy_gap.not_measured");
+  CHECK(by_id(ch12::stage_sweep_checks(gap), "high_occupancy_gap").id == "high_occupancy_gap.not_measured");
 }
 
 TEST_CASE("ch12 stage sweep: a version none of whose rows ran is a skipped section; one that ran in part is not") {
@@ -201,15 +205,15 @@ TEST_CASE("ch12 stage sweep: a version none of whose rows ran is a skipped secti
     return ids;
   };
   ch12::Sweep s = sweep();  // its tma rows are all skipped
-  CHECK(skipped_ids(ch12::stage_sweep_findings(s)) == std::vector<std::string>{"version_tma.skipped"});
+  CHECK(skipped_ids(ch12::stage_sweep_checks(s)) == std::vector<std::string>{"version_tma.skipped"});
   for (ch12::ConfigRun& r : s.runs)
     if (r.version == "sync_staged") r.skipped = "left out";
-  CHECK(skipped_ids(ch12::stage_sweep_findings(s)) ==
+  CHECK(skipped_ids(ch12::stage_sweep_checks(s)) ==
         std::vector<std::string>{"version_sync_staged.skipped", "version_tma.skipped"});
   s = sweep();
   for (ch12::ConfigRun& r : s.runs)
     if (r.version == "pipeline" && r.point == "8/SM") r.skipped = "needs more shared memory";  // one row of two
-  CHECK(skipped_ids(ch12::stage_sweep_findings(s)) == std::vector<std::string>{"version_tma.skipped"});
+  CHECK(skipped_ids(ch12::stage_sweep_checks(s)) == std::vector<std::string>{"version_tma.skipped"});
 }
 
 TEST_CASE("ch12 work sweep: at 90 % of the copy throughout, below it from a work, nothing ran") {
@@ -221,7 +225,7 @@ TEST_CASE("ch12 work sweep: at 90 % of the copy throughout, below it from a work
     s.runs.push_back(run("1/SM full", "pipeline", 2, full, w));
     s.runs.push_back(run("1/SM full", "sync_staged", 1, full / 2, w));
   }
-  const auto f = ch12::work_sweep_findings(s);
+  const auto f = ch12::work_sweep_checks(s);
   CHECK(by_id(f, "below_copy_high_occupancy").id == "below_copy_high_occupancy.never");
   CHECK(value(f, "below_copy_high_occupancy", "most_work") == 64);
   CHECK(by_id(f, "below_copy_full_shared").id == "below_copy_full_shared.from");
@@ -230,7 +234,7 @@ TEST_CASE("ch12 work sweep: at 90 % of the copy throughout, below it from a work
   // The printed sentence is a measured comparison: no cause.
   CHECK(by_id(f, "below_copy_full_shared").text.find("cannot help") == std::string::npos);
   s.runs.resize(0);
-  CHECK(by_id(ch12::work_sweep_findings(s), "below_copy_full_shared").id == "below_copy_full_shared.not_measured");
+  CHECK(by_id(ch12::work_sweep_checks(s), "below_copy_full_shared").id == "below_copy_full_shared.not_measured");
 }
 
 // --- 3. stamps -------------------------------------------------------------------------
@@ -285,16 +289,16 @@ TEST_CASE("ch12 stamps: table and exact runs") {
   const lab::ResultTable t = ch12::stamps_table(s);
   CHECK(lab_test::cell(t, "pipeline x2 @ 1/SM full, w4", "wait_ns") == 111);
   CHECK(lab_test::cell(t, "sync_staged @ 1/SM full, w4", "wait_share") == doctest::Approx(75));
-  const auto f = ch12::stamps_findings(s);
+  const auto f = ch12::stamps_checks(s);
   CHECK(f.size() == 1);
   CHECK(by_id(f, "stamped_exact").id == "stamped_exact.all");
   CHECK(value(f, "stamped_exact", "runs") == 6);
   ch12::StampsRun bad = stamps_run();
   bad.runs[2].config.wrong = "1 of 2048 values differ";
-  CHECK(by_id(ch12::stamps_findings(bad), "stamped_exact").id == "stamped_exact.wrong");
-  CHECK_FALSE(by_id(ch12::stamps_findings(bad), "stamped_exact").passed);
+  CHECK(by_id(ch12::stamps_checks(bad), "stamped_exact").id == "stamped_exact.wrong");
+  CHECK_FALSE(by_id(ch12::stamps_checks(bad), "stamped_exact").passed);
   bad.runs.clear();
-  CHECK_FALSE(by_id(ch12::stamps_findings(bad), "stamped_exact").passed);
+  CHECK_FALSE(by_id(ch12::stamps_checks(bad), "stamped_exact").passed);
 }
 
 // --- 4. model -------------------------------------------------------------------------

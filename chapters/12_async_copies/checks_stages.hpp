@@ -1,7 +1,8 @@
-/// @file findings_stages.hpp
+/// @file checks_stages.hpp
 /// @brief Sections 3 and 4: where each block waits (its per-tile %globaltimer
-/// stamps summarised) and chapter 05's pipeline model applied to the stages of
-/// one block, predicted against measured. Plain C++.
+/// stamps summarised, and the stamped runs' check) and chapter 05's pipeline
+/// model applied to the stages of one block, predicted against measured. Plain
+/// C++; their tables are tables.hpp's.
 ///
 /// The stage model. A block handles T tiles; copying one tile alone takes c
 /// (issue to ready, from the 1-stage run's stamps), computing and storing it k
@@ -20,47 +21,20 @@
 #include <string>
 #include <vector>
 
-#include "findings_versions.hpp"
+#include "data.hpp"
 #include "report.hpp"
-#include "stamps.hpp"
 
 namespace ch12 {
-
-/// One block's or one run's stamps, summarised.
-struct StampSummary {
-  std::int64_t tiles = 0;  ///< tiles stamped
-  double wait_ns = 0;      ///< per tile: from the previous tile computed (or the first issue) to ready
-  double compute_ns = 0;   ///< per tile: ready to computed
-  double copy_ns = 0;      ///< per tile: issued to ready (the copy's latency as the block saw it)
-  double block_ns = 0;     ///< per block: first issue to last computed, the mean over blocks
-  double wait_share = 0;   ///< % of the blocks' time spent waiting
-};
 
 /// Summarises @p stamps of @p blocks blocks, @p tiles_per_block slots each
 /// (a slot whose computed is 0 was never used). Throws std::invalid_argument
 /// when the buffer is smaller than blocks x tiles_per_block.
 StampSummary summarise_stamps(const std::vector<StageStamps>& stamps, int blocks, std::int64_t tiles_per_block);
 
-/// One run with stamps: its configuration and what its blocks saw.
-struct StampRun {
-  ConfigRun config;                  ///< the configuration (its ms: none; its checks: the stamped run's)
-  std::int64_t tiles_per_block = 0;  ///< the busiest block's tiles
-  StampSummary summary;              ///< the stamps summarised
-};
-
-/// Section 3's runs, at both extreme points, and the copy's GB/s for the model.
-struct StampsRun {
-  std::int64_t n = 0;          ///< floats per buffer
-  double copy_gbps = 0;        ///< the copy's median from section 2
-  std::vector<StampRun> runs;  ///< one per version spec and point
-};
-
 // --- 3. Where each block waits ------------------------------------------------------
 
-/// Per run: point, version, stages, per tile wait / compute / copy, wait share.
-lab::ResultTable stamps_table(const StampsRun& s);
 /// stamped_exact: the stamped runs' outputs equal the CPU's.
-std::vector<lab::Finding> stamps_findings(const StampsRun& s);
+std::vector<lab::Finding> stamps_checks(const StampsRun& s);
 
 // --- 4. A model of the stages ------------------------------------------------------
 
@@ -83,7 +57,5 @@ struct ModelRow {
 /// For each pipelined run of @p sweep at an extreme point, the model from the
 /// 1-stage stamped run of the same version and point in @p stamps.
 std::vector<ModelRow> model_rows(const StampsRun& stamps, const Sweep& sweep);
-/// Predicted, measured, error in %.
-lab::ResultTable model_table(const std::vector<ModelRow>& rows);
 
 }  // namespace ch12

@@ -1,10 +1,12 @@
-#include "findings_stages.hpp"
+#include "checks_stages.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
+#include "checks_versions.hpp"
 #include "overlap_model.hpp"
+#include "tables.hpp"
 #include "vocabulary.hpp"
 
 namespace ch12 {
@@ -39,35 +41,6 @@ StampSummary summarise_stamps(const std::vector<StageStamps>& stamps, int blocks
   return s;
 }
 
-lab::ResultTable stamps_table(const StampsRun& s) {
-  lab::ResultTable table("stage_stamps", "Per tile, as thread 0 of each block saw it (%globaltimer)", "run",
-                         {{"tiles", "tiles", "", 0},
-                          {"wait_ns", "waiting", "ns", 0},
-                          {"compute_ns", "computing", "ns", 0},
-                          {"copy_ns", "issue to ready", "ns", 0},
-                          {"wait_share", "waiting", "%", 1},
-                          {"block_us", "per block", "us", 1}});
-  for (const StampRun& r : s.runs) {
-    auto& row = table.add_row(run_label(r.config));
-    row.set("version", r.config.version).set("stages", r.config.stages).set("point", r.config.point);
-    if (!r.config.skipped.empty()) {
-      row.set("skipped", r.config.skipped);
-      continue;
-    }
-    row.set("tiles", r.summary.tiles).set("wait_ns", r.summary.wait_ns).set("compute_ns", r.summary.compute_ns);
-    row.set("copy_ns", r.summary.copy_ns)
-        .set("wait_share", r.summary.wait_share)
-        .set("block_us", r.summary.block_ns / 1e3);
-    row.set("exact", correct(r.config));
-  }
-  table.note(
-      "waiting: from the block's previous tile done (or its first copy issued) to this tile ready; computing: "
-      "ready to stored; issue to ready: the copy's issue to its tile ready (for stages > 1 it includes computing "
-      "the tiles queued before); each run launched once with stamps, which add a __syncthreads() per tile to "
-      "direct and pipeline (the timed launches have none)");
-  return table;
-}
-
 // The stamped runs' outputs were checked too.
 static lab::Finding stamped_exact(const StampsRun& s) {
   int ran = 0;
@@ -83,7 +56,7 @@ static lab::Finding stamped_exact(const StampsRun& s) {
       .with("runs", ran);
 }
 
-std::vector<lab::Finding> stamps_findings(const StampsRun& s) { return {stamped_exact(s)}; }
+std::vector<lab::Finding> stamps_checks(const StampsRun& s) { return {stamped_exact(s)}; }
 
 double stage_model_ms(double c_ns, double k_ns, double b_ns, std::int64_t tiles, int stages) {
   if (tiles < 1 || stages < 1) throw std::invalid_argument("stage_model_ms: tiles and stages must be at least 1");
@@ -120,24 +93,6 @@ std::vector<ModelRow> model_rows(const StampsRun& stamps, const Sweep& sweep) {
     }
   }
   return rows;
-}
-
-lab::ResultTable model_table(const std::vector<ModelRow>& rows) {
-  lab::ResultTable table(
-      "stage_model", "Chapter 05's pipeline model, one level down: predicted against measured", "run",
-      {{"predicted_ms", "predicted", "ms", 3}, {"measured_ms", "measured", "ms", 3}, {"error", "error", "%", 1}});
-  for (const ModelRow& r : rows) {
-    table.add_row(r.label)
-        .set("version", r.version)
-        .set("stages", r.stages)
-        .set("predicted_ms", r.predicted_ms)
-        .set("measured_ms", r.measured_ms)
-        .set("error", lab::percent_above(r.predicted_ms, r.measured_ms));
-  }
-  table.note(
-      "inputs from the 1-stage stamped run of the same version and point: the copy and the compute per tile "
-      "(scaled per float), the tiles of the busiest block, and the copy's bandwidth as the floor");
-  return table;
 }
 
 }  // namespace ch12

@@ -1,8 +1,10 @@
-#include "findings_bandwidth.hpp"
+#include "checks_bandwidth.hpp"
 
 #include <algorithm>
 #include <cmath>
 
+#include "checks_versions.hpp"
+#include "tables.hpp"
 #include "vocabulary.hpp"
 
 namespace ch12 {
@@ -27,26 +29,7 @@ const ConfigRun* find(const Sweep& s, const std::string& point, const std::strin
   return nullptr;
 }
 
-double l2_multiple(const Sweep& s) { return s.l2_bytes > 0 ? s.n * sizeof(float) / s.l2_bytes : NAN; }
-
 }  // namespace
-
-lab::ResultTable copy_table(const Sweep& s) {
-  lab::ResultTable table("copy", "The limit: chapter 01's device-to-device copy of the same data", "what",
-                         {{"mib", "per buffer", "MiB", 1},
-                          {"l2_multiple", "x L2", "", 1},
-                          {"median", "median", "ms", 3},
-                          {"gbps", "bandwidth", "GB/s", 0}});
-  table.add_row("cudaMemcpyAsync device to device")
-      .samples(s.copy_ms, "ms")
-      .set("mib", s.n * sizeof(float) / lab::kMiB)
-      .set("l2_multiple", l2_multiple(s))
-      .set("gbps", copy_gbps(s));
-  table.note(
-      "bandwidth counts every float read and written (chapter 01's copy_bytes); the samples taken before "
-      "and after the sweep");
-  return table;
-}
 
 // At the most blocks per SM: the best pipelined version against synchronous staging,
 // faster, within kVanishesBelow either way, or slower (a measured ratio; why is the page's).
@@ -67,9 +50,11 @@ static lab::Finding high_occupancy_gap(const Sweep& s) {
                                                                           : "synchronous staging is faster";
   return lab::named_observation(
              std::string("high_occupancy_gap.") + branch, name,
-             lab::format("at %s (%d resident) the best pipelined (%s) is %.2fx sync_staged: %s", point.c_str(),
-                         sync->resident_per_sm, run_label(*best).c_str(), ratio, verdict.c_str()))
+             lab::format("at %s the best pipelined (%s, %d resident) is %.2fx sync_staged (%d resident): %s",
+                         point.c_str(), run_label(*best).c_str(), best->resident_per_sm, ratio, sync->resident_per_sm,
+                         verdict.c_str()))
       .with("ratio", ratio)
+      .with("best_resident_per_sm", best->resident_per_sm)
       .with("sync_resident_per_sm", sync->resident_per_sm);
 }
 
@@ -88,7 +73,7 @@ static std::vector<lab::Finding> versions_not_run(const Sweep& s) {
   return out;
 }
 
-std::vector<lab::Finding> stage_sweep_findings(const Sweep& s) {
+std::vector<lab::Finding> stage_sweep_checks(const Sweep& s) {
   std::vector<lab::Finding> f = {high_occupancy_gap(s)};
   for (lab::Finding& skipped : versions_not_run(s)) f.push_back(std::move(skipped));
   return f;
@@ -97,8 +82,8 @@ std::vector<lab::Finding> stage_sweep_findings(const Sweep& s) {
 // Per extreme point: the least work at which even the fastest version falls below 90 % of
 // the copy, and there how far apart the fastest and the slowest version were (a measured
 // comparison: whether the arithmetic or the staging limits that point is the page's to say).
-std::vector<lab::Finding> work_sweep_findings(const Sweep& s) {
-  std::vector<lab::Finding> findings;
+std::vector<lab::Finding> work_sweep_checks(const Sweep& s) {
+  std::vector<lab::Finding> checks;
   const double copy = copy_gbps(s);
   for (const OccupancyPoint& p : extreme_points()) {
     int below_from = -1, most = -1;
@@ -112,13 +97,13 @@ std::vector<lab::Finding> work_sweep_findings(const Sweep& s) {
     const std::string id = p.fill ? "below_copy_full_shared" : "below_copy_high_occupancy";
     const std::string name = "fastest below 90 % of the copy at " + p.name;
     if (most < 0) {
-      findings.push_back(lab::named_observation(id + ".not_measured", name, "nothing ran"));
+      checks.push_back(lab::named_observation(id + ".not_measured", name, "nothing ran"));
     } else if (below_from < 0) {
-      findings.push_back(lab::named_observation(id + ".never", name,
-                                                lab::format("up to %d FMAs per element the fastest version stays "
-                                                            "at 90 %% of the copy or more",
-                                                            most))
-                             .with("most_work", most));
+      checks.push_back(lab::named_observation(id + ".never", name,
+                                              lab::format("up to %d FMAs per element the fastest version stays "
+                                                          "at 90 %% of the copy or more",
+                                                          most))
+                           .with("most_work", most));
     } else {
       const ConfigRun* best = fastest(s, p.name, false, below_from);
       const ConfigRun* slowest = nullptr;
@@ -127,10 +112,10 @@ std::vector<lab::Finding> work_sweep_findings(const Sweep& s) {
             (slowest == nullptr || run_gbps(r, s.n) < run_gbps(*slowest, s.n)))
           slowest = &r;
       const double spread = run_gbps(*best, s.n) / run_gbps(*slowest, s.n);
-      findings.push_back(
+      checks.push_back(
           lab::named_observation(
               id + ".from", name,
-              lab::format("from %d FMAs per element: there the fastest (%s) reached %.1f %% of the copy, "
+              lab::format("from %d FMAs per element: there the fastest (%s) reached %.2f %% of the copy, "
                           "%.2fx the slowest (%s)",
                           below_from, run_label(*best).c_str(), lab::percent_of(run_gbps(*best, s.n), copy), spread,
                           run_label(*slowest).c_str()))
@@ -138,7 +123,7 @@ std::vector<lab::Finding> work_sweep_findings(const Sweep& s) {
               .with("fastest_over_slowest", spread));
     }
   }
-  return findings;
+  return checks;
 }
 
 }  // namespace ch12

@@ -152,7 +152,7 @@ TEST_CASE("section 1: a wrong element or a sum off by more than the tolerance fa
   CHECK_FALSE(by_id(ch04::first_findings(run), "normalisation_correct").passed);
   run.result = good_check();
   run.result.sum = 1.0 + 2 * ch04::kNormalizeTolerance;
-  CHECK_FALSE(run.result.passed());
+  CHECK_FALSE(ch04::normalisation_passed(run.result));
   CHECK(ch04::first_table(run).row("array 0").get("result").text() == "WRONG");
 }
 
@@ -238,7 +238,7 @@ TEST_CASE("section 2: a wrong array in a timed or in a recorded run fails the co
   run = comparison(15.0, 9.0, overlapping());
   run.one[0].results.clear();  // a run with no array checked is not a correct one
   CHECK_FALSE(by_id(ch04::streams_findings(run), "arrays_correct").passed);
-  CHECK_FALSE(ch04::ArraysRun{}.all_correct());
+  CHECK_FALSE(ch04::all_arrays_correct(ch04::ArraysRun{}));
 }
 
 // --- 3 ------------------------------------------------------------------------
@@ -268,17 +268,17 @@ ch04::DefaultStreamCases as_documented() {
 
 TEST_CASE("section 3: serialised, concurrent and partly overlapped kernels are told apart") {
   const ch04::DefaultStreamRun serial_run = spins("legacy", true);
-  CHECK(serial_run.serialised());
-  CHECK_FALSE(serial_run.concurrent());
+  CHECK(ch04::serialised(serial_run));
+  CHECK_FALSE(ch04::concurrent(serial_run));
   ch04::DefaultStreamRun partly = serial_run;
   partly.begin_ms[1] = 5;  // the middle starts before A ends, but B starts after A ends
   partly.end_ms[1] = 15;
-  CHECK_FALSE(partly.serialised());
-  CHECK_FALSE(partly.concurrent());
+  CHECK_FALSE(ch04::serialised(partly));
+  CHECK_FALSE(ch04::concurrent(partly));
   const lab::ResultTable table = ch04::default_stream_table({serial_run, partly, serial_run, serial_run});
   CHECK(table.id() == "default_stream");
   CHECK(table.rows()[1].get("ran").text() == "partly overlapped");
-  CHECK(cell(table, serial_run.description(), "b_begin_ms") == doctest::Approx(20.0));
+  CHECK(cell(table, ch04::case_name(serial_run), "b_begin_ms") == doctest::Approx(20.0));
 }
 
 TEST_CASE("section 3: the legacy stream serialised and the others ran at once") {

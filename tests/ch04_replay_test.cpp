@@ -114,7 +114,7 @@ ch04::DefaultStreamRun default_stream_run(const lab_test::KeptRun& run, const st
   r.build = build;
   r.side_streams = side;
   r.middle = middle;
-  const nlohmann::json row = run.row("default_stream", r.description());
+  const nlohmann::json row = run.row("default_stream", ch04::case_name(r));
   r.spin_ms = run.options().at("spin-ms").get<double>();
   r.wall_ms = number(row, "wall_ms");
   const char* const begins[] = {"a_begin_ms", "middle_begin_ms", "b_begin_ms"};

@@ -4,11 +4,13 @@
 
 #include <vector>
 
+#include "checks.hpp"
 #include "device.cuh"
 #include "normalize.cuh"
 #include "statistics.hpp"
 #include "stream.cuh"
 #include "streams.cuh"
+#include "tables.hpp"
 
 TEST_CASE("the three-kernel normalisation matches the double-precision CPU reference") {
   lab::require_device();
@@ -21,7 +23,7 @@ TEST_CASE("the three-kernel normalisation matches the double-precision CPU refer
     CAPTURE(n);
     ch04::NormalizeProblem problem(n, 42 + n);
     const ch04::FirstRun run = ch04::normalize_once(problem, stream);
-    CHECK_MESSAGE(run.result.passed(), run.result.detail());
+    CHECK_MESSAGE(ch04::normalisation_passed(run.result), ch04::normalisation_detail(run.result));
     CHECK(run.result.max_relative_error < ch04::kNormalizeTolerance);
   }
 }
@@ -33,7 +35,7 @@ TEST_CASE("the normalisation is correct with stream-ordered and with cudaMalloc 
   for (ch04::Temporaries kind : {ch04::Temporaries::cuda_malloc, ch04::Temporaries::stream_ordered}) {
     CAPTURE(ch04::temporaries_name(kind));
     const ch04::TemporariesRun run = ch04::time_temporaries(problem, kind, 20.0, stream);
-    CHECK_MESSAGE(run.result.passed(), run.result.detail());
+    CHECK_MESSAGE(ch04::normalisation_passed(run.result), ch04::normalisation_detail(run.result));
     CAPTURE(run.call_ms);
     if (kind == ch04::Temporaries::cuda_malloc) {
       CHECK(run.call_ms > 10.0);  // it waits for its kernels, behind the 20 ms queued, before cudaFree
@@ -80,16 +82,16 @@ TEST_CASE("the legacy default stream serialises with blocking streams; the other
   const ch04::DefaultStreamRun per_thread = ch04::default_stream_per_thread_build(cudaStreamDefault, 10.0, false);
   const ch04::DefaultStreamRun legacy_by_name = ch04::default_stream_per_thread_build(cudaStreamDefault, 10.0, true);
   for (const auto* run : {&legacy, &non_blocking, &per_thread, &legacy_by_name}) {
-    CAPTURE(run->description());
+    CAPTURE(ch04::case_name(*run));
     CAPTURE(run->wall_ms);
     CHECK(run->all_ran);
   }
-  CHECK(legacy.serialised());
+  CHECK(ch04::serialised(legacy));
   CHECK(legacy.wall_ms > 25.0);  // three 10 ms kernels one after another
-  CHECK(legacy_by_name.serialised());
-  CHECK(non_blocking.concurrent());
+  CHECK(ch04::serialised(legacy_by_name));
+  CHECK(ch04::concurrent(non_blocking));
   CHECK(non_blocking.wall_ms < 20.0);
-  CHECK(per_thread.concurrent());
+  CHECK(ch04::concurrent(per_thread));
   CHECK(per_thread.wall_ms < 20.0);
 }
 
@@ -100,8 +102,8 @@ TEST_CASE("ten arrays in ten streams are not slower than in one stream, and all 
   ch04::run_arrays(arrays, 10);  // warm-up
   const ch04::ArraysRun one = ch04::run_arrays(arrays, 1);
   const ch04::ArraysRun ten = ch04::run_arrays(arrays, 10);
-  CHECK(one.all_correct());
-  CHECK(ten.all_correct());
+  CHECK(ch04::all_arrays_correct(one));
+  CHECK(ch04::all_arrays_correct(ten));
   CAPTURE(one.total_ms);
   CAPTURE(ten.total_ms);
   CHECK(ten.total_ms <= one.total_ms);

@@ -8,25 +8,28 @@
 
 namespace ch04 {
 
-// --- what the structs answer themselves (data.hpp) ---------------------------------
+// --- shared with the lesson, the tables and the tests -----------------------------
 
-bool NormalizeCheck::passed() const { return elements.passed() && std::fabs(sum - 1.0) <= kNormalizeTolerance; }
-
-std::string NormalizeCheck::detail() const {
-  return elements.detail() + lab::format("; largest relative error %.2e; sum of the result %.7f (tolerance %.2e)",
-                                         max_relative_error, sum, kNormalizeTolerance);
+bool normalisation_passed(const NormalizeCheck& c) {
+  return c.elements.passed() && std::fabs(c.sum - 1.0) <= kNormalizeTolerance;
 }
 
-bool ArraysRun::all_correct() const {
-  return !results.empty() &&
-         std::all_of(results.begin(), results.end(), [](const NormalizeCheck& c) { return c.passed(); });
+std::string normalisation_detail(const NormalizeCheck& c) {
+  return c.elements.detail() + lab::format("; largest relative error %.2e; sum of the result %.7f (tolerance %.2e)",
+                                           c.max_relative_error, c.sum, kNormalizeTolerance);
 }
 
-bool DefaultStreamRun::serialised() const { return begin_ms[1] >= end_ms[0] && begin_ms[2] >= end_ms[1]; }
+bool all_arrays_correct(const ArraysRun& run) {
+  return !run.results.empty() && std::all_of(run.results.begin(), run.results.end(), normalisation_passed);
+}
 
-bool DefaultStreamRun::concurrent() const {
-  const double latest_begin = std::max({begin_ms[0], begin_ms[1], begin_ms[2]});
-  const double earliest_end = std::min({end_ms[0], end_ms[1], end_ms[2]});
+bool serialised(const DefaultStreamRun& run) {
+  return run.begin_ms[1] >= run.end_ms[0] && run.begin_ms[2] >= run.end_ms[1];
+}
+
+bool concurrent(const DefaultStreamRun& run) {
+  const double latest_begin = std::max({run.begin_ms[0], run.begin_ms[1], run.begin_ms[2]});
+  const double earliest_end = std::min({run.end_ms[0], run.end_ms[1], run.end_ms[2]});
   return latest_begin < earliest_end;
 }
 
@@ -39,15 +42,15 @@ std::string why_unusable(const ArraysRecording& recording) {
 }
 
 std::string what_ran(const DefaultStreamRun& run) {
-  if (run.serialised()) return "one after another";
-  return run.concurrent() ? "at once" : "partly overlapped";
+  if (serialised(run)) return "one after another";
+  return concurrent(run) ? "at once" : "partly overlapped";
 }
 
 namespace {
 
 // The correctness check of one normalised array, with the numbers it was judged on.
 lab::Finding normalisation_check(const char* id, const char* name, const NormalizeCheck& c) {
-  lab::Finding f = lab::correctness_check(id, name, c.passed(), c.detail());
+  lab::Finding f = lab::correctness_check(id, name, normalisation_passed(c), normalisation_detail(c));
   return f.with("max_relative_error", c.max_relative_error).with("sum", c.sum);
 }
 
@@ -58,10 +61,12 @@ lab::Finding arrays_correct(const StreamsComparison& run) {
   for (const std::vector<ArraysRun>* list : {&run.one, &run.lots}) {
     for (const ArraysRun& r : *list) {
       ++runs;
-      if (r.all_correct()) continue;
+      if (all_arrays_correct(r)) continue;
       ++wrong;
-      const auto bad = std::find_if(r.results.begin(), r.results.end(), [](auto& c) { return !c.passed(); });
-      if (first_wrong.empty()) first_wrong = bad == r.results.end() ? "no array was checked" : bad->detail();
+      const auto bad =
+          std::find_if(r.results.begin(), r.results.end(), [](auto& c) { return !normalisation_passed(c); });
+      if (first_wrong.empty())
+        first_wrong = bad == r.results.end() ? "no array was checked" : normalisation_detail(*bad);
     }
   }
   for (const ArraysRecording* recording : {&run.one_recorded, &run.lots_recorded}) {
@@ -107,7 +112,7 @@ std::vector<lab::Finding> default_stream_findings(const DefaultStreamCases& case
   int short_count = 0;
   for (const DefaultStreamRun* run : {&cases.legacy, &cases.non_blocking, &cases.per_thread, &cases.legacy_by_name}) {
     if (run->all_ran) continue;
-    short_ones += (short_ones.empty() ? "" : "; ") + run->description();
+    short_ones += (short_ones.empty() ? "" : "; ") + case_name(*run);
     ++short_count;
   }
   const std::string ran = short_ones.empty()
@@ -123,7 +128,7 @@ std::vector<lab::Finding> default_stream_findings(const DefaultStreamCases& case
           .with("short_cases_count", short_count)
           .with("spin_ms", cases.legacy.spin_ms),
       lab::timing_check("legacy_serialised", "the legacy default stream serialised with blocking streams (both builds)",
-                        cases.legacy.serialised() && cases.legacy_by_name.serialised(), legacy)
+                        serialised(cases.legacy) && serialised(cases.legacy_by_name), legacy)
           .with("legacy_wall_ms", cases.legacy.wall_ms)
           .with("legacy_by_name_wall_ms", cases.legacy_by_name.wall_ms)};
 }

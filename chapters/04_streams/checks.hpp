@@ -13,6 +13,17 @@
 
 namespace ch04 {
 
+/// Every element of @p c within tolerance and the sum within kNormalizeTolerance of 1.
+bool normalisation_passed(const NormalizeCheck& c);
+/// One line: the element comparison, the largest relative error and the sum.
+std::string normalisation_detail(const NormalizeCheck& c);
+/// Every array's result of @p run passed (and there was one).
+bool all_arrays_correct(const ArraysRun& run);
+/// Did the middle kernel overlap neither A nor B (each started after the previous ended)?
+bool serialised(const DefaultStreamRun& run);
+/// Did all three kernels run at the same time at some moment?
+bool concurrent(const DefaultStreamRun& run);
+
 /// "" when @p recording is usable (recorded, nothing dropped), else why not.
 std::string why_unusable(const ArraysRecording& recording);
 /// How the three kernels of @p run ran: "one after another", "at once" or "partly overlapped".

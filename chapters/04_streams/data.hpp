@@ -1,10 +1,8 @@
 /// @file data.hpp
 /// @brief Chapter 04's data: the structs the experiments of normalize.cuh and
 /// streams.cuh return, one group per section of the chapter page. checks.hpp
-/// judges them, tables.hpp prints them; the few questions a struct answers
-/// itself (passed, all_correct, serialised, concurrent: verdicts) are defined in
-/// checks.cpp, its description in tables.cpp. Plain C++ with no CUDA header,
-/// tested on hand-made data in tests/ch04_checks_test.cpp.
+/// judges them, tables.hpp prints them. Plain C++ with no CUDA header, tested
+/// on hand-made data in tests/ch04_checks_test.cpp.
 #pragma once
 
 #include <cstddef>
@@ -27,10 +25,6 @@ struct NormalizeCheck {
   lab::Comparison elements;       ///< every element, within kNormalizeTolerance relative
   double max_relative_error = 0;  ///< largest |gpu - cpu| / |cpu| over the finite elements
   double sum = 0;                 ///< the result's sum, added up in double on the host
-  /// Every element within tolerance and the sum within kNormalizeTolerance of 1.
-  bool passed() const;
-  /// One line: the element comparison, the largest relative error and the sum.
-  std::string detail() const;
 };
 
 /// Section 1: one array normalised on one stream.
@@ -47,7 +41,6 @@ struct ArraysRun {
   double total_ms = 0;                  ///< the earliest begin event to the latest end event (lab::span_ms)
   std::vector<double> per_array_ms;     ///< each array's own begin/end events (includes waiting for engines)
   std::vector<NormalizeCheck> results;  ///< each array's output against the CPU
-  bool all_correct() const;             ///< every array's result passed
 };
 
 /// One more run of the same workload, recorded by CUPTI from outside the lesson's code.
@@ -77,19 +70,14 @@ struct StreamsComparison {
 /// Three spin kernels queued A -> middle -> B: A and B on two created streams,
 /// the middle one on "the default stream" as the build defines it, or on an explicit handle.
 struct DefaultStreamRun {
-  std::string build;                ///< "legacy" or "per-thread"
-  std::string side_streams;         ///< how A and B were created: "blocking" or "non-blocking"
-  std::string middle;               ///< where the middle kernel went: "stream 0" or "cudaStreamLegacy"
-  double spin_ms = 0;               ///< each kernel's length
-  double wall_ms = 0;               ///< host time from the first launch to cudaDeviceSynchronize returning
-  double begin_ms[3] = {0, 0, 0};   ///< each kernel's start (%globaltimer, ms after the earliest start)
-  double end_ms[3] = {0, 0, 0};     ///< each kernel's end, same clock
-  bool all_ran = false;             ///< every kernel ran for at least spin_ms
-  std::string description() const;  ///< e.g. "legacy build, blocking A/B, middle on stream 0"
-  /// Did the middle kernel overlap neither A nor B (each started after the previous ended)?
-  bool serialised() const;
-  /// Did all three kernels run at the same time at some moment?
-  bool concurrent() const;
+  std::string build;               ///< "legacy" or "per-thread"
+  std::string side_streams;        ///< how A and B were created: "blocking" or "non-blocking"
+  std::string middle;              ///< where the middle kernel went: "stream 0" or "cudaStreamLegacy"
+  double spin_ms = 0;              ///< each kernel's length
+  double wall_ms = 0;              ///< host time from the first launch to cudaDeviceSynchronize returning
+  double begin_ms[3] = {0, 0, 0};  ///< each kernel's start (%globaltimer, ms after the earliest start)
+  double end_ms[3] = {0, 0, 0};    ///< each kernel's end, same clock
+  bool all_ran = false;            ///< every kernel ran for at least spin_ms
 };
 
 /// The four cases: legacy build with blocking and non-blocking A/B; per-thread build with stream 0 and

@@ -16,8 +16,8 @@ std::string streams_name(int streams) {
   return lab::count_text(static_cast<std::size_t>(streams), "stream", "streams");
 }
 
-std::string DefaultStreamRun::description() const {
-  return build + " build, " + side_streams + " A/B, middle on " + middle;
+std::string case_name(const DefaultStreamRun& run) {
+  return run.build + " build, " + run.side_streams + " A/B, middle on " + run.middle;
 }
 
 // --- 1. The normalisation ------------------------------------------------------
@@ -36,7 +36,7 @@ lab::ResultTable first_table(const FirstRun& run) {
       .set("max_relative_error_ppm", run.result.max_relative_error * 1e6)
       .set("sum_error_ppm", std::fabs(run.result.sum - 1.0) * 1e6)
       .set("tolerance_ppm", kNormalizeTolerance * 1e6)
-      .set("result", run.result.passed() ? "correct" : "WRONG");
+      .set("result", normalisation_passed(run.result) ? "correct" : "WRONG");
   table.note("the CPU reference divides in double; the tolerance holds for every element (relative) and for the sum");
   return table;
 }
@@ -194,7 +194,7 @@ lab::ResultTable default_stream_table(const DefaultStreamCases& cases) {
                           {"b_end_ms", "B to", "ms", 1},
                           {"ran", "the three kernels ran", "", 0}});
   for (const DefaultStreamRun* run : {&cases.legacy, &cases.non_blocking, &cases.per_thread, &cases.legacy_by_name}) {
-    table.add_row(run->description())
+    table.add_row(case_name(*run))
         .set("wall_ms", run->wall_ms)
         .set("a_begin_ms", run->begin_ms[0])
         .set("a_end_ms", run->end_ms[0])
@@ -204,8 +204,8 @@ lab::ResultTable default_stream_table(const DefaultStreamCases& cases) {
         .set("b_end_ms", run->end_ms[2])
         .set("ran", what_ran(*run))
         .set("spin_ms", run->spin_ms)
-        .set("serialised", run->serialised())
-        .set("concurrent", run->concurrent());
+        .set("serialised", serialised(*run))
+        .set("concurrent", concurrent(*run));
   }
   table.note("times in ms after the earliest start of the three");
   return table;
@@ -252,7 +252,7 @@ lab::ResultTable temporaries_table(const MemoryRun& run) {
         .set("queued_ms", t->queued_ms)
         .set("call_ms", t->call_ms)
         .set("call_percent_of_queued", lab::percent_of(t->call_ms, t->queued_ms))
-        .set("result", t->result.passed() ? "correct" : "WRONG");
+        .set("result", normalisation_passed(t->result) ? "correct" : "WRONG");
   }
   return table;
 }

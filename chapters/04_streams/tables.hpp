@@ -14,6 +14,8 @@ namespace ch04 {
 
 /// "1 stream", "8 streams".
 std::string streams_name(int streams);
+/// A default-stream case's name, e.g. "legacy build, blocking A/B, middle on stream 0".
+std::string case_name(const DefaultStreamRun& run);
 
 // --- 1. The normalisation ------------------------------------------------------
 

@@ -23,7 +23,8 @@ KEPT_RUNS = [ROOT / "docs" / "results" / "h200-2026-12-02", ROOT / "docs" / "res
 TIMELINE_TITLES = {"ch02_sync_pitfalls": "Chapter 02: which calls waited",
                    "ch04_streams": "Chapter 04: ten arrays on one stream and on ten",
                    "ch05_overlap": "Chapter 05: sequential, V1 and V2",
-                   "ch06_pinned_memory": "Chapter 06: the four copies"}
+                   "ch06_pinned_memory": "Chapter 06: the four copies",
+                   "ch13_trustworthy_timer": "Chapter 13: two cheats between a naive event pair"}
 
 
 def draw_figures(yours, assets, notes):

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "check.cuh"
+#include "checks.hpp"
 #include "dependent_chain.cuh"
 #include "device.cuh"
 #include "statistics.hpp"

@@ -1,4 +1,4 @@
-// Chapter 10's checks replayed on the kept runs: the structs of findings.hpp
+// Chapter 10's checks replayed on the kept runs: the structs of data.hpp
 // rebuilt from each run's JSON
 // (samples, table cells, options, device), fed to the chapter's functions, and
 // each verdict (and branch) compared with the one the run printed.
@@ -25,9 +25,10 @@
 #include <string>
 #include <vector>
 
-#include "findings.hpp"
+#include "checks.hpp"
 #include "support/findings_support.hpp"
 #include "support/replay.hpp"
+#include "tables.hpp"
 
 namespace {
 
@@ -199,7 +200,7 @@ ch10::QueueScaleRun queue_of(const KeptRun& run) {
 
 TEST_CASE("ch10 replay, H200: PDL in a stream (section 1)") {
   const KeptRun run = KeptRun::load(kH200, kChapter);
-  const std::vector<lab::Finding> f = ch10::pdl_stream_findings(chain_of(run, "pdl_stream"));
+  const std::vector<lab::Finding> f = ch10::pdl_stream_checks(chain_of(run, "pdl_stream"));
   CHECK(by_id(f, "chain_correct").passed == run.passed("chain_correct"));
   CHECK(by_id(f, "blocks_started_early").id == printed_id(run, "blocks_started_early"));  // .overlapped
   CHECK(by_id(f, "pdl_benchmark").id == printed_id(run, "pdl_benchmark"));                // .met
@@ -212,14 +213,14 @@ TEST_CASE("ch10 replay, H200: PDL in a stream (section 1)") {
 
 TEST_CASE("ch10 replay, H200: the read before the wait and its fix (section 1)") {
   const KeptRun run = KeptRun::load(kH200, kChapter);
-  const std::vector<lab::Finding> f = ch10::pdl_misuse_findings(misuse_of(run));
+  const std::vector<lab::Finding> f = ch10::pdl_misuse_checks(misuse_of(run));
   CHECK(by_id(f, "pdl_fix_correct").passed == run.passed("pdl_fix_correct"));
   CHECK(by_id(f, "pdl_fix_correct_held").passed == run.passed("pdl_fix_correct_held"));
 }
 
 TEST_CASE("ch10 replay, H200: PDL in a graph (section 2)") {
   const KeptRun run = KeptRun::load(kH200, kChapter);
-  const std::vector<lab::Finding> f = ch10::pdl_graph_findings(chain_of(run, "pdl_graph"));
+  const std::vector<lab::Finding> f = ch10::pdl_graph_checks(chain_of(run, "pdl_graph"));
   CHECK(by_id(f, "graph_chain_correct").passed == run.passed("graph_chain_correct"));
   CHECK(by_id(f, "captured_edges_programmatic").id == printed_id(run, "captured_edges_programmatic"));  // .all
   CHECK(by_id(f, "captured_edges_programmatic").passed == run.passed("captured_edges_programmatic"));
@@ -229,7 +230,7 @@ TEST_CASE("ch10 replay, H200: PDL in a graph (section 2)") {
 
 TEST_CASE("ch10 replay, H200: a graph that decides (section 3)") {
   const KeptRun run = KeptRun::load(kH200, kChapter);
-  const std::vector<lab::Finding> f = ch10::jacobi_findings(jacobi_of(run));
+  const std::vector<lab::Finding> f = ch10::jacobi_checks(jacobi_of(run));
   CHECK(by_id(f, "jacobi_identical").passed == run.passed("jacobi_identical"));
   CHECK(by_id(f, "while_overhead").id == printed_id(run, "while_overhead"));  // .not_measured
   CHECK(lab_test::value(f, "while_overhead", "whole_time_ratio") ==
@@ -238,7 +239,7 @@ TEST_CASE("ch10 replay, H200: a graph that decides (section 3)") {
 
 TEST_CASE("ch10 replay, H200: timing inside a graph (section 4)") {
   const KeptRun run = KeptRun::load(kH200, kChapter);
-  const std::vector<lab::Finding> f = ch10::graph_timing_findings(graph_timing_of(run));
+  const std::vector<lab::Finding> f = ch10::graph_timing_checks(graph_timing_of(run));
   CHECK(by_id(f, "graph_timing_correct").passed == run.passed("graph_timing_correct"));
   CHECK(by_id(f, "external_pair_brackets").id == printed_id(run, "external_pair_brackets"));  // .yes
   CHECK(by_id(f, "external_pair_brackets").passed == run.passed("external_pair_brackets"));
@@ -247,7 +248,7 @@ TEST_CASE("ch10 replay, H200: timing inside a graph (section 4)") {
 
 TEST_CASE("ch10 replay, H200: what stream capture forbids (section 5)") {
   const KeptRun run = KeptRun::load(kH200, kChapter);
-  const std::vector<lab::Finding> f = ch10::capture_findings(capture_of(run));
+  const std::vector<lab::Finding> f = ch10::capture_checks(capture_of(run));
   for (const char* id : {"capture_as_documented", "context_survives", "invalidation"}) {
     CAPTURE(id);
     CHECK(by_id(f, id).id == printed_id(run, id));
@@ -266,25 +267,25 @@ TEST_CASE("ch10 replay, H200: the launch queue's depth (section 6)") {
     CAPTURE(name_of(row));
     CHECK(table.row(name_of(row)).get("as_documented").boolean() == row.at("as_documented").get<bool>());
   }
-  CHECK(ch10::queue_scale_findings(queue_of(run)).empty());
+  CHECK(ch10::queue_scale_checks(queue_of(run)).empty());
 }
 
 // --- The H100's run 5, judged by today's code -------------------------------------
 
 TEST_CASE("ch10 replay, H100 run 5: sections 1 and 2 give the verdicts and branches run 5 printed") {
   const KeptRun run = KeptRun::load(kH100, kChapter);
-  const std::vector<lab::Finding> stream = ch10::pdl_stream_findings(chain_of(run, "pdl_stream"));
+  const std::vector<lab::Finding> stream = ch10::pdl_stream_checks(chain_of(run, "pdl_stream"));
   CHECK(by_id(stream, "chain_correct").passed == run.passed("chain_correct"));
   // Run 5 judged it (a timing check that passed); today it is an observation on the same branch.
   CHECK(by_id(stream, "blocks_started_early").id == printed_id(run, "blocks_started_early"));  // .overlapped
   CHECK(by_id(stream, "blocks_started_early").kind == lab::Finding::Kind::observation);
   CHECK(by_id(stream, "pdl_benchmark").id == printed_id(run, "pdl_benchmark"));  // .met, 41.2 %
 
-  const std::vector<lab::Finding> misuse = ch10::pdl_misuse_findings(misuse_of(run));
+  const std::vector<lab::Finding> misuse = ch10::pdl_misuse_checks(misuse_of(run));
   CHECK(by_id(misuse, "pdl_fix_correct").passed == run.passed("pdl_fix_correct"));
   CHECK(by_id(misuse, "pdl_fix_correct_held").passed == run.passed("pdl_fix_correct_held"));
 
-  const std::vector<lab::Finding> graph = ch10::pdl_graph_findings(chain_of(run, "pdl_graph"));
+  const std::vector<lab::Finding> graph = ch10::pdl_graph_checks(chain_of(run, "pdl_graph"));
   CHECK(by_id(graph, "graph_chain_correct").passed == run.passed("graph_chain_correct"));
   CHECK(by_id(graph, "captured_edges_programmatic").id == printed_id(run, "captured_edges_programmatic"));
   CHECK(by_id(graph, "pdl_graph_benchmark").id == printed_id(run, "pdl_graph_benchmark"));  // .met, 37.0 %
@@ -292,14 +293,14 @@ TEST_CASE("ch10 replay, H100 run 5: sections 1 and 2 give the verdicts and branc
 
 TEST_CASE("ch10 replay, H100 run 5: sections 3 and 4") {
   const KeptRun run = KeptRun::load(kH100, kChapter);
-  const std::vector<lab::Finding> jacobi = ch10::jacobi_findings(jacobi_of(run));
+  const std::vector<lab::Finding> jacobi = ch10::jacobi_checks(jacobi_of(run));
   CHECK(by_id(jacobi, "jacobi_identical").passed == run.passed("jacobi_identical"));
   CHECK(by_id(jacobi, "while_overhead").id == printed_id(run, "while_overhead"));  // .not_measured
   // Run 5 printed the whole time's ratio in while_benchmark (2.7x); today's while_overhead carries it.
   CHECK(lab_test::value(jacobi, "while_overhead", "whole_time_ratio") ==
         doctest::Approx(run.finding("while_benchmark").at("values").at("whole_time_ratio").get<double>()));
 
-  const std::vector<lab::Finding> timing = ch10::graph_timing_findings(graph_timing_of(run));
+  const std::vector<lab::Finding> timing = ch10::graph_timing_checks(graph_timing_of(run));
   CHECK(by_id(timing, "graph_timing_correct").passed == run.passed("graph_timing_correct"));
   CHECK(by_id(timing, "external_pair_brackets").id == printed_id(run, "external_pair_brackets"));  // .yes
   CHECK(by_id(timing, "external_pair_brackets").passed == run.passed("external_pair_brackets"));
@@ -308,7 +309,7 @@ TEST_CASE("ch10 replay, H100 run 5: sections 3 and 4") {
 
 TEST_CASE("ch10 replay, H100 run 5: sections 5 and 6") {
   const KeptRun run = KeptRun::load(kH100, kChapter);
-  const std::vector<lab::Finding> capture = ch10::capture_findings(capture_of(run));
+  const std::vector<lab::Finding> capture = ch10::capture_checks(capture_of(run));
   CHECK(by_id(capture, "capture_as_documented").id == printed_id(run, "capture_as_documented"));  // .all
   CHECK(by_id(capture, "capture_as_documented").passed == run.passed("capture_as_documented"));
   // Run 5 ruled on 25 rows; today's code also rules on cudaEventRecordExternal outside a capture.

@@ -16,7 +16,7 @@
 #include <string>
 
 #include "capture_rules.cuh"
-#include "findings.hpp"
+#include "checks.hpp"
 #include "program.hpp"
 
 namespace {

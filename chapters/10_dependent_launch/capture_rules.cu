@@ -16,8 +16,8 @@
 
 #include "capture_rules.cuh"
 #include "check.cuh"
+#include "checks.hpp"
 #include "child_process.hpp"
-#include "findings.hpp"
 #include "memory.cuh"
 #include "stream.cuh"
 

@@ -6,12 +6,12 @@
 /// context, other than it found them: begin a capture in one mode, queue a
 /// kernel, make the call, record what it returned, what cudaStreamIsCapturing
 /// and cudaStreamEndCapture then say, and whether a kernel, a copy and a sync
-/// still work afterwards. The data are findings.hpp's CaptureProbe.
+/// still work afterwards. The data are data.hpp's CaptureProbe.
 #pragma once
 
 #include <string>
 
-#include "findings.hpp"
+#include "data.hpp"
 
 namespace ch10 {
 

@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "findings.hpp"
+#include "data.hpp"
 #include "launch_graphs.cuh"
 #include "memory.cuh"
 #include "verify.hpp"

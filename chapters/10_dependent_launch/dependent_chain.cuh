@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "data.hpp"
 #include "device.cuh"
-#include "findings.hpp"
 #include "launch_graphs.cuh"
 #include "memory.cuh"
 

@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-#include "findings.hpp"
+#include "data.hpp"
 
 namespace ch10 {
 

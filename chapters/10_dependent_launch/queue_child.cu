@@ -12,7 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "findings.hpp"
+#include "checks.hpp"
 #include "program.hpp"
 #include "queue_scale.cuh"
 

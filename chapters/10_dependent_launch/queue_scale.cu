@@ -14,8 +14,8 @@
 #include <string>
 
 #include "check.cuh"
+#include "checks.hpp"
 #include "child_process.hpp"
-#include "findings.hpp"
 #include "launch_graphs.cuh"
 #include "queue_scale.cuh"
 #include "statistics.hpp"

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "findings.hpp"
+#include "data.hpp"
 
 namespace ch10 {
 

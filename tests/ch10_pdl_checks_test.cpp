@@ -1,14 +1,15 @@
 // Chapter 10, sections 1 and 2 (programmatic dependent launch) on hand-made
 // data: the stamps' reading, every branch of every finding in
-// chapters/10_dependent_launch/findings.hpp (id, verdict, numbers) and the
+// chapters/10_dependent_launch/checks.hpp (id, verdict, numbers) and the
 // tables' cells. No GPU.
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
-#include "findings.hpp"
+#include "checks.hpp"
 #include "support/findings_support.hpp"
+#include "tables.hpp"
 
 namespace {
 
@@ -118,7 +119,7 @@ TEST_CASE("pdl stamps: overlap per pair, the wait, the timer's step") {
 }
 
 TEST_CASE("pdl stream: correct, blocks started early (an observation), the benchmark met") {
-  const std::vector<lab::Finding> f = ch10::pdl_stream_findings(stream_run(2.0, 1.9, 1.7));
+  const std::vector<lab::Finding> f = ch10::pdl_stream_checks(stream_run(2.0, 1.9, 1.7));
   CHECK(by_id(f, "chain_correct").passed);
   CHECK(value(f, "chain_correct", "results_count") == 9);
   const lab::Finding& early = by_id(f, "blocks_started_early");
@@ -136,10 +137,10 @@ TEST_CASE("pdl stream: correct, blocks started early (an observation), the bench
 }
 
 TEST_CASE("pdl stream: the benchmark not met, PDL slower") {
-  const std::vector<lab::Finding> same = ch10::pdl_stream_findings(stream_run(2.0, 1.98, 2.1));
+  const std::vector<lab::Finding> same = ch10::pdl_stream_checks(stream_run(2.0, 1.98, 2.1));
   CHECK(by_id(same, "pdl_benchmark").id == "pdl_benchmark.not_met");
   CHECK(by_id(same, "pdl_benchmark").value("pdl_variant").text() == "pdl");
-  const std::vector<lab::Finding> slower = ch10::pdl_stream_findings(stream_run(2.0, 2.2, 2.3));
+  const std::vector<lab::Finding> slower = ch10::pdl_stream_checks(stream_run(2.0, 2.2, 2.3));
   CHECK(by_id(slower, "pdl_benchmark").id == "pdl_benchmark.not_met");
   CHECK(value(slower, "pdl_benchmark", "lower_percent") == doctest::Approx(-10.0));
 }
@@ -147,33 +148,33 @@ TEST_CASE("pdl stream: the benchmark not met, PDL slower") {
 TEST_CASE("pdl stream: serialized, plain overlapped, not measured, wrong results, skipped") {
   ch10::ChainRun serial = stream_run(2.0, 1.9, 1.7);
   serial.variants[2].stamps = stamps(3064);  // the early trigger left a gap too
-  const std::vector<lab::Finding> s = ch10::pdl_stream_findings(serial);
+  const std::vector<lab::Finding> s = ch10::pdl_stream_checks(serial);
   CHECK(by_id(s, "blocks_started_early").id == "blocks_started_early.serialized");
   CHECK(by_id(s, "blocks_started_early").passed);  // an observation: a serialized chain is allowed
 
   ch10::ChainRun plain_overlaps = stream_run(2.0, 1.9, 1.7);
   plain_overlaps.variants[0].stamps = stamps(1364);  // plain overlapping would mean its stamps are wrong
-  CHECK(by_id(ch10::pdl_stream_findings(plain_overlaps), "blocks_started_early").id ==
+  CHECK(by_id(ch10::pdl_stream_checks(plain_overlaps), "blocks_started_early").id ==
         "blocks_started_early.plain_overlapped");
   plain_overlaps.variants[2].stamps = stamps(3064);  // said whatever the early trigger did
-  CHECK(by_id(ch10::pdl_stream_findings(plain_overlaps), "blocks_started_early").id ==
+  CHECK(by_id(ch10::pdl_stream_checks(plain_overlaps), "blocks_started_early").id ==
         "blocks_started_early.plain_overlapped");
 
   ch10::ChainRun no_stamps = stream_run(2.0, 1.9, 1.7);
   no_stamps.variants[2].stamps.clear();
-  CHECK(by_id(ch10::pdl_stream_findings(no_stamps), "blocks_started_early").id == "blocks_started_early.not_measured");
+  CHECK(by_id(ch10::pdl_stream_checks(no_stamps), "blocks_started_early").id == "blocks_started_early.not_measured");
 
   ch10::ChainRun wrong = stream_run(2.0, 1.9, 1.7);
   wrong.variants[1].mismatches = 7;
   wrong.variants[1].wrong = "7 of 4096 values differ";
-  const std::vector<lab::Finding> w = ch10::pdl_stream_findings(wrong);
+  const std::vector<lab::Finding> w = ch10::pdl_stream_checks(wrong);
   CHECK_FALSE(by_id(w, "chain_correct").passed);
   CHECK(value(w, "chain_correct", "mismatches_count") == 7);
 
   ch10::ChainRun skipped;
   skipped.skipped = true;
   skipped.skip_reason = "compute capability 8.0";
-  const std::vector<lab::Finding> k = ch10::pdl_stream_findings(skipped);
+  const std::vector<lab::Finding> k = ch10::pdl_stream_checks(skipped);
   REQUIRE(k.size() == 1);
   CHECK(k[0].id == "pdl_stream.skipped");
   CHECK(k[0].kind == lab::Finding::Kind::observation);
@@ -198,21 +199,21 @@ TEST_CASE("pdl stream: the tables") {
 }
 
 TEST_CASE("pdl misuse: the fix checked, warm and held; the wrong reads are the table's rows") {
-  const std::vector<lab::Finding> f = ch10::pdl_misuse_findings(with_held(misuse(40, 0), 7, 60.0));
+  const std::vector<lab::Finding> f = ch10::pdl_misuse_checks(with_held(misuse(40, 0), 7, 60.0));
   REQUIRE(f.size() == 2);
   CHECK(by_id(f, "pdl_fix_correct").passed);
   CHECK(by_id(f, "pdl_fix_correct").kind == lab::Finding::Kind::correctness);
   CHECK(by_id(f, "pdl_fix_correct_held").passed);
   CHECK(value(f, "pdl_fix_correct", "mismatches_count") == 0);
 
-  const std::vector<lab::Finding> fix_broken = ch10::pdl_misuse_findings(misuse(40, 2));
+  const std::vector<lab::Finding> fix_broken = ch10::pdl_misuse_checks(misuse(40, 2));
   CHECK_FALSE(by_id(fix_broken, "pdl_fix_correct").passed);
   CHECK(value(fix_broken, "pdl_fix_correct", "mismatches_count") == 2);
 
   ch10::MisuseRun broken_held = with_held(misuse(0, 0), 0, 60.0);
   broken_held.cases.back().result.mismatches = 3;  // read_after_wait_held
-  CHECK_FALSE(by_id(ch10::pdl_misuse_findings(broken_held), "pdl_fix_correct_held").passed);
-  CHECK(by_id(ch10::pdl_misuse_findings(broken_held), "pdl_fix_correct").passed);
+  CHECK_FALSE(by_id(ch10::pdl_misuse_checks(broken_held), "pdl_fix_correct_held").passed);
+  CHECK(by_id(ch10::pdl_misuse_checks(broken_held), "pdl_fix_correct").passed);
 
   const lab::ResultTable t = ch10::pdl_misuse_table(with_held(misuse(40, 0), 7, 60.0));
   CHECK(t.id() == "pdl_misuse");
@@ -226,30 +227,30 @@ TEST_CASE("pdl misuse: the fix checked, warm and held; the wrong reads are the t
 }
 
 TEST_CASE("pdl misuse: rows missing, skipped") {
-  const std::vector<lab::Finding> no_held = ch10::pdl_misuse_findings(misuse(0, 0));
+  const std::vector<lab::Finding> no_held = ch10::pdl_misuse_checks(misuse(0, 0));
   CHECK(by_id(no_held, "pdl_fix_correct").passed);
   CHECK(by_id(no_held, "pdl_misuse_held").id == "pdl_misuse_held.skipped");  // rows missing: not judged
   CHECK_FALSE(has_id(no_held, "pdl_fix_correct_held"));
 
   ch10::MisuseRun timed_out = misuse(0, 0);
   timed_out.held_why_not = "the held stream timed out";
-  CHECK(lab_test::contains(by_id(ch10::pdl_misuse_findings(timed_out), "pdl_misuse_held").text, "timed out"));
+  CHECK(lab_test::contains(by_id(ch10::pdl_misuse_checks(timed_out), "pdl_misuse_held").text, "timed out"));
 
   ch10::MisuseRun no_fix = misuse(40, 0);
   no_fix.cases.pop_back();  // read_after_wait did not run
-  CHECK(ch10::pdl_misuse_findings(no_fix)[0].id == "pdl_misuse.skipped");
+  CHECK(ch10::pdl_misuse_checks(no_fix)[0].id == "pdl_misuse.skipped");
 
   ch10::MisuseRun skipped;
   skipped.skipped = true;
   skipped.skip_reason = "instrumented";
-  const std::vector<lab::Finding> s = ch10::pdl_misuse_findings(skipped);
+  const std::vector<lab::Finding> s = ch10::pdl_misuse_checks(skipped);
   REQUIRE(s.size() == 1);
   CHECK(s[0].id == "pdl_misuse.skipped");
   CHECK_FALSE(has_id(s, "pdl_fix_correct"));
 }
 
 TEST_CASE("pdl graph: edges all programmatic, correct, benchmark met") {
-  const std::vector<lab::Finding> f = ch10::pdl_graph_findings(graph_run(2.0, 1.7, kKernels - 1, kKernels - 1));
+  const std::vector<lab::Finding> f = ch10::pdl_graph_checks(graph_run(2.0, 1.7, kKernels - 1, kKernels - 1));
   REQUIRE(f.size() == 3);
   CHECK(by_id(f, "graph_chain_correct").passed);
   const lab::Finding& edges = by_id(f, "captured_edges_programmatic");
@@ -264,20 +265,20 @@ TEST_CASE("pdl graph: edges all programmatic, correct, benchmark met") {
 }
 
 TEST_CASE("pdl graph: no programmatic edges, some, not met, skipped; the table") {
-  const std::vector<lab::Finding> none = ch10::pdl_graph_findings(graph_run(2.0, 2.1, 0, 0));
+  const std::vector<lab::Finding> none = ch10::pdl_graph_checks(graph_run(2.0, 2.1, 0, 0));
   CHECK(by_id(none, "captured_edges_programmatic").id == "captured_edges_programmatic.none");
   CHECK_FALSE(by_id(none, "captured_edges_programmatic").passed);
   CHECK(by_id(none, "pdl_graph_benchmark").id == "pdl_graph_benchmark.not_met");
 
   // The hand-built graph's edges do not count for the captured ones.
-  const std::vector<lab::Finding> built_only = ch10::pdl_graph_findings(graph_run(2.0, 1.7, 0, kKernels - 1));
+  const std::vector<lab::Finding> built_only = ch10::pdl_graph_checks(graph_run(2.0, 1.7, 0, kKernels - 1));
   CHECK(by_id(built_only, "captured_edges_programmatic").id == "captured_edges_programmatic.none");
-  const std::vector<lab::Finding> captured_only = ch10::pdl_graph_findings(graph_run(2.0, 1.7, kKernels - 1, 1));
+  const std::vector<lab::Finding> captured_only = ch10::pdl_graph_checks(graph_run(2.0, 1.7, kKernels - 1, 1));
   CHECK(by_id(captured_only, "captured_edges_programmatic").id == "captured_edges_programmatic.all");
 
   ch10::ChainRun one = graph_run(2.0, 1.7, kKernels - 1, kKernels - 1);
   one.variants[2].programmatic_edges = 0;  // the early-trigger capture lost its edges
-  const std::vector<lab::Finding> some = ch10::pdl_graph_findings(one);
+  const std::vector<lab::Finding> some = ch10::pdl_graph_checks(one);
   CHECK(by_id(some, "captured_edges_programmatic").id == "captured_edges_programmatic.some");
   CHECK_FALSE(by_id(some, "captured_edges_programmatic").passed);
   CHECK(value(some, "captured_edges_programmatic", "fewest_count") == 0);
@@ -285,7 +286,7 @@ TEST_CASE("pdl graph: no programmatic edges, some, not met, skipped; the table")
   ch10::ChainRun skipped;
   skipped.skipped = true;
   skipped.skip_reason = "compute capability 8.0";
-  const std::vector<lab::Finding> s = ch10::pdl_graph_findings(skipped);
+  const std::vector<lab::Finding> s = ch10::pdl_graph_checks(skipped);
   REQUIRE(s.size() == 1);
   CHECK(s[0].id == "pdl_graph.skipped");
 

@@ -1,6 +1,6 @@
 #include <algorithm>
 
-#include "findings.hpp"
+#include "checks.hpp"
 #include "vocabulary.hpp"
 
 namespace ch10 {
@@ -54,11 +54,6 @@ lab::Finding benchmark(const std::string& id, const std::string& base, double ba
       .with("lower_percent", lower);
 }
 
-// Each variant's median per kernel over the first variant's (plain, or graph_plain).
-double to_plain(const ChainRun& run, const ChainVariant& v) {
-  return lab::median_or_nan(v.per_kernel_us) / lab::median_or_nan(run.variants.front().per_kernel_us);
-}
-
 }  // namespace
 
 StampSummary summarize_stamps(const std::vector<BlockStamps>& stamps, int kernels, int blocks) {
@@ -88,87 +83,6 @@ StampSummary summarize_stamps(const std::vector<BlockStamps>& stamps, int kernel
 
 // --- 1. PDL in a stream ------------------------------------------------------------------
 
-// 1 and 2: the chain in a stream, or (@p graph) as graphs: the same columns, a graph's edges, a stream's waits.
-static lab::ResultTable chain_table(const ChainRun& run, bool graph) {
-  std::vector<lab::Column> columns = {{"median", "per kernel", "us", 2},
-                                      {"min", "min", "us", 2},
-                                      {"max", "max", "us", 2},
-                                      {"count", "samples", "", 0},
-                                      {"to_plain", "to plain", "x", 2}};
-  if (graph) columns.insert(columns.end(), {{"edges", "edges", "", 0}, {"programmatic_edges", "programmatic", "", 0}});
-  columns.push_back({"overlap_us", "overlap (median)", "us", 2});
-  if (!graph)
-    columns.insert(columns.end(),
-                   {{"pairs_overlapped", "pairs overlapped", "", 0}, {"waited_us", "start to wait's end", "us", 2}});
-  columns.push_back({"mismatches", "mismatches", "", 0});
-  lab::ResultTable table(
-      graph ? "pdl_graph" : "pdl_stream",
-      graph ? lab::format("The %d-kernel chain as a graph, replayed between two events, / K", run.kernels)
-            : lab::format("%d dependent kernels on %lld floats, %d blocks each, %.2f us preamble", run.kernels,
-                          (long long)run.n, run.blocks, run.preamble_us),
-      graph ? "graph" : "launch", columns);
-  for (const ChainVariant& v : run.variants) {
-    const StampSummary s = stamps_of(run, v);
-    lab::ResultTable::Row& row = table.add_row(v.name).samples(v.per_kernel_us, "us").set("to_plain", to_plain(run, v));
-    if (graph)
-      row.set("edges", static_cast<long long>(v.edges))
-          .set("programmatic_edges", static_cast<long long>(v.programmatic_edges));
-    row.set("overlap_us", lab::median_or_nan(s.overlap_us));
-    if (!graph) row.set("pairs_overlapped", static_cast<long long>(s.pairs_overlapped)).set("waited_us", s.waited_us);
-    row.set("mismatches", static_cast<long long>(v.mismatches));
-  }
-  const std::string stream_note =
-      std::string(run.held ? "events around the K launches queued behind a held stream, / K"
-                           : "events around the K launches (stream not held: too many, or instrumented), / K") +
-      "; overlap: last block end of kernel k less first block start of k+1 (> 0: overlap)";
-  table.note(run.skipped ? "skipped: " + run.skip_reason
-             : graph     ? "all captured (cudaStreamBeginCapture) except graph_pdl_edges, built by hand with "
-                           "cudaGraphAddNode and programmatic edges; programmatic: type and port, from cudaGraphGetEdges"
-                         : stream_note);
-  return table;
-}
-
-lab::ResultTable pdl_stream_table(const ChainRun& run) { return chain_table(run, false); }
-
-lab::ResultTable pdl_graph_table(const ChainRun& run) { return chain_table(run, true); }
-
-lab::ResultTable overlap_table(const std::string& id, const ChainRun& run) {
-  lab::ResultTable table(id, "Every consecutive pair: kernel k's last block end less kernel k+1's first block start",
-                         "launch",
-                         {{"median", "median", "us", 3},
-                          {"min", "min", "us", 3},
-                          {"max", "max", "us", 3},
-                          {"count", "pairs", "", 0},
-                          {"step_us", "timer step", "us", 3}});
-  for (const ChainVariant& v : run.variants) {
-    const StampSummary s = stamps_of(run, v);
-    lab::ResultTable::Row& row = table.add_row(v.name).set("step_us", s.step_us);
-    if (!s.overlap_us.empty()) row.samples(s.overlap_us, "us");
-  }
-  table.note("from %globaltimer stamps of the last sample; the step is the smallest difference between two stamps");
-  return table;
-}
-
-lab::ResultTable pdl_misuse_table(const MisuseRun& run) {
-  lab::ResultTable table(
-      "pdl_misuse",
-      lab::format("A PDL secondary behind a primary that triggers at once and writes %.0f us later", run.delay_us),
-      "secondary",
-      {{"mismatches", "mismatches", "", 0},
-       {"first_bad_index", "first bad index", "", 0},
-       {"lead_us", "began before last store", "us", 1}});
-  for (const MisuseCase& c : run.cases) {
-    lab::ResultTable::Row& row =
-        table.add_row(c.name).set("mismatches", static_cast<long long>(c.result.mismatches)).set("lead_us", c.lead_us);
-    if (!c.result.first.empty()) row.set("first_bad_index", static_cast<long long>(c.result.first.front().index));
-  }
-  table.note(run.skipped ? "skipped: " + run.skip_reason
-                         : "began before last store: the latest store start of a primary block less the secondary's "
-                           "first block start (%globaltimer; > 0: the secondary ran before every block stored); "
-                           "_held: both queued behind a held stream; every kernel run once before");
-  return table;
-}
-
 // Not a check: the guide calls the overlap "opportunistic and not guaranteed" (the page, section 1).
 static lab::Finding blocks_started_early(const ChainRun& run) {
   const ChainVariant* plain = find_named(run.variants, "plain");
@@ -194,7 +108,7 @@ static lab::Finding blocks_started_early(const ChainRun& run) {
       .with("pairs_count", e.overlap_us.size());
 }
 
-std::vector<lab::Finding> pdl_stream_findings(const ChainRun& run) {
+std::vector<lab::Finding> pdl_stream_checks(const ChainRun& run) {
   if (run.skipped) return {lab::skipped("pdl_stream", "PDL in a stream", run.skip_reason)};
   return {chain_correct("chain_correct", run), blocks_started_early(run),
           benchmark("pdl_benchmark", "plain", per_kernel(run, "plain"), faster(run, "pdl", "pdl_early_trigger"))};
@@ -207,12 +121,13 @@ static lab::Finding fix_correct(const MisuseRun& run, const std::string& suffix)
   if (fixed == nullptr)
     return lab::skipped("pdl_misuse" + suffix, "a read before cudaGridDependencySynchronize()",
                         suffix.empty() || run.held_why_not.empty() ? "the rows did not run" : run.held_why_not);
-  return lab::correctness_check("pdl_fix_correct" + suffix, "the wait before the read gives the right answer",
-                                fixed->result.passed(), fixed->result.detail())
+  const std::string name = std::string("the wait before the read gives the right answer") +
+                           (suffix.empty() ? " (idle stream)" : " (queued behind a held stream)");
+  return lab::correctness_check("pdl_fix_correct" + suffix, name, fixed->result.passed(), fixed->result.detail())
       .with("mismatches_count", static_cast<double>(fixed->result.mismatches));
 }
 
-std::vector<lab::Finding> pdl_misuse_findings(const MisuseRun& run) {
+std::vector<lab::Finding> pdl_misuse_checks(const MisuseRun& run) {
   if (run.skipped)
     return {lab::skipped("pdl_misuse", "a read before cudaGridDependencySynchronize()", run.skip_reason)};
   return {fix_correct(run, ""), fix_correct(run, "_held")};
@@ -245,7 +160,7 @@ static lab::Finding captured_edges(const ChainRun& run) {
       .with("fewest_count", fewest);
 }
 
-std::vector<lab::Finding> pdl_graph_findings(const ChainRun& run) {
+std::vector<lab::Finding> pdl_graph_checks(const ChainRun& run) {
   if (run.skipped) return {lab::skipped("pdl_graph", "PDL in a graph", run.skip_reason)};
   return {chain_correct("graph_chain_correct", run), captured_edges(run),
           benchmark("pdl_graph_benchmark", "graph_plain", per_kernel(run, "graph_plain"),

@@ -3,9 +3,9 @@
 #include <istream>
 #include <nlohmann/json.hpp>
 
+#include "checks.hpp"
 #include "child_process.hpp"
 #include "command_line.hpp"
-#include "findings.hpp"
 #include "vocabulary.hpp"
 
 namespace ch10 {
@@ -40,10 +40,6 @@ bool read_line(const std::string& text, const char* tag, Probe& into) {
 }
 
 constexpr char kSuccess[] = "cudaSuccess";
-
-const char* documented_text(Documented d) {
-  return d == Documented::prohibited ? "prohibited" : d == Documented::allowed ? "allowed" : "not stated";
-}
 
 // Refused as capture refuses: a capture error code, or the capture invalidated after the call.
 bool capture_refusal(const CaptureProbe& p) {
@@ -96,35 +92,6 @@ Documented documented(const std::string& mode, const std::string& call) {
   // The legacy-stream rule does not reach a non-blocking capture; only relaxed says unsafe calls are fine.
   if (call == "memcpy_legacy_nonblocking_capture" && mode == "relaxed") return Documented::allowed;
   return Documented::not_stated;
-}
-
-lab::ResultTable capture_calls_table(const CaptureRun& run) {
-  lab::ResultTable table("capture_calls", "Calls made while a stream captures, one child process each", "call / mode",
-                         {{"documented", "documented", "", 0},
-                          {"returned", "returned", "", 0},
-                          {"status_after", "capture after", "", 0},
-                          {"end_capture", "cudaStreamEndCapture", "", 0},
-                          {"graph", "graph", "", 0},
-                          {"context", "context after", "", 0}});
-  for (const CaptureProbe& p : run.probes) {
-    lab::ResultTable::Row& row = table.add_row(p.call + " / " + p.mode);
-    row.set("documented", documented_text(documented(p.mode, p.call)));
-    if (!p.measured) {
-      row.set("returned", "not measured").set("why_not", p.why_not);
-      continue;
-    }
-    row.set("returned", p.returned)
-        .set("status_after", p.status_after)
-        .set("end_capture", p.end_capture)
-        .set("graph", p.end_capture == "-" ? "-"
-                      : p.graph_null       ? "NULL"
-                                           : "a graph")
-        .set("context", p.context);
-  }
-  table.note(run.skipped ? "skipped: " + run.skip_reason
-                         : "each child: begin capture, queue a kernel, the call, cudaStreamIsCapturing, "
-                           "cudaStreamEndCapture, then a kernel, a copy and a sync (context after)");
-  return table;
 }
 
 static lab::Finding capture_as_documented_check(const CaptureRun& run) {
@@ -200,7 +167,7 @@ static lab::Finding invalidation(const CaptureRun& run) {
       .with("rows_invalidated", invalidated);
 }
 
-std::vector<lab::Finding> capture_findings(const CaptureRun& run) {
+std::vector<lab::Finding> capture_checks(const CaptureRun& run) {
   if (run.skipped) return {lab::skipped("capture_calls", "what capture forbids", run.skip_reason)};
   return {capture_as_documented_check(run), context_survives(run), invalidation(run)};
 }
@@ -253,7 +220,7 @@ lab::ResultTable queue_scale_table(const QueueScaleRun& run) {
   return table;
 }
 
-std::vector<lab::Finding> queue_scale_findings(const QueueScaleRun& run) {
+std::vector<lab::Finding> queue_scale_checks(const QueueScaleRun& run) {
   if (run.skipped) return {lab::skipped("queue_scale", "the launch queue's scale", run.skip_reason)};
   return {};  // the table says, value by value, whether the depth was the documented factor times the unset one
 }

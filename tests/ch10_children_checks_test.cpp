@@ -1,5 +1,5 @@
 // Chapter 10's sections 5 and 6 on hand-made data: every branch of every
-// function in chapters/10_dependent_launch/findings.hpp (its id,
+// function in chapters/10_dependent_launch/checks.hpp (its id,
 // verdict and numbers), the two children's lines read back as written, and the
 // chapter's options (defaults, ranges, memory need). No GPU.
 #include <doctest/doctest.h>
@@ -9,11 +9,12 @@
 #include <vector>
 
 #include "../chapters/10_dependent_launch/options.hpp"  // every chapter's file is named options.hpp: by path
+#include "checks.hpp"
 #include "command_line.hpp"
-#include "findings.hpp"
 #include "program.hpp"
 #include "support/findings_support.hpp"
 #include "support/options_support.hpp"
+#include "tables.hpp"
 
 namespace {
 
@@ -223,7 +224,7 @@ TEST_CASE("what the documentation says of each call in each mode") {
 
 TEST_CASE("capture as documented: every check's passing branch, and the table") {
   const ch10::CaptureRun run = documented_run();
-  const auto findings = ch10::capture_findings(run);
+  const auto findings = ch10::capture_checks(run);
   REQUIRE(findings.size() == 3);
   CHECK(by_id(findings, "capture_as_documented").id == "capture_as_documented.all");
   CHECK(by_id(findings, "capture_as_documented").passed);
@@ -268,7 +269,7 @@ TEST_CASE("capture differs from the documentation: the failing branches") {
   missing.why_not = "ch10_capture_child exited with code 1";
   row(run, "none", ch10::kOutsideCaptureCall).returned = "cudaSuccess";  // cuda.h: invalid outside capture
 
-  const auto findings = ch10::capture_findings(run);
+  const auto findings = ch10::capture_checks(run);
   CHECK(by_id(findings, "capture_as_documented").id == "capture_as_documented.differs");
   CHECK_FALSE(by_id(findings, "capture_as_documented").passed);
   CHECK(value(findings, "capture_as_documented", "rows_measured") == 27);
@@ -292,20 +293,20 @@ TEST_CASE("capture: a prohibited call refused for another reason is not as docum
   oom.status_after = "active";
   oom.end_capture = "cudaSuccess";
   oom.graph_null = false;
-  const auto findings = ch10::capture_findings(run);
+  const auto findings = ch10::capture_checks(run);
   CHECK_FALSE(by_id(findings, "capture_as_documented").passed);
   CHECK(lab_test::contains(by_id(findings, "capture_as_documented").text, "cudaErrorMemoryAllocation"));
   CHECK(by_id(findings, "invalidation").passed);  // not a capture's refusal: not counted there
   CHECK(value(findings, "invalidation", "rows_refused") == 17);
   oom.status_after = "invalidated";  // invalidated after the call: the capture refused it
-  CHECK(by_id(ch10::capture_findings(run), "capture_as_documented").passed);
+  CHECK(by_id(ch10::capture_checks(run), "capture_as_documented").passed);
 }
 
 TEST_CASE("capture skipped, or no child reported") {
   ch10::CaptureRun skipped;
   skipped.skipped = true;
   skipped.skip_reason = "instrumented";
-  auto findings = ch10::capture_findings(skipped);
+  auto findings = ch10::capture_checks(skipped);
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].id == "capture_calls.skipped");
   CHECK_FALSE(has_id(findings, "capture_as_documented"));
@@ -314,7 +315,7 @@ TEST_CASE("capture skipped, or no child reported") {
   ch10::CaptureRun none;
   none.probes.push_back(ch10::CaptureProbe{});
   none.probes[0].why_not = "no such file";
-  findings = ch10::capture_findings(none);
+  findings = ch10::capture_checks(none);
   CHECK(by_id(findings, "capture_as_documented").id == "capture_as_documented.differs");
   CHECK_FALSE(by_id(findings, "capture_as_documented").passed);  // no child reported: a failed check
   CHECK(lab_test::contains(by_id(findings, "capture_as_documented").text, "no such file"));
@@ -335,7 +336,7 @@ TEST_CASE("the documented factors") {
 
 TEST_CASE("queue scale: as documented per value, in the table") {
   const ch10::QueueScaleRun run = queue_run({1021, 255, 510, 2042, 4084, 1021});
-  CHECK(ch10::queue_scale_findings(run).empty());  // the table says it
+  CHECK(ch10::queue_scale_checks(run).empty());  // the table says it
   const lab::ResultTable table = ch10::queue_scale_table(run);
   CHECK(table.id() == "queue_scale");
   CHECK(table.rows().size() == 6);
@@ -378,7 +379,7 @@ TEST_CASE("queue scale: queues that never filled, no unset depth, a child that f
   ch10::QueueScaleRun skipped;
   skipped.skipped = true;
   skipped.skip_reason = "instrumented";
-  const auto findings = ch10::queue_scale_findings(skipped);
+  const auto findings = ch10::queue_scale_checks(skipped);
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].id == "queue_scale.skipped");
 }

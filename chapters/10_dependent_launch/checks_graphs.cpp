@@ -2,7 +2,7 @@
 #include <cmath>
 #include <limits>
 
-#include "findings.hpp"
+#include "checks.hpp"
 #include "vocabulary.hpp"
 
 namespace ch10 {
@@ -115,34 +115,9 @@ static lab::Finding while_overhead(const JacobiRun& run) {
       .with("ratio", h / w);
 }
 
-std::vector<lab::Finding> jacobi_findings(const JacobiRun& run) { return {jacobi_identical(run), while_overhead(run)}; }
+std::vector<lab::Finding> jacobi_checks(const JacobiRun& run) { return {jacobi_identical(run), while_overhead(run)}; }
 
 // --- 4. Timing inside a graph --------------------------------------------------
-
-lab::ResultTable graph_timing_table(const GraphTimingRun& run) {
-  lab::ResultTable table(
-      "graph_timing",
-      lab::format("One kernel node of seven in a replayed graph (%lld floats), timed four ways", (long long)run.n),
-      "what",
-      {{"median", "median", "us", 3},
-       {"min", "min", "us", 3},
-       {"max", "max", "us", 3},
-       {"count", "samples", "", 0},
-       {"returned", "cudaEventElapsedTime", "", 0}});
-  const auto add = [&](const char* name, const std::vector<double>& us, const std::string& returned) {
-    lab::ResultTable::Row& row = table.add_row(name);
-    if (!us.empty()) row.samples(us, "us");
-    row.set("returned", returned);
-  };
-  add("external_pair", run.external_us, run.external_returned);
-  add("external_floor", run.floor_us, run.floor_returned);
-  add("cupti_node", run.cupti_us, run.cupti_us.empty() ? "not recorded: " + run.cupti_missing : "(CUPTI)");
-  add("default_pair", run.default_us, run.default_returned);
-  table.note(
-      "external: cudaEventRecordWithFlags(..., cudaEventRecordExternal) during capture; floor: such a pair "
-      "around nothing; default: plain cudaEventRecord during capture");
-  return table;
-}
 
 static lab::Finding graph_timing_correct(const GraphTimingRun& run) {
   const bool passed = run.results_checked > 0 && run.wrong.empty();
@@ -153,8 +128,9 @@ static lab::Finding graph_timing_correct(const GraphTimingRun& run) {
       .with("results_count", run.results_checked);
 }
 
-// The external pair against CUPTI: does it contain the node (a timing check: less the floor, at least
-// CUPTI's duration less the events' resolution), and the page's target (within the larger of 1 us and the floor).
+// The external pair against CUPTI: less the floor, is it at least CUPTI's duration less the events'
+// resolution (a timing check on three lengths, consistent with the pair bracketing the node), and the page's target
+// (within the larger of 1 us and the floor).
 static std::vector<lab::Finding> external_vs_cupti(const GraphTimingRun& run) {
   const char* target = "benchmark: external pair within max(1 us, the floor) of CUPTI";
   if (run.cupti_us.empty() || run.external_us.empty()) {
@@ -171,7 +147,7 @@ static std::vector<lab::Finding> external_vs_cupti(const GraphTimingRun& run) {
   };
   return {numbers(lab::timing_check(
               contains ? "external_pair_brackets.yes" : "external_pair_brackets.no",
-              "the external pair contains the node: less the floor, >= CUPTI's duration less 0.5 us", contains,
+              "the external pair, less the floor, is at least the node's CUPTI duration less 0.5 us", contains,
               lab::format("external pair %.3f us less the floor %.3f us: %.3f us, against the node's %.3f us (CUPTI)",
                           event, floor, event - floor, cupti))),
           numbers(lab::named_observation(
@@ -181,10 +157,10 @@ static std::vector<lab::Finding> external_vs_cupti(const GraphTimingRun& run) {
               .with("allowance_us", allowance)};
 }
 
-std::vector<lab::Finding> graph_timing_findings(const GraphTimingRun& run) {
-  std::vector<lab::Finding> findings = {graph_timing_correct(run)};
-  for (lab::Finding& f : external_vs_cupti(run)) findings.push_back(std::move(f));
-  return findings;
+std::vector<lab::Finding> graph_timing_checks(const GraphTimingRun& run) {
+  std::vector<lab::Finding> checks = {graph_timing_correct(run)};
+  for (lab::Finding& f : external_vs_cupti(run)) checks.push_back(std::move(f));
+  return checks;
 }
 
 }  // namespace ch10

@@ -1,4 +1,4 @@
-// Chapter 11's findings replayed on the kept runs: each section's run structs
+// Chapter 11's checks replayed on the kept runs: each section's run structs
 // rebuilt from the JSON of the H200 run of 2026-12-02 (the code of this tree)
 // and of the H100's run 6 of 2026-11-25 (older code, same tables and columns;
 // run 5 for the greatest priority's slow run), fed to the chapter's functions,
@@ -10,10 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "findings_host.hpp"
-#include "findings_sched.hpp"
+#include "checks_host.hpp"
+#include "checks_sched.hpp"
 #include "support/findings_support.hpp"
 #include "support/replay.hpp"
+#include "tables_host.hpp"
+#include "tables_sched.hpp"
 
 namespace {
 
@@ -134,11 +136,11 @@ ch11::WaitValueRun wait_value_from(const lab_test::KeptRun& run) {
 
 // The checks every run printed, the same on both GPUs: each recomputed verdict equals the run's.
 void check_the_checks(const lab_test::KeptRun& run) {
-  const auto timeline = ch11::block_timeline_findings(block_timeline_from(run));
-  const auto priority = ch11::priority_findings(priorities_from(run));
-  const auto green = ch11::green_findings(green_from(run));
-  const auto chain = ch11::host_chain_findings(host_chain_from(run));
-  const auto wait = ch11::wait_value_findings(wait_value_from(run));
+  const auto timeline = ch11::block_timeline_checks(block_timeline_from(run));
+  const auto priority = ch11::priority_checks(priorities_from(run));
+  const auto green = ch11::green_checks(green_from(run));
+  const auto chain = ch11::host_chain_checks(host_chain_from(run));
+  const auto wait = ch11::wait_value_checks(wait_value_from(run));
   for (const char* id : {"block_add_correct", "block_records_complete"}) {
     CAPTURE(id);
     CHECK(by_id(timeline, id).passed == run.passed(id));
@@ -181,9 +183,9 @@ void check_no_preemption(const lab_test::KeptRun& run) {
 TEST_CASE("ch11 replay: the H200 of 2026-12-02 gets the verdicts it printed") {
   const lab_test::KeptRun run = lab_test::KeptRun::load(lab_test::kH200Run, "ch11_who_gets_the_gpu");
   check_the_checks(run);
-  const auto timeline = ch11::block_timeline_findings(block_timeline_from(run));
-  const auto priority = ch11::priority_findings(priorities_from(run));
-  const auto green = ch11::green_findings(green_from(run));
+  const auto timeline = ch11::block_timeline_checks(block_timeline_from(run));
+  const auto priority = ch11::priority_checks(priorities_from(run));
+  const auto green = ch11::green_checks(green_from(run));
   for (const char* id : {"recorder_vs_cupti", "priority_shortens_delay"}) {
     CAPTURE(id);
     const auto& f = std::string(id) == "recorder_vs_cupti" ? timeline : priority;
@@ -206,7 +208,7 @@ TEST_CASE("ch11 replay: the H100's run 6 of 2026-11-25 under today's functions")
   CHECK(run.finding("recorder_vs_cupti").at("finding_id") == "recorder_vs_cupti.inside");
   CHECK(run.passed("priority_shortens_delay"));
   CHECK(run.finding("long_blocks_preempted").at("values").at("started_on_full_sm") == 0);
-  const auto priority = ch11::priority_findings(priorities_from(run));
+  const auto priority = ch11::priority_checks(priorities_from(run));
   CHECK(value(priority, "priority_shortens_delay", "greatest_us") ==
         doctest::Approx(run.finding("priority_shortens_delay").at("values").at("greatest_us").get<double>()));
   check_no_preemption(run);
@@ -216,7 +218,7 @@ TEST_CASE("ch11 replay: the H100's run 6 of 2026-11-25 under today's functions")
 // shorter than equal priority's 717.9 us, so the observation's branch is the same as on the others.
 TEST_CASE("ch11 replay: the H100's run 5, the greatest priority's slow run") {
   const lab_test::KeptRun run = lab_test::KeptRun::load(lab_test::kH100Run, "ch11_who_gets_the_gpu");
-  const auto priority = ch11::priority_findings(priorities_from(run));
+  const auto priority = ch11::priority_checks(priorities_from(run));
   CHECK(by_id(priority, "priority_shortens_delay").id == "priority_shortens_delay.shorter");
   CHECK(value(priority, "priority_shortens_delay", "greatest_us") == doctest::Approx(245.328));
   CHECK(value(priority, "priority_shortens_delay", "ratio") > 0.1);  // the 1/10 target set on the H100: not met here

@@ -21,6 +21,7 @@
 #include "priorities.cuh"
 #include "statistics.hpp"
 #include "support/skip.hpp"
+#include "tables_sched.hpp"
 
 namespace {
 

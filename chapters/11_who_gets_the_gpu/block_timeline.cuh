@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <string>
 
-#include "findings_sched.hpp"
+#include "data.hpp"
 
 namespace ch11 {
 

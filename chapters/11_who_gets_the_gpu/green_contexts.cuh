@@ -9,8 +9,8 @@
 
 #include <cuda_runtime.h>
 
+#include "data.hpp"
 #include "device.cuh"
-#include "findings_host.hpp"
 #include "options.hpp"
 
 namespace ch11 {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "findings_host.hpp"
+#include "data.hpp"
 
 namespace ch11 {
 

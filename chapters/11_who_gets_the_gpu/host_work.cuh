@@ -17,8 +17,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "checks_host.hpp"
 #include "device.cuh"
-#include "findings_host.hpp"
 
 namespace ch11 {
 

@@ -5,7 +5,7 @@
 /// they launched; this section times what a range costs when no tool listens.
 #pragma once
 
-#include "findings_sched.hpp"
+#include "data.hpp"
 
 namespace ch11 {
 

@@ -10,8 +10,8 @@
 
 #include <cuda_runtime.h>
 
+#include "data.hpp"
 #include "device.cuh"
-#include "findings_sched.hpp"
 
 namespace ch11 {
 

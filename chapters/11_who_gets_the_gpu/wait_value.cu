@@ -1,4 +1,4 @@
-// Section 5's lesson: a stream that waits without an SM.
+// Section 5's lesson: a stream held by a wait on memory.
 //
 // The spin blocker is a kernel: while it polls its flag, a warp of it is
 // resident on one SM, and that SM has room for one block of the wave less.

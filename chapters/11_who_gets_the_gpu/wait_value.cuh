@@ -11,8 +11,8 @@
 
 #include <cuda_runtime.h>
 
+#include "data.hpp"
 #include "device.cuh"
-#include "findings_host.hpp"
 
 namespace ch11 {
 

@@ -5,7 +5,7 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
-#include "findings_host.hpp"
+#include "checks_host.hpp"
 
 namespace exercise11b {
 

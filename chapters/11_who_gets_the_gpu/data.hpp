@@ -1,15 +1,18 @@
-/// @file findings_host.hpp
-/// @brief Sections 3, 4 and 5's data (what green_contexts.cuh, host_work.cuh and
-/// wait_value.cuh return) and the pure functions that turn it into tables and
-/// findings. Plain C++: tests/ch11_host_findings_test.cpp checks every branch on
-/// hand-made data.
+/// @file data.hpp
+/// @brief What chapter 11's experiments return: sections 1, 2 and 6
+/// (block_timeline.cuh, priorities.cuh, nvtx_ranges.cuh) and sections 3, 4 and 5
+/// (green_contexts.cuh, host_work.cuh, wait_value.cuh), with the block records'
+/// readings the lesson makes (KernelSpan, ChainGaps). Plain structs: the
+/// checks_*.hpp judge them, the tables_*.hpp print them.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "block_recorder.hpp"
-#include "report.hpp"
+#include "verify.hpp"
 
 namespace ch11 {
 
@@ -26,12 +29,6 @@ struct KernelSpan {
   double us() const { return static_cast<double>(last_end_ns - first_start_ns) * 1e-3; }  ///< the span in us
 };
 
-/// Reads @p count records from @p first.
-KernelSpan span_of(const BlockRecord* first, std::size_t count);
-
-/// How many of @p records began more than @p after_us after the first of them began.
-int late_blocks(const std::vector<BlockRecord>& records, double after_us);
-
 /// The gaps of a chain: kernel k+1's first start less kernel k's last end, for each pair.
 struct ChainGaps {
   std::vector<double> gaps_us;  ///< one per pair (< 0: k+1 began before k ended)
@@ -39,8 +36,55 @@ struct ChainGaps {
   int missing = 0;              ///< blocks with no record
 };
 
-/// Reads @p records of @p kernels kernels of @p blocks blocks each, kernel-major.
-ChainGaps chain_gaps(const std::vector<BlockRecord>& records, int kernels, int blocks);
+// --- 1. A block-level timeline -------------------------------------------------------
+
+/// Section 1: the add kernel c = a + b, each sample launched once without and once
+/// with its blocks recording, the pair queued behind a held stream.
+struct BlockTimelineRun {
+  std::int64_t n = 0;                      ///< floats per vector
+  int blocks = 0;                          ///< blocks of each launch
+  int threads = 0;                         ///< threads per block
+  bool held = true;                        ///< the stream was held while each pair was queued
+  std::vector<double> plain_cupti_us;      ///< CUPTI's duration of each launch that did not record
+  std::vector<double> recorded_cupti_us;   ///< CUPTI's duration of each launch that recorded
+  std::vector<double> plain_events_us;     ///< events around each launch that did not record
+  std::vector<double> recorded_events_us;  ///< events around each launch that recorded
+  std::vector<lab::BlockSpan> spans;       ///< every recording launch's records, read (summarize_blocks)
+  std::vector<lab::BlockRecord> last;      ///< the last recording launch's records
+  std::string cupti_missing;               ///< why there are no CUPTI durations ("" when there are)
+  lab::Comparison result;                  ///< c against the CPU's a + b after the loop
+};
+
+// --- 2. Stream priorities -----------------------------------------------------------
+
+/// One way of launching the urgent kernel, sampled several times.
+struct UrgentCase {
+  std::string name;                        ///< "idle", "equal_priority", "greatest_priority", "launch_attribute"
+  int priority = 0;                        ///< the priority the urgent kernel was launched with
+  bool loaded = true;                      ///< the long kernel was running (false: "idle")
+  std::vector<double> delay_us;            ///< first urgent block start less the launch, per sample (NaN: unseen)
+  std::vector<double> launched_after_us;   ///< the launch less the long kernel's first block start, per sample
+  std::vector<lab::BlockRecord> urgent;    ///< the last sample's urgent blocks
+  std::vector<lab::BlockRecord> long_run;  ///< the last sample's long-kernel blocks (empty when idle)
+  std::size_t missing = 0;                 ///< blocks of every sample, urgent and long, that recorded nothing
+};
+
+/// Section 2: an urgent kernel launched while a long low-priority kernel fills the GPU.
+struct PriorityRun {
+  bool skipped = false;           ///< not run
+  std::string skip_reason;        ///< why
+  int least = 0;                  ///< cudaDeviceGetStreamPriorityRange: the least priority (the largest number)
+  int greatest = 0;               ///< and the greatest (the smallest number)
+  int threads = 0;                ///< threads per block, both kernels
+  int resident_per_sm = 0;        ///< blocks of that size one SM holds at once (the occupancy API)
+  int long_blocks = 0;            ///< the long kernel's blocks: waves x resident_per_sm x SMs
+  int long_waves = 0;             ///< waves of them: from 2, blocks are pending while the first wave runs
+  double long_block_us = 0;       ///< each long block's spin
+  int urgent_blocks = 0;          ///< the urgent kernel's blocks
+  double urgent_block_us = 0;     ///< each urgent block's spin
+  std::string attribute_missing;  ///< why "launch_attribute" was not run ("" when it was)
+  std::vector<UrgentCase> cases;  ///< idle, equal_priority, greatest_priority[, launch_attribute]
+};
 
 // --- 3. Green contexts ------------------------------------------------------------------
 
@@ -69,11 +113,6 @@ struct GreenRun {
   int shared_sms = 0;                   ///< SMs used by both (all samples): 0 when the parts are disjoint
 };
 
-/// 3. The urgent kernel's time outside its blocks (and its ratio to idle) and the long kernel's spans.
-lab::ResultTable green_table(const GreenRun& run);
-/// 3. green_disjoint, green_long_loss (or green_contexts.skipped).
-std::vector<lab::Finding> green_findings(const GreenRun& run);
-
 // --- 4. Host work inside a stream -------------------------------------------------------
 
 /// One way of running the chain: its gaps over every sample.
@@ -97,11 +136,6 @@ struct HostChainRun {
   std::vector<HostChainVariant> variants;  ///< in the order run
 };
 
-/// 4. Gaps of each way, each against no_host_function's, and the per-kernel time.
-lab::ResultTable host_chain_table(const HostChainRun& run);
-/// 4. host_chain_order, and event_thread_gap.skipped when the third way did not run.
-std::vector<lab::Finding> host_chain_findings(const HostChainRun& run);
-
 /// One CUDA call made inside a host function, in a child process of its own.
 struct HostCallProbe {
   std::string call;        ///< host_calls.cuh's name for it
@@ -110,6 +144,7 @@ struct HostCallProbe {
   bool finished = false;   ///< the child printed its line
   std::string why_not;     ///< why not (stopped after the timeout, or a crash)
 };
+
 /// Section 4's second half: every call of host_call_names().
 struct HostCallRun {
   bool skipped = false;               ///< not run
@@ -117,12 +152,8 @@ struct HostCallRun {
   double timeout_s = 0;               ///< each child's time limit
   std::vector<HostCallProbe> probes;  ///< one per call
 };
-/// One row per call: returned, the stream's sync after it, or why there is no answer (id "host_call").
-lab::ResultTable host_call_table(const HostCallRun& run);
-/// host_calls.skipped when the children did not run; nothing else (the table says what each call returned).
-std::vector<lab::Finding> host_call_findings(const HostCallRun& run);
 
-// --- 5. A stream that waits without an SM -----------------------------------------------
+// --- 5. A stream held by a wait on memory -----------------------------------------------
 
 /// One way of holding stream A while a full wave runs on stream B.
 struct WaveWay {
@@ -145,9 +176,14 @@ struct WaitValueRun {
   std::vector<WaveWay> ways;  ///< stream_free, spin_blocker, wait_value
 };
 
-/// 5. The wave's span beside each hold (against the free stream's) and its late blocks.
-lab::ResultTable wait_value_table(const WaitValueRun& run);
-/// 5. stream_held (or wait_value.skipped).
-std::vector<lab::Finding> wait_value_findings(const WaitValueRun& run);
+// --- 6. Ranges a profiler shows -----------------------------------------------------
+
+/// Section 6: nvtxRangePushA / nvtxRangePop pairs timed on the host.
+struct NvtxRun {
+  int pairs_per_sample = 0;          ///< push/pop pairs per timed sample
+  std::vector<double> per_range_ns;  ///< host time per pair, one per sample
+  int push_result = 0;               ///< what nvtxRangePushA returned (-2: no tool tracks ranges)
+  int pop_result = 0;                ///< what the matching nvtxRangePop returned
+};
 
 }  // namespace ch11

@@ -1,5 +1,5 @@
 // Chapter 11, sections 1, 2 and 6 on hand-made data: every branch of every
-// finding in chapters/11_who_gets_the_gpu/findings_sched.hpp (id, verdict,
+// finding in chapters/11_who_gets_the_gpu/checks_sched.hpp (id, verdict,
 // numbers), the preemption reading of block records, and the tables' cells. No GPU.
 #include <doctest/doctest.h>
 
@@ -7,8 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "findings_sched.hpp"
+#include "checks_sched.hpp"
 #include "support/findings_support.hpp"
+#include "tables_sched.hpp"
 
 namespace {
 
@@ -110,7 +111,7 @@ TEST_CASE("recorder_spans_us: one span per recording launch, first start to last
 
 TEST_CASE("block_add_correct and block_records_complete: pass on right data, fail on a wrong c or a lost record") {
   ch11::BlockTimelineRun run = timeline(3.05);
-  auto f = ch11::block_timeline_findings(run);
+  auto f = ch11::block_timeline_checks(run);
   CHECK(by_id(f, "block_add_correct").passed);
   CHECK(by_id(f, "block_records_complete").passed);
   CHECK(value(f, "block_records_complete", "written_count") == 12);
@@ -120,7 +121,7 @@ TEST_CASE("block_add_correct and block_records_complete: pass on right data, fai
   std::vector<lab::BlockRecord> lost = run.last;
   lost[2] = lab::BlockRecord{};  // a block that never wrote its record
   run.spans[1] = lab::summarize_blocks(lost);
-  f = ch11::block_timeline_findings(run);
+  f = ch11::block_timeline_checks(run);
   CHECK_FALSE(by_id(f, "block_add_correct").passed);
   CHECK(value(f, "block_add_correct", "mismatches_count") == 3);
   CHECK_FALSE(by_id(f, "block_records_complete").passed);
@@ -130,23 +131,23 @@ TEST_CASE("block_add_correct and block_records_complete: pass on right data, fai
   lost = run.last;
   lost.pop_back();  // a launch read with fewer records than blocks
   run.spans[0] = lab::summarize_blocks(lost);
-  CHECK_FALSE(by_id(ch11::block_timeline_findings(run), "block_records_complete").passed);
+  CHECK_FALSE(by_id(ch11::block_timeline_checks(run), "block_records_complete").passed);
 }
 
 TEST_CASE("recorder_vs_cupti: the span shorter than CUPTI's duration in every launch, not shorter, skipped") {
-  auto f = ch11::block_timeline_findings(timeline(2.2));  // CUPTI 3.00 us: the span 0.8 us shorter
+  auto f = ch11::block_timeline_checks(timeline(2.2));  // CUPTI 3.00 us: the span 0.8 us shorter
   CHECK(by_id(f, "recorder_vs_cupti").id == "recorder_vs_cupti.shorter");
   CHECK(by_id(f, "recorder_vs_cupti").kind == lab::Finding::Kind::observation);
   CHECK(value(f, "recorder_vs_cupti", "launches_shorter") == 3);
   CHECK(value(f, "recorder_vs_cupti", "shorter_by_us") == doctest::Approx(0.8));
   CHECK(value(f, "recorder_vs_cupti", "cupti_us") == doctest::Approx(3.0));
 
-  f = ch11::block_timeline_findings(timeline(3.5));  // longer than CUPTI's duration
+  f = ch11::block_timeline_checks(timeline(3.5));  // longer than CUPTI's duration
   CHECK(by_id(f, "recorder_vs_cupti").id == "recorder_vs_cupti.not_shorter");
   CHECK(value(f, "recorder_vs_cupti", "launches_shorter") == 0);
   CHECK(value(f, "recorder_vs_cupti", "shorter_by_us") == doctest::Approx(-0.5));
 
-  f = ch11::block_timeline_findings(timeline(3.05, false));
+  f = ch11::block_timeline_checks(timeline(3.05, false));
   CHECK(by_id(f, "recorder_vs_cupti").id == "recorder_vs_cupti.skipped");
 }
 
@@ -197,41 +198,41 @@ TEST_CASE("read_preemption: an urgent block on an SM still full of long blocks c
 
 TEST_CASE("priority_records_complete: fails when a block recorded nothing") {
   ch11::PriorityRun run = priority_run(500, 100);
-  CHECK(by_id(ch11::priority_findings(run), "priority_records_complete").passed);
+  CHECK(by_id(ch11::priority_checks(run), "priority_records_complete").passed);
   run.cases[1].missing = 3;
-  const auto f = ch11::priority_findings(run);
+  const auto f = ch11::priority_checks(run);
   CHECK_FALSE(by_id(f, "priority_records_complete").passed);
   CHECK(value(f, "priority_records_complete", "missing_count") == 3);
 }
 
 TEST_CASE("priority_shortens_delay: an observation, shorter, not shorter, or one level") {
-  auto f = ch11::priority_findings(priority_run(500, 100));
+  auto f = ch11::priority_checks(priority_run(500, 100));
   CHECK(by_id(f, "priority_shortens_delay").id == "priority_shortens_delay.shorter");
   CHECK(by_id(f, "priority_shortens_delay").kind == lab::Finding::Kind::observation);  // priorities are a hint
   CHECK(value(f, "priority_shortens_delay", "greatest_us") == doctest::Approx(100));
   CHECK(value(f, "priority_shortens_delay", "equal_us") == doctest::Approx(500));
   CHECK(value(f, "priority_shortens_delay", "ratio") == doctest::Approx(0.2));
 
-  f = ch11::priority_findings(priority_run(500, 520));
+  f = ch11::priority_checks(priority_run(500, 520));
   CHECK(by_id(f, "priority_shortens_delay").id == "priority_shortens_delay.not_shorter");
   CHECK(by_id(f, "priority_shortens_delay").passed);  // shown, not judged
 
-  f = ch11::priority_findings(priority_run(500, 100, true, 0));
+  f = ch11::priority_checks(priority_run(500, 100, true, 0));
   CHECK(by_id(f, "priority_shortens_delay").id == "priority_shortens_delay.single_level");
 }
 
 TEST_CASE("launch_attribute_priority: skipped with the reason when that case did not run, else absent") {
-  CHECK_FALSE(has_id(ch11::priority_findings(priority_run(500, 100)), "launch_attribute_priority"));
-  const auto f = ch11::priority_findings(priority_run(500, 100, false));
+  CHECK_FALSE(has_id(ch11::priority_checks(priority_run(500, 100)), "launch_attribute_priority"));
+  const auto f = ch11::priority_checks(priority_run(500, 100, false));
   CHECK(by_id(f, "launch_attribute_priority").id == "launch_attribute_priority.skipped");
   CHECK(lab_test::contains(by_id(f, "launch_attribute_priority").text, "the driver is too old"));
 }
 
-TEST_CASE("priority_findings: a skipped run says only why") {
+TEST_CASE("priority_checks: a skipped run says only why") {
   ch11::PriorityRun run;
   run.skipped = true;
   run.skip_reason = "instrumented";
-  const auto f = ch11::priority_findings(run);
+  const auto f = ch11::priority_checks(run);
   REQUIRE(f.size() == 1);
   CHECK(f[0].id == "priorities.skipped");
   CHECK_FALSE(has_id(f, "priority_records_complete"));

@@ -1,14 +1,15 @@
 // Chapter 11, sections 3 to 5 (green contexts, host work in a stream, a stream
-// that waits without an SM) on hand-made data: the block records' reading,
-// every branch of every finding in chapters/11_who_gets_the_gpu/findings_host.hpp
+// held by a wait on memory) on hand-made data: the block records' reading,
+// every branch of every finding in chapters/11_who_gets_the_gpu/checks_host.hpp
 // (id, verdict, numbers) and the tables' cells. No GPU.
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
-#include "findings_host.hpp"
+#include "checks_host.hpp"
 #include "support/findings_support.hpp"
+#include "tables_host.hpp"
 
 namespace {
 
@@ -120,7 +121,7 @@ TEST_CASE("ch11 records: a chain's gaps, and a pair that overlapped gives a nega
 
 TEST_CASE("ch11 green: disjoint parts, a loss as the waves predict, the urgent kernel against idle") {
   const ch11::GreenRun run = green_run();
-  const auto f = ch11::green_findings(run);
+  const auto f = ch11::green_checks(run);
   CHECK(by_id(f, "green_disjoint").kind == lab::Finding::Kind::correctness);
   CHECK(by_id(f, "green_disjoint").passed);
   CHECK(by_id(f, "green_long_loss").id == "green_long_loss.as_predicted");
@@ -141,23 +142,23 @@ TEST_CASE("ch11 green: shared SMs fail, a loss beyond the prediction, and a skip
   run.shared_sms = 2;
   run.long_large_us = {1200.0};
   run.green_delay_us = {9.0};
-  const auto f = ch11::green_findings(run);
+  const auto f = ch11::green_checks(run);
   CHECK_FALSE(by_id(f, "green_disjoint").passed);
   CHECK(value(f, "green_disjoint", "shared_sms") == 2);
   CHECK(by_id(f, "green_long_loss").id == "green_long_loss.beyond");
   CHECK(value(f, "green_long_loss", "loss_percent") == doctest::Approx(50.0));
   run = green_run();
   run.urgent_sms_used = 17;  // more SMs than the part was given
-  CHECK_FALSE(by_id(ch11::green_findings(run), "green_disjoint").passed);
+  CHECK_FALSE(by_id(ch11::green_checks(run), "green_disjoint").passed);
   run.skipped = true;
   run.skip_reason = "no green contexts";
-  const auto s = ch11::green_findings(run);
+  const auto s = ch11::green_checks(run);
   REQUIRE(s.size() == 1);
   CHECK(s[0].id == "green_contexts.skipped");
 }
 
 TEST_CASE("ch11 host chain: in order, each way's gap against no host function") {
-  const auto f = ch11::host_chain_findings(chain_run(0.8, 12.0, 6.0));
+  const auto f = ch11::host_chain_checks(chain_run(0.8, 12.0, 6.0));
   CHECK(by_id(f, "host_chain_order").passed);
   CHECK(by_id(f, "host_chain_order").kind == lab::Finding::Kind::correctness);
   CHECK(value(f, "host_chain_order", "host_calls") == 6);
@@ -174,23 +175,23 @@ TEST_CASE("ch11 host chain: the third way skipped, and out of order") {
   ch11::HostChainRun run = chain_run(0.8, 12.0, 6.0);
   run.variants[2].skipped = true;
   run.variants[2].skip_reason = "no stream memory operations";
-  CHECK(by_id(ch11::host_chain_findings(run), "event_thread_gap").id == "event_thread_gap.skipped");
+  CHECK(by_id(ch11::host_chain_checks(run), "event_thread_gap").id == "event_thread_gap.skipped");
   CHECK(ch11::host_chain_table(run).row("event_thread").get("above_plain_us").is_none());
   run = chain_run(0.8, 12.0, 6.0);
   run.variants[0].gaps_us.push_back(-0.5);  // a kernel that began before the one before it ended
-  CHECK_FALSE(by_id(ch11::host_chain_findings(run), "host_chain_order").passed);
-  CHECK(value(ch11::host_chain_findings(run), "host_chain_order", "early_count") == 1);
+  CHECK_FALSE(by_id(ch11::host_chain_checks(run), "host_chain_order").passed);
+  CHECK(value(ch11::host_chain_checks(run), "host_chain_order", "early_count") == 1);
   run = chain_run(0.8, 12.0, 6.0);
   run.variants[1].host_calls = 2;  // a host function that never ran
-  CHECK_FALSE(by_id(ch11::host_chain_findings(run), "host_chain_order").passed);
+  CHECK_FALSE(by_id(ch11::host_chain_checks(run), "host_chain_order").passed);
   run = chain_run(0.8, 12.0, 6.0);
   run.variants[1].missing = 1;
-  CHECK_FALSE(by_id(ch11::host_chain_findings(run), "host_chain_order").passed);
+  CHECK_FALSE(by_id(ch11::host_chain_checks(run), "host_chain_order").passed);
 }
 
 TEST_CASE("ch11 wait value: held, each wave against the free stream's") {
   const ch11::WaitValueRun run = wait_run(200.0, 400.0, 201.0);
-  const auto f = ch11::wait_value_findings(run);
+  const auto f = ch11::wait_value_checks(run);
   CHECK(by_id(f, "stream_held").passed);
   CHECK(by_id(f, "stream_held").kind == lab::Finding::Kind::correctness);
   CHECK(f.size() == 1);
@@ -203,11 +204,11 @@ TEST_CASE("ch11 wait value: held, each wave against the free stream's") {
 }
 
 TEST_CASE("ch11 wait value: not held, and a skip") {
-  CHECK_FALSE(by_id(ch11::wait_value_findings(wait_run(200.0, 400.0, 201.0, 2)), "stream_held").passed);
+  CHECK_FALSE(by_id(ch11::wait_value_checks(wait_run(200.0, 400.0, 201.0, 2)), "stream_held").passed);
   ch11::WaitValueRun run = wait_run(200.0, 400.0, 201.0);
   run.skipped = true;
   run.skip_reason = "instrumented";
-  const auto s = ch11::wait_value_findings(run);
+  const auto s = ch11::wait_value_checks(run);
   REQUIRE(s.size() == 1);
   CHECK(s[0].id == "wait_value.skipped");
   CHECK_FALSE(has_id(s, "stream_held"));
@@ -240,11 +241,11 @@ ch11::HostCallRun call_run(std::vector<ch11::HostCallProbe> probes) {
 }  // namespace
 
 TEST_CASE("host_calls: nothing when the children ran (the table holds the answers), skipped when not") {
-  CHECK(ch11::host_call_findings(call_run({call_probe("stream_query", "cudaErrorNotPermitted")})).empty());
+  CHECK(ch11::host_call_checks(call_run({call_probe("stream_query", "cudaErrorNotPermitted")})).empty());
   ch11::HostCallRun skipped;
   skipped.skipped = true;
   skipped.skip_reason = "instrumented";
-  CHECK(by_id(ch11::host_call_findings(skipped), "host_calls").id == "host_calls.skipped");
+  CHECK(by_id(ch11::host_call_checks(skipped), "host_calls").id == "host_calls.skipped");
 }
 
 TEST_CASE("host_call_table: what each call returned, or no answer") {

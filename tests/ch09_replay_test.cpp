@@ -11,9 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "findings.hpp"
+#include "checks.hpp"
 #include "support/findings_support.hpp"
 #include "support/replay.hpp"
+#include "tables.hpp"
 
 namespace {
 
@@ -73,18 +74,18 @@ ch09::PipelineRun one_gpu_pipeline(const KeptRun& run) {
 }
 
 void check_one_gpu_run(const KeptRun& run) {
-  const std::vector<lab::Finding> ownership = ch09::ownership_findings(one_gpu_ownership(run));
+  const std::vector<lab::Finding> ownership = ch09::ownership_checks(one_gpu_ownership(run));
   CHECK(lab_test::by_id(ownership, "invalid_device_fails").passed == run.passed("invalid_device_fails"));
   CHECK(lab_test::by_id(ownership, "ownership").id == "ownership.skipped");
 
   ch09::PeerMatrix matrix;  // one GPU: the one-by-one matrix its table printed ("itself")
   matrix.devices = 1;
   matrix.can_access = {1};
-  CHECK(lab_test::by_id(ch09::peer_matrix_findings(matrix), "peer_access").id == "peer_access.skipped");
+  CHECK(lab_test::by_id(ch09::peer_matrix_checks(matrix), "peer_access").id == "peer_access.skipped");
   CHECK(run.finding("peer_access").at("finding_id").get<std::string>() == "peer_access.skipped");
 
   ch09::PipelineRun pipeline = one_gpu_pipeline(run);
-  const std::vector<lab::Finding> findings = ch09::pipeline_findings(pipeline);
+  const std::vector<lab::Finding> findings = ch09::pipeline_checks(pipeline);
   CHECK(lab_test::by_id(findings, "pipeline_output").passed == run.passed("pipeline_output"));
   CHECK(lab_test::by_id(findings, "split").id == "split.skipped");
   // The bound on one GPU is the kernel's: the copies alone bound it at about a quarter of it.
@@ -97,7 +98,7 @@ void check_one_gpu_run(const KeptRun& run) {
   ch09::OrderingRun ordering;
   ordering.skipped = kOneGpu;
   const std::vector<lab::Finding> summary =
-      ch09::summary_findings(one_gpu_ownership(run), copies, ordering, one_gpu_pipeline(run));
+      ch09::summary_checks(one_gpu_ownership(run), copies, ordering, one_gpu_pipeline(run));
   CHECK(lab_test::by_id(summary, "summary").id == "summary.partly_skipped");
   CHECK(lab_test::value(summary, "summary", "skipped_count") ==
         run.finding("summary").at("values").at("skipped_count").get<double>());
@@ -215,7 +216,7 @@ TEST_CASE("ch09 replay, H100 run 5 of 2026-11-25 (one GPU): the new code's verdi
 }
 
 TEST_CASE("ch09 replay, two H200s (run 3 of 2026-11-22): every check as that run printed it") {
-  const std::vector<lab::Finding> ownership = ch09::ownership_findings(two_gpu_ownership());
+  const std::vector<lab::Finding> ownership = ch09::ownership_checks(two_gpu_ownership());
   CHECK(lab_test::by_id(ownership, "invalid_device_fails").passed ==
         old_passed("cudaSetDevice of a device that is not there fails"));
   CHECK(lab_test::by_id(ownership, "cross_copy_arrives").passed ==
@@ -223,7 +224,7 @@ TEST_CASE("ch09 replay, two H200s (run 3 of 2026-11-22): every check as that run
   CHECK(lab_test::by_id(ownership, "devices_usable_after").passed ==
         old_passed("the failed calls left every device usable"));
 
-  const std::vector<lab::Finding> copies = ch09::peer_copy_findings(two_gpu_copies());
+  const std::vector<lab::Finding> copies = ch09::peer_copy_checks(two_gpu_copies());
   CHECK(lab_test::by_id(copies, "bytes_arrived").passed == old_passed("the bytes arrived on GPU 1"));
   CHECK(lab_test::by_id(copies, "peer_kernel_read").passed == old_passed("a kernel on GPU 1 read GPU 0's memory"));
   CHECK(lab_test::by_id(copies, "peer_beats_staging").passed ==
@@ -233,15 +234,15 @@ TEST_CASE("ch09 replay, two H200s (run 3 of 2026-11-22): every check as that run
   CHECK(lab_test::value(copies, "peer_beats_staging", "staged_gbps") ==
         doctest::Approx(number(old_row("through pinned host memory (two copies)"), "gbps")));
 
-  const std::vector<lab::Finding> ordering = ch09::ordering_findings(two_gpu_ordering());
+  const std::vector<lab::Finding> ordering = ch09::ordering_checks(two_gpu_ordering());
   CHECK(lab_test::by_id(ordering, "event_orders").passed == old_passed("an event orders GPU 1 after GPU 0"));
 
-  const std::vector<lab::Finding> pipeline = ch09::pipeline_findings(two_gpu_pipeline());
+  const std::vector<lab::Finding> pipeline = ch09::pipeline_checks(two_gpu_pipeline());
   CHECK(pipeline.size() == 2);  // one correctness check per variant, no skip
   for (const lab::Finding& f : pipeline) CHECK(f.passed == old_passed(f.name));
 
   const std::vector<lab::Finding> summary =
-      ch09::summary_findings(two_gpu_ownership(), two_gpu_copies(), two_gpu_ordering(), two_gpu_pipeline());
+      ch09::summary_checks(two_gpu_ownership(), two_gpu_copies(), two_gpu_ordering(), two_gpu_pipeline());
   CHECK(lab_test::by_id(summary, "summary").id == "summary.all_ran");
 }
 

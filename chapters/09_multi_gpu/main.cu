@@ -12,8 +12,8 @@
 //   4. splitting work: each GPU's host link alone and all at once, then a chunked
 //      copy-in / kernel / copy-out pipeline on one GPU and on all, against a bound;
 //   5. one GPU only: what was skipped and why (the sections above run what they can).
-// The lesson is multi_gpu.cu; options.hpp declares the options, findings.hpp
-// turns the data into the tables and findings printed here.
+// The lesson is multi_gpu.cu; options.hpp declares the options, data.hpp what
+// it returns, tables.hpp and checks.hpp the tables and checks printed here.
 //
 // Build and run
 //   cmake --preset release && cmake --build build/release --target ch09_multi_gpu
@@ -21,9 +21,11 @@
 // Exit codes: 0 every check passed (also when sections were skipped for want of a
 // second GPU), 1 a wrong result or a CUDA error, 2 a bad command line, 77 no GPU.
 #include "chapter.cuh"
+#include "checks.hpp"
 #include "multi_gpu.cuh"
 #include "options.hpp"
 #include "program.hpp"
+#include "tables.hpp"
 
 constexpr char kProgram[] = "ch09_multi_gpu";
 
@@ -45,32 +47,32 @@ int main(int argc, char** argv) {
     report.add(ch09::devices_table(devices));
     const ch09::OwnershipRun ownership = ch09::probe_ownership(devices, ch09::kProbeFloats, seed);
     report.add(ch09::ownership_table(ownership));
-    report.add(ch09::ownership_findings(ownership));
+    report.add(ch09::ownership_checks(ownership));
 
     report.section("2. Peer access");
     const ch09::PeerMatrix matrix = ch09::read_peer_matrix(devices);
     for (const lab::ResultTable& table : ch09::peer_matrix_tables(matrix)) report.add(table);
-    report.add(ch09::peer_matrix_findings(matrix));
+    report.add(ch09::peer_matrix_checks(matrix));
     const ch09::PeerCopyRun copies =
         ch09::measure_peer_copies(devices, ch09::copy_bytes(o), static_cast<int>(o.reps), seed + 1);
     for (const lab::ResultTable& table : ch09::peer_copy_tables(copies)) report.add(table);
-    report.add(ch09::peer_copy_findings(copies));
+    report.add(ch09::peer_copy_checks(copies));
 
     report.section("3. Ordering across devices");
     const ch09::OrderingRun ordering =
         ch09::race_across_devices(devices, ch09::kProbeFloats, o.producer_ms, static_cast<int>(o.runs));
     for (const lab::ResultTable& table : ch09::ordering_tables(ordering)) report.add(table);
-    report.add(ch09::ordering_findings(ordering));
+    report.add(ch09::ordering_checks(ordering));
 
     report.section("4. Splitting work over GPUs");
     const ch09::PipelineRun pipeline = ch09::split_pipeline(
         devices, o.n, static_cast<int>(o.chunks), static_cast<int>(o.iterations), static_cast<int>(o.reps), seed + 2);
     report.add(ch09::host_link_table(pipeline.link));
     report.add(ch09::pipeline_table(pipeline));
-    report.add(ch09::pipeline_findings(pipeline));
+    report.add(ch09::pipeline_checks(pipeline));
 
     report.section("5. One GPU only");
-    report.add(ch09::summary_findings(ownership, copies, ordering, pipeline));
+    report.add(ch09::summary_checks(ownership, copies, ordering, pipeline));
 
     return chapter.finish();
   });

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "check.cuh"
+#include "checks.hpp"
 #include "clock.cuh"
 #include "memory.cuh"
 #include "multi_gpu.cuh"

@@ -5,7 +5,7 @@
 /// copy-in / kernel / copy-out pipeline dealt over several GPUs.
 ///
 /// Every function takes the DeviceSet it may use. A section that needs two
-/// GPUs and finds one returns its struct with `skipped` set (findings.hpp).
+/// GPUs and finds one returns its struct with `skipped` set (data.hpp).
 /// Functions leave GPU 0 current when they return.
 #pragma once
 
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "findings.hpp"
+#include "data.hpp"
 
 namespace ch09 {
 

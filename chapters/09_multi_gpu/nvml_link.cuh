@@ -8,7 +8,7 @@
 /// builds and runs without it; then PeerMatrix::nvml_missing says why.
 #pragma once
 
-#include "findings.hpp"
+#include "data.hpp"
 
 namespace ch09 {
 

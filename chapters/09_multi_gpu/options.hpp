@@ -1,6 +1,6 @@
 /// @file options.hpp
 /// @brief Chapter 09's command-line options, their rule and their memory need
-/// (plain C++, CPU-tested in tests/ch09_findings_test.cpp).
+/// (plain C++, CPU-tested in tests/ch09_checks_test.cpp).
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,5 @@
-// Chapter 09's findings on hand-made data: every branch of every function in
-// chapters/09_multi_gpu/findings.hpp (its id, verdict and numbers), and the
+// Chapter 09's checks and tables on hand-made data: every branch of every function in
+// chapters/09_multi_gpu/checks.hpp and tables.hpp (its id, verdict and numbers), and the
 // options (rule, memory need). No GPU.
 #include <doctest/doctest.h>
 
@@ -10,11 +10,12 @@
 #include <vector>
 
 #include "../chapters/09_multi_gpu/options.hpp"  // both files are named options.hpp: by path
+#include "checks.hpp"
 #include "command_line.hpp"
-#include "findings.hpp"
 #include "program.hpp"
 #include "support/findings_support.hpp"
 #include "support/options_support.hpp"
+#include "tables.hpp"
 
 namespace {
 
@@ -146,7 +147,7 @@ TEST_CASE("devices table: one row per device in use") {
 
 TEST_CASE("ownership: as the guide says, on two GPUs") {
   const ch09::OwnershipRun run = two_gpu_ownership();
-  const auto findings = ch09::ownership_findings(run);
+  const auto findings = ch09::ownership_checks(run);
   REQUIRE(findings.size() == 3);
   CHECK(by_id(findings, "invalid_device_fails").passed);
   CHECK(by_id(findings, "cross_copy_arrives").passed);
@@ -175,7 +176,7 @@ TEST_CASE("ownership: a call that differs from the guide, a shared current devic
   run.calls[1].returned = "cudaErrorInvalidValue";
   run.devices_usable_after = false;
   run.cross_copy = wrong();
-  const auto findings = ch09::ownership_findings(run);
+  const auto findings = ch09::ownership_checks(run);
   CHECK_FALSE(by_id(findings, "invalid_device_fails").passed);
   CHECK_FALSE(by_id(findings, "cross_copy_arrives").passed);
   CHECK_FALSE(by_id(findings, "devices_usable_after").passed);
@@ -193,7 +194,7 @@ TEST_CASE("ownership: one GPU runs the invalid-device probe and skips the rest")
   run.visible = 1;
   run.set_invalid_device = "cudaErrorInvalidDevice";
   run.skipped = "needs 2 GPUs; this machine shows 1";
-  const auto findings = ch09::ownership_findings(run);
+  const auto findings = ch09::ownership_checks(run);
   CHECK(findings.size() == 2);
   CHECK(by_id(findings, "invalid_device_fails").passed);
   CHECK(by_id(findings, "ownership").id == "ownership.skipped");
@@ -209,7 +210,7 @@ TEST_CASE("peer matrix: both ways, one way, none; NVML missing or answering") {
                        1, 1, 1,   // GPU 1 reaches 0 and 2
                        0, 0, 1};  // GPU 2 reaches nobody
   matrix.nvml_missing = "libnvidia-ml.so.1 could not be opened";
-  CHECK(ch09::peer_matrix_findings(matrix).empty());  // the matrix is the table
+  CHECK(ch09::peer_matrix_checks(matrix).empty());  // the matrix is the table
   auto tables = ch09::peer_matrix_tables(matrix);
   REQUIRE(tables.size() == 1);  // no pairs from NVML: no link table
   CHECK(tables[0].id() == "peer_matrix");
@@ -231,12 +232,12 @@ TEST_CASE("peer matrix: one GPU is skipped") {
   ch09::PeerMatrix matrix;
   matrix.devices = 1;
   matrix.can_access = {1};
-  CHECK(by_id(ch09::peer_matrix_findings(matrix), "peer_access").id == "peer_access.skipped");
+  CHECK(by_id(ch09::peer_matrix_checks(matrix), "peer_access").id == "peer_access.skipped");
 }
 
 TEST_CASE("peer copies: peer access beats staging, each rate against peer access on") {
   const ch09::PeerCopyRun run = nvlink_copies();
-  const auto findings = ch09::peer_copy_findings(run);
+  const auto findings = ch09::peer_copy_checks(run);
   REQUIRE(findings.size() == 3);
   CHECK(by_id(findings, "bytes_arrived").passed);
   CHECK(by_id(findings, "peer_kernel_read").passed);
@@ -268,7 +269,7 @@ TEST_CASE("peer copies: staging wins, wrong bytes, and no peer access") {
   run.staged_ms = {0.5, 0.5};
   run.copy_result = wrong();
   run.kernel_result = wrong();
-  auto findings = ch09::peer_copy_findings(run);
+  auto findings = ch09::peer_copy_checks(run);
   CHECK_FALSE(by_id(findings, "bytes_arrived").passed);
   CHECK_FALSE(by_id(findings, "peer_kernel_read").passed);
   CHECK_FALSE(by_id(findings, "peer_beats_staging").passed);
@@ -279,7 +280,7 @@ TEST_CASE("peer copies: staging wins, wrong bytes, and no peer access") {
   run.both_ways_ms.clear();
   run.kernel_local_ms.clear();
   run.kernel_peer_ms.clear();
-  findings = ch09::peer_copy_findings(run);
+  findings = ch09::peer_copy_checks(run);
   CHECK(by_id(findings, "peer_rows").id == "peer_rows.skipped");
   CHECK_FALSE(has_id(findings, "peer_beats_staging"));
   CHECK(ch09::peer_copy_tables(run).at(0).rows().size() == 2);
@@ -287,7 +288,7 @@ TEST_CASE("peer copies: staging wins, wrong bytes, and no peer access") {
 
   ch09::PeerCopyRun one_gpu;
   one_gpu.skipped = "needs 2 GPUs; this machine shows 1";
-  findings = ch09::peer_copy_findings(one_gpu);
+  findings = ch09::peer_copy_checks(one_gpu);
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].id == "peer_copies.skipped");
   CHECK(ch09::peer_copy_tables(one_gpu).empty());
@@ -301,7 +302,7 @@ TEST_CASE("ordering: the event orders; the race is the table's") {
   run.producer_ms = 20;
   run.stale_without_event = {1000, 0, 1000, 1000, 1000};  // the two H200s: 4 of 5 runs raced
   run.stale_with_event = {0, 0, 0, 0, 0};
-  const auto findings = ch09::ordering_findings(run);
+  const auto findings = ch09::ordering_checks(run);
   REQUIRE(findings.size() == 1);
   CHECK(by_id(findings, "event_orders").passed);
   CHECK(value(findings, "event_orders", "stale_count") == 0);
@@ -319,17 +320,17 @@ TEST_CASE("ordering: stale data with the event fails, no run proves nothing; ski
   run.n = 1000;
   run.stale_without_event = {0, 0};
   run.stale_with_event = {0, 5};
-  auto findings = ch09::ordering_findings(run);
+  auto findings = ch09::ordering_checks(run);
   CHECK_FALSE(by_id(findings, "event_orders").passed);
   CHECK(value(findings, "event_orders", "stale_count") == 5);
   CHECK(ch09::ordering_tables(run)[0].row("queued right after the producer").get("runs_stale").number() == 0);
 
   run.stale_with_event.clear();  // no run at all proves nothing
-  CHECK_FALSE(by_id(ch09::ordering_findings(run), "event_orders").passed);
+  CHECK_FALSE(by_id(ch09::ordering_checks(run), "event_orders").passed);
 
   ch09::OrderingRun skipped;
   skipped.skipped = "GPU 1 cannot access GPU 0's memory (cudaDeviceCanAccessPeer)";
-  findings = ch09::ordering_findings(skipped);
+  findings = ch09::ordering_checks(skipped);
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].id == "ordering.skipped");
   CHECK(ch09::ordering_tables(skipped).empty());
@@ -375,7 +376,7 @@ TEST_CASE("host link: all at once against the sum of the rates alone; one GPU") 
 
 TEST_CASE("pipeline: the speedup beside what the bounds allow; wrong output; one GPU") {
   ch09::PipelineRun run = pipeline(4.2, 2.2);  // bounds 4 and 2: allowed 2x, measured 1.9x
-  auto findings = ch09::pipeline_findings(run);
+  auto findings = ch09::pipeline_checks(run);
   REQUIRE(findings.size() == 2);
   CHECK(findings[0].id == "pipeline_output");
   CHECK(findings[1].id == "pipeline_output");
@@ -390,13 +391,13 @@ TEST_CASE("pipeline: the speedup beside what the bounds allow; wrong output; one
 
   run = pipeline(4.2, 4.0);
   run.variants[1].result = wrong();
-  findings = ch09::pipeline_findings(run);
+  findings = ch09::pipeline_checks(run);
   CHECK_FALSE(findings[1].passed);
 
   run = pipeline(4.2, 4.0);
   run.variants.pop_back();
   run.skipped = "needs 2 GPUs; this machine shows 1";
-  findings = ch09::pipeline_findings(run);
+  findings = ch09::pipeline_checks(run);
   CHECK(by_id(findings, "split").id == "split.skipped");
   CHECK(ch09::pipeline_table(run).rows().size() == 1);
 }
@@ -408,7 +409,7 @@ TEST_CASE("summary: every section ran, or which were skipped and why") {
   const ch09::PeerCopyRun copies = nvlink_copies();
   ch09::OrderingRun ordering;
   const ch09::PipelineRun run = pipeline(4, 2);
-  auto findings = ch09::summary_findings(ownership, copies, ordering, run);
+  auto findings = ch09::summary_checks(ownership, copies, ordering, run);
   CHECK(by_id(findings, "summary").id == "summary.all_ran");
 
   ch09::OwnershipRun one_ownership;
@@ -419,7 +420,7 @@ TEST_CASE("summary: every section ran, or which were skipped and why") {
   ordering.skipped = one_ownership.skipped;
   ch09::PipelineRun one_pipeline;
   one_pipeline.skipped = one_ownership.skipped;
-  findings = ch09::summary_findings(one_ownership, one_copies, ordering, one_pipeline);
+  findings = ch09::summary_checks(one_ownership, one_copies, ordering, one_pipeline);
   const lab::Finding& partly = by_id(findings, "summary");
   CHECK(partly.id == "summary.partly_skipped");
   CHECK(partly.name == ch09::partly_skipped_name());  // the tour finds it by this name
@@ -429,7 +430,7 @@ TEST_CASE("summary: every section ran, or which were skipped and why") {
   ch09::PeerCopyRun no_peer = nvlink_copies();
   no_peer.peer_on_skipped = "cudaDeviceCanAccessPeer says no";
   ordering.skipped.clear();
-  findings = ch09::summary_findings(ownership, no_peer, ordering, run);
+  findings = ch09::summary_checks(ownership, no_peer, ordering, run);
   CHECK(by_id(findings, "summary").id == "summary.partly_skipped");
   CHECK(value(findings, "summary", "skipped_count") == 1);  // the peer-access rows
 }

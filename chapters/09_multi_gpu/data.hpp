@@ -1,16 +1,8 @@
-/// @file findings.hpp
-/// @brief Chapter 09's data and what it concludes from it.
-///
-/// The structs are what the experiments of multi_gpu.cuh return, one per
-/// section of the chapter page. The functions turn them into tables (every
-/// number declared once, printed and written to the JSON by lab::Report) and
-/// into findings (checks, and what was skipped). Plain C++
-/// with no CUDA header: tests/ch09_findings_test.cpp checks every branch on
-/// hand-made data, on any machine.
-///
-/// A section that needs two GPUs and finds one returns its struct with
-/// `skipped` set to the reason; its findings then say that it was skipped and
-/// why (lab::skipped), and summary_findings() names every such section ("partly skipped").
+/// @file data.hpp
+/// @brief What chapter 09's experiments (multi_gpu.cuh) return, one struct per
+/// section of the chapter page. A section that needs two GPUs and finds one
+/// returns its struct with `skipped` set to the reason. checks.hpp judges
+/// them, tables.hpp prints them. Plain C++ with no CUDA header.
 #pragma once
 
 #include <cstddef>
@@ -18,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "report.hpp"
 #include "verify.hpp"
 
 namespace ch09 {
@@ -29,13 +20,6 @@ struct DeviceSet {
   int used = 0;                    ///< --devices (0 meant all)
   std::vector<std::string> names;  ///< the name of each device used
 };
-
-/// One row per device in use: its ordinal and name, and how many the machine shows.
-lab::ResultTable devices_table(const DeviceSet& devices);
-
-/// "" when @p devices holds at least two GPUs; otherwise why a two-GPU section is skipped,
-/// e.g. "needs 2 GPUs; this machine shows 1".
-std::string two_gpu_reason(const DeviceSet& devices);
 
 // --- 1. What belongs to a device -------------------------------------------------
 
@@ -60,13 +44,6 @@ struct OwnershipRun {
   bool devices_usable_after = false;  ///< every device synchronised with cudaSuccess after the probes
   lab::Comparison cross_copy;         ///< the copy queued on GPU 1's stream from GPU 0, against what was sent
 };
-
-/// Each probe's call, situation, what the guide says, what it returned and whether the two agree: the
-/// invalid device on any machine; with two GPUs also the current device per thread, the buffer's device
-/// and the calls across devices.
-lab::ResultTable ownership_table(const OwnershipRun& run);
-/// Checks: the invalid device fails, the copy across devices arrives, the devices are usable afterwards.
-std::vector<lab::Finding> ownership_findings(const OwnershipRun& run);
 
 // --- 2. Peer access ----------------------------------------------------------------
 
@@ -95,14 +72,6 @@ struct PeerMatrix {
   std::vector<PairLink> pairs;     ///< one per unordered pair, when NVML answered
 };
 
-/// The NVLink version an nvmlNvlinkVersion_t value stands for ("4.0" for 6).
-std::string nvlink_version_text(int nvml_version);
-/// Per device: can it access each other device, its NVLinks; and, when NVML
-/// reported pairs, the link of each pair (table "links").
-std::vector<lab::ResultTable> peer_matrix_tables(const PeerMatrix& matrix);
-/// Nothing with two GPUs or more (the matrix is the table); with one, that peer access was skipped.
-std::vector<lab::Finding> peer_matrix_findings(const PeerMatrix& matrix);
-
 /// The same bytes moved from GPU 0 to GPU 1 several ways, and a kernel reading across.
 struct PeerCopyRun {
   std::string skipped;                  ///< "" when it ran; else why not
@@ -118,11 +87,6 @@ struct PeerCopyRun {
   lab::Comparison kernel_result;        ///< the kernel's output from GPU 0's memory, against the CPU
 };
 
-/// Each way of moving the bytes: time, GB/s and the rate against peer access on; none when the section was skipped.
-std::vector<lab::ResultTable> peer_copy_tables(const PeerCopyRun& run);
-/// Correctness, and a timing check (peer copy beats staging through the host).
-std::vector<lab::Finding> peer_copy_findings(const PeerCopyRun& run);
-
 // --- 3. Ordering across devices -----------------------------------------------------
 
 /// A producer on GPU 0 and a consumer on GPU 1 that reads the producer's buffer.
@@ -133,11 +97,6 @@ struct OrderingRun {
   std::vector<std::int64_t> stale_without_event;  ///< per run: elements the consumer read before the write
   std::vector<std::int64_t> stale_with_event;     ///< per run, cudaStreamWaitEvent on the producer's event
 };
-
-/// The two ways, with stale elements per run; none when the section was skipped.
-std::vector<lab::ResultTable> ordering_tables(const OrderingRun& run);
-/// A correctness check: no stale element with the event (the table shows the runs without it).
-std::vector<lab::Finding> ordering_findings(const OrderingRun& run);
 
 // --- 4. Splitting work over GPUs ----------------------------------------------------
 
@@ -167,27 +126,5 @@ struct PipelineRun {
   HostLinkRun link;                       ///< the host link, same run
   std::vector<PipelineVariant> variants;  ///< one GPU first, then all of them
 };
-
-/// The bound of a pipeline over @p devices GPUs: the largest of the bytes in
-/// over the host-to-device rate, the bytes out over the device-to-host rate
-/// (for one GPU its rate alone, for several their rate together) and the
-/// kernel's time divided over the GPUs. 0 when a rate is missing.
-double pipeline_bound_ms(const PipelineRun& run, int devices);
-/// Each GPU's host link alone and all at once (that rate as a share of the sum of the rates alone).
-lab::ResultTable host_link_table(const HostLinkRun& link);
-/// Each variant: time, bound, the fastest run against its bound, speed-up over one GPU and what the bounds allow.
-lab::ResultTable pipeline_table(const PipelineRun& run);
-/// Correctness of each variant; the split skipped on one GPU.
-std::vector<lab::Finding> pipeline_findings(const PipelineRun& run);
-
-// --- 5. One GPU only ----------------------------------------------------------------
-
-/// The sections that were skipped in whole or in part, and why: one finding
-/// named "partly skipped" (the tour lists it), or one that says every section ran.
-std::vector<lab::Finding> summary_findings(const OwnershipRun& ownership, const PeerCopyRun& copies,
-                                           const OrderingRun& ordering, const PipelineRun& pipeline);
-
-/// The name of the finding the tour looks for.
-inline const char* partly_skipped_name() { return "partly skipped"; }
 
 }  // namespace ch09

@@ -49,9 +49,9 @@ TEST_CASE("variants: bandwidth and percentage of the copy are computed from the 
 
 TEST_CASE("variants: correct results pass, a wrong one fails, first run and after timing apart") {
   ch01::VariantsRun run = run_of(1000, 1e9, 1.5, 3.0);
-  for (const auto& f : ch01::variants_findings(run)) CHECK(f.passed);
+  for (const auto& f : ch01::variants_checks(run)) CHECK(f.passed);
   run.variants[1].after = lab_test::wrong();
-  const auto findings = ch01::variants_findings(run);
+  const auto findings = ch01::variants_checks(run);
   CHECK(by_id(findings, "first_run_correct.grid_stride").passed);
   CHECK(by_id(findings, "first_run_correct.one_thread_per_element").passed);
   CHECK_FALSE(by_id(findings, "correct_after_timing.grid_stride").passed);
@@ -62,21 +62,21 @@ TEST_CASE("variants: correct results pass, a wrong one fails, first run and afte
 TEST_CASE("variants: without variants there are no findings") {
   ch01::VariantsRun run = run_of(ch01::kDefaultN, 1e9, 1.5, 3.0);
   run.variants.clear();
-  CHECK(ch01::variants_findings(run).empty());
+  CHECK(ch01::variants_checks(run).empty());
 }
 
 TEST_CASE("variants: the page's benchmark is judged only at the default n, met or not, naming the best variant") {
-  CHECK_FALSE(has_id(ch01::variants_findings(run_of(1000, 1e9, 1.5, 3.0)), "benchmark"));
-  const auto met = ch01::variants_findings(run_of(ch01::kDefaultN, 1e9, 1.5, 3.0));
+  CHECK_FALSE(has_id(ch01::variants_checks(run_of(1000, 1e9, 1.5, 3.0)), "benchmark"));
+  const auto met = ch01::variants_checks(run_of(ch01::kDefaultN, 1e9, 1.5, 3.0));
   CHECK(by_id(met, "benchmark").id == "benchmark.met");
   CHECK(by_id(met, "benchmark").kind == lab::Finding::Kind::observation);
   CHECK(value(met, "benchmark", "best_percent") == doctest::Approx(100.0));
   CHECK(by_id(met, "benchmark").value("best_variant").text() == "grid-stride");
-  const auto missed = ch01::variants_findings(run_of(ch01::kDefaultN, 1e9, 1.8, 3.0));
+  const auto missed = ch01::variants_checks(run_of(ch01::kDefaultN, 1e9, 1.8, 3.0));
   CHECK(by_id(missed, "benchmark").id == "benchmark.not_met");
   CHECK(value(missed, "benchmark", "best_percent") == doctest::Approx(83.333).epsilon(1e-4));
   // The other variant faster: it is the one named.
-  const auto other = ch01::variants_findings(run_of(ch01::kDefaultN, 1e9, 3.0, 1.5));
+  const auto other = ch01::variants_checks(run_of(ch01::kDefaultN, 1e9, 3.0, 1.5));
   CHECK(by_id(other, "benchmark").value("best_variant").text() == "one thread per element");
 }
 
@@ -89,15 +89,15 @@ TEST_CASE("variants: the note counts n in the project's notation and gives a, b 
 }
 
 TEST_CASE("launch return: early return and waiting synchronisation pass; a blocking launch fails") {
-  const auto good = ch01::launch_return_findings({0.004, 20.0, 20.1});
+  const auto good = ch01::launch_return_checks({0.004, 20.0, 20.1});
   CHECK(by_id(good, "launch_returns_early").passed);
   CHECK(by_id(good, "launch_returns_early").kind == lab::Finding::Kind::timing);
   CHECK(value(good, "launch_returns_early", "launch_call_us") == doctest::Approx(4.0));
   CHECK(value(good, "launch_returns_early", "kernel_ms") == doctest::Approx(20.0));
   CHECK(by_id(good, "sync_waits").passed);
   CHECK(value(good, "sync_waits", "until_sync_ms") == doctest::Approx(20.1));
-  CHECK_FALSE(by_id(ch01::launch_return_findings({19.0, 20.0, 20.1}), "launch_returns_early").passed);
-  CHECK_FALSE(by_id(ch01::launch_return_findings({0.004, 20.0, 1.0}), "sync_waits").passed);
+  CHECK_FALSE(by_id(ch01::launch_return_checks({19.0, 20.0, 20.1}), "launch_returns_early").passed);
+  CHECK_FALSE(by_id(ch01::launch_return_checks({0.004, 20.0, 1.0}), "sync_waits").passed);
   const lab::ResultTable table = ch01::launch_return_table({0.004, 20.0, 20.1});
   CHECK(table.id() == "launch_return");
   CHECK(table.rows().size() == 3);
@@ -107,15 +107,15 @@ TEST_CASE("launch return: early return and waiting synchronisation pass; a block
 
 TEST_CASE("launch error: reported and carried on passes; unreported or a failed next launch fails") {
   ch01::LaunchErrorDemo demo{2048, 9, "cudaErrorInvalidConfiguration (invalid configuration argument)", true};
-  for (const auto& f : ch01::launch_error_findings(demo)) CHECK(f.passed);
-  CHECK(value(ch01::launch_error_findings(demo), "error_reported", "error_code") == 9);
+  for (const auto& f : ch01::launch_error_checks(demo)) CHECK(f.passed);
+  CHECK(value(ch01::launch_error_checks(demo), "error_reported", "error_code") == 9);
   const lab::ResultTable table = ch01::launch_error_table(demo, 1024);
   CHECK(table.id() == "launch_error");
   CHECK(table.row("this GPU's limit").get("value").integer() == 1024);
   demo.error_code = 0;
-  CHECK_FALSE(by_id(ch01::launch_error_findings(demo), "error_reported").passed);
+  CHECK_FALSE(by_id(ch01::launch_error_checks(demo), "error_reported").passed);
   demo.later_launch_ok = false;
-  CHECK_FALSE(by_id(ch01::launch_error_findings(demo), "carries_on").passed);
+  CHECK_FALSE(by_id(ch01::launch_error_checks(demo), "carries_on").passed);
 }
 
 TEST_CASE("limits: this GPU's values beside compute capability 1.x") {

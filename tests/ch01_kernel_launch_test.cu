@@ -81,7 +81,7 @@ TEST_CASE("the variants experiment checks every variant, and a NaN left in the o
     CHECK(v.samples.size() == 3);
   }
   // The checks turn these into passing correctness checks.
-  for (const lab::Finding& f : ch01::variants_findings(run)) CHECK(f.passed);
+  for (const lab::Finding& f : ch01::variants_checks(run)) CHECK(f.passed);
 }
 
 TEST_CASE("still correct after timing: a timed launch that writes nothing fails it") {
@@ -115,7 +115,7 @@ TEST_CASE("still correct after timing: a timed launch that writes nothing fails 
   v.after = nothing.after;
   run.variants.push_back(v);
   bool found = false;
-  for (const lab::Finding& f : ch01::variants_findings(run)) {
+  for (const lab::Finding& f : ch01::variants_checks(run)) {
     if (f.id != "correct_after_timing.writes_nothing") continue;
     found = true;
     CHECK_FALSE(f.passed);

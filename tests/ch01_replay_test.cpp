@@ -72,19 +72,19 @@ ch01::LaunchErrorDemo launch_error(const lab_test::KeptRun& run) {
 // The verdicts the new code gives on @p run's numbers, against those the run printed.
 void check_verdicts_as_printed(const lab_test::KeptRun& run) {
   const ch01::VariantsRun v = variants_run(run);
-  const std::vector<lab::Finding> variants = ch01::variants_findings(v);
+  const std::vector<lab::Finding> variants = ch01::variants_checks(v);
   for (const char* name : kVariants) {
     for (const std::string& id : {"first_run_correct." + id_of(name), "correct_after_timing." + id_of(name)}) {
       CAPTURE(id);
       CHECK(lab_test::by_id(variants, id).passed == run.passed(id));
     }
   }
-  const std::vector<lab::Finding> launch = ch01::launch_return_findings(launch_return(run));
+  const std::vector<lab::Finding> launch = ch01::launch_return_checks(launch_return(run));
   for (const char* id : {"launch_returns_early", "sync_waits"}) {
     CAPTURE(id);
     CHECK(lab_test::by_id(launch, id).passed == run.passed(id));
   }
-  const std::vector<lab::Finding> error = ch01::launch_error_findings(launch_error(run));
+  const std::vector<lab::Finding> error = ch01::launch_error_checks(launch_error(run));
   for (const char* id : {"error_reported", "carries_on"}) {
     CAPTURE(id);
     CHECK(lab_test::by_id(error, id).passed == run.passed(id));
@@ -103,7 +103,7 @@ void check_verdicts_as_printed(const lab_test::KeptRun& run) {
 TEST_CASE("ch01 replay, H200 2026-12-02: every verdict and the benchmark's branch as printed") {
   const lab_test::KeptRun run = lab_test::KeptRun::load(lab_test::kH200Run, "ch01_kernel_launch");
   check_verdicts_as_printed(run);
-  const std::vector<lab::Finding> variants = ch01::variants_findings(variants_run(run));
+  const std::vector<lab::Finding> variants = ch01::variants_checks(variants_run(run));
   const lab::Finding& benchmark = lab_test::by_id(variants, "benchmark");
   CHECK(benchmark.id == run.finding("benchmark").at("finding_id").get<std::string>());
   CHECK(benchmark.id == "benchmark.met");
@@ -117,7 +117,7 @@ TEST_CASE("ch01 replay, H100 run 5 of 2026-11-25: the new code's verdicts on its
   // Run 5's code printed the best variant and the working set as findings of their own
   // (best_variant, working_set.dram); the new code puts the working set in the table's note and the
   // best variant in the benchmark's values. The benchmark's branch is the one run 5 printed.
-  const std::vector<lab::Finding> variants = ch01::variants_findings(variants_run(run));
+  const std::vector<lab::Finding> variants = ch01::variants_checks(variants_run(run));
   const lab::Finding& benchmark = lab_test::by_id(variants, "benchmark");
   CHECK(benchmark.id == run.finding("benchmark").at("finding_id").get<std::string>());
   CHECK(benchmark.value("best_variant").text() == "grid-stride float4");

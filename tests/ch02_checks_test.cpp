@@ -233,9 +233,9 @@ TEST_CASE("host_timer_table: what the timer contained, derived from the readings
   }
 }
 
-TEST_CASE("host_timer_findings: the kernel's output after every case") {
+TEST_CASE("host_timer_checks: the kernel's output after every case") {
   SUBCASE("correct after all four") {
-    const auto findings = ch02::host_timer_findings(short_kernel_run());
+    const auto findings = ch02::host_timer_checks(short_kernel_run());
     CHECK(by_id(findings, "add_correct").kind == lab::Finding::Kind::correctness);
     CHECK(by_id(findings, "add_correct").passed);
     CHECK(value(findings, "add_correct", "wrong_cases") == 0);
@@ -243,18 +243,18 @@ TEST_CASE("host_timer_findings: the kernel's output after every case") {
   SUBCASE("wrong after one") {
     ch02::HostTimerRun run = short_kernel_run();
     run.cases[1].result = wrong();
-    const auto findings = ch02::host_timer_findings(run);
+    const auto findings = ch02::host_timer_checks(run);
     CHECK_FALSE(by_id(findings, "add_correct").passed);
     CHECK(value(findings, "add_correct", "wrong_cases") == 1);
   }
   SUBCASE("nothing to check (a spin kernel writes nothing)") {
-    CHECK(ch02::host_timer_findings(long_kernel_run()).empty());
+    CHECK(ch02::host_timer_checks(long_kernel_run()).empty());
   }
 }
 
-TEST_CASE("long_kernel_findings: without a sync after, the timer reads under a tenth") {
+TEST_CASE("long_kernel_checks: without a sync after, the timer reads under a tenth") {
   SUBCASE("it does") {
-    const auto findings = ch02::long_kernel_findings(long_kernel_run());
+    const auto findings = ch02::long_kernel_checks(long_kernel_run());
     const lab::Finding& f = by_id(findings, "long_kernel_unsynced_under_tenth");
     CHECK(f.kind == lab::Finding::Kind::timing);
     CHECK(f.passed);
@@ -263,16 +263,16 @@ TEST_CASE("long_kernel_findings: without a sync after, the timer reads under a t
     CHECK(value(findings, "long_kernel_unsynced_under_tenth", "synced_ms") == doctest::Approx(10.04));
   }
   SUBCASE("it does not (the launch queue was full, say)") {
-    CHECK_FALSE(by_id(ch02::long_kernel_findings(long_kernel_run(5.0)), "long_kernel_unsynced_under_tenth").passed);
+    CHECK_FALSE(by_id(ch02::long_kernel_checks(long_kernel_run(5.0)), "long_kernel_unsynced_under_tenth").passed);
   }
   SUBCASE("a case missing: nothing to judge") {
     ch02::HostTimerRun run = long_kernel_run();
     run.cases.pop_back();
-    CHECK_FALSE(has_id(ch02::long_kernel_findings(run), "long_kernel_unsynced_under_tenth"));
+    CHECK_FALSE(has_id(ch02::long_kernel_checks(run), "long_kernel_unsynced_under_tenth"));
   }
   SUBCASE("it also checks the output when there is one") {
     ch02::HostTimerRun run = short_kernel_run();
-    CHECK(has_id(ch02::long_kernel_findings(run), "add_correct"));
+    CHECK(has_id(ch02::long_kernel_checks(run), "add_correct"));
   }
 }
 
@@ -371,10 +371,10 @@ TEST_CASE("implicit_sync_table: every setup has its own id and title, (c) the pe
   CHECK(c.row("cudaMemcpy to pageable").get("after_the_work").text() == "no");
 }
 
-TEST_CASE("implicit_sync_findings: everything as documented") {
+TEST_CASE("implicit_sync_checks: everything as documented") {
   SUBCASE("(a) stream 0 waits for the blocking stream: two promised waits, five ordered reads") {
-    const auto findings = ch02::implicit_sync_findings(documented_run(ch02::WorkSetup::blocking_stream),
-                                                       ch02::WorkSetup::blocking_stream);
+    const auto findings =
+        ch02::implicit_sync_checks(documented_run(ch02::WorkSetup::blocking_stream), ch02::WorkSetup::blocking_stream);
     REQUIRE(findings.size() == 2);
     CHECK(by_id(findings, "documented_waits_a").kind == lab::Finding::Kind::timing);
     CHECK(by_id(findings, "documented_waits_a").passed);
@@ -384,28 +384,28 @@ TEST_CASE("implicit_sync_findings: everything as documented") {
     CHECK(value(findings, "ordered_reads_a", "wrong_count") == 0);
   }
   SUBCASE("(b) stream 0 does not wait for the non-blocking stream: stale reads are no failure") {
-    const auto findings = ch02::implicit_sync_findings(documented_run(ch02::WorkSetup::non_blocking_stream),
-                                                       ch02::WorkSetup::non_blocking_stream);
+    const auto findings = ch02::implicit_sync_checks(documented_run(ch02::WorkSetup::non_blocking_stream),
+                                                     ch02::WorkSetup::non_blocking_stream);
     CHECK(by_id(findings, "documented_waits_b").passed);
     CHECK(by_id(findings, "ordered_reads_b").passed);
   }
   SUBCASE("(c) and (d)") {
-    CHECK(has_id(ch02::implicit_sync_findings(documented_run(ch02::WorkSetup::per_thread_blocking_stream),
-                                              ch02::WorkSetup::per_thread_blocking_stream),
+    CHECK(has_id(ch02::implicit_sync_checks(documented_run(ch02::WorkSetup::per_thread_blocking_stream),
+                                            ch02::WorkSetup::per_thread_blocking_stream),
                  "documented_waits_c"));
-    CHECK(has_id(ch02::implicit_sync_findings(documented_run(ch02::WorkSetup::per_thread_legacy_stream),
-                                              ch02::WorkSetup::per_thread_legacy_stream),
+    CHECK(has_id(ch02::implicit_sync_checks(documented_run(ch02::WorkSetup::per_thread_legacy_stream),
+                                            ch02::WorkSetup::per_thread_legacy_stream),
                  "ordered_reads_d"));
   }
 }
 
-TEST_CASE("implicit_sync_findings: failures, and what the documentation does not promise") {
+TEST_CASE("implicit_sync_checks: failures, and what the documentation does not promise") {
   using ch02::HostCall;
   using ch02::WorkSetup;
   SUBCASE("a call documented to wait did not") {
     ch02::ImplicitSyncRun run = documented_run(WorkSetup::blocking_stream);
     probe_of(run, HostCall::memcpy_blocking).work_done_at_return = false;
-    const auto findings = ch02::implicit_sync_findings(run, WorkSetup::blocking_stream);
+    const auto findings = ch02::implicit_sync_checks(run, WorkSetup::blocking_stream);
     CHECK_FALSE(by_id(findings, "documented_waits_a").passed);
     CHECK(value(findings, "documented_waits_a", "did_not_wait_count") == 1);
   }
@@ -413,21 +413,21 @@ TEST_CASE("implicit_sync_findings: failures, and what the documentation does not
     ch02::ImplicitSyncRun run = documented_run(WorkSetup::per_thread_blocking_stream);
     probe_of(run, HostCall::memcpy_blocking).work_done_at_return = true;
     probe_of(run, HostCall::memcpy_blocking).returned_after_ms = 20.1;
-    for (const lab::Finding& f : ch02::implicit_sync_findings(run, WorkSetup::per_thread_blocking_stream)) {
+    for (const lab::Finding& f : ch02::implicit_sync_checks(run, WorkSetup::per_thread_blocking_stream)) {
       CHECK(f.passed);
     }
   }
   SUBCASE("an ordered call read wrong values") {
     ch02::ImplicitSyncRun run = documented_run(WorkSetup::per_thread_legacy_stream);
     probe_of(run, HostCall::memcpy_async_pinned).data = wrong();
-    const auto findings = ch02::implicit_sync_findings(run, WorkSetup::per_thread_legacy_stream);
+    const auto findings = ch02::implicit_sync_checks(run, WorkSetup::per_thread_legacy_stream);
     CHECK_FALSE(by_id(findings, "ordered_reads_d").passed);
     CHECK(value(findings, "ordered_reads_d", "wrong_count") == 1);
   }
   SUBCASE("a call documented to wait, and none that did") {
     ch02::ImplicitSyncRun run;
     run.probes = {probe(HostCall::read_one_value, WorkSetup::blocking_stream, false, correct(1))};
-    const auto findings = ch02::implicit_sync_findings(run, WorkSetup::blocking_stream);
+    const auto findings = ch02::implicit_sync_checks(run, WorkSetup::blocking_stream);
     CHECK_FALSE(by_id(findings, "documented_waits_a").passed);
     CHECK(by_id(findings, "ordered_reads_a").passed);
   }
@@ -435,12 +435,12 @@ TEST_CASE("implicit_sync_findings: failures, and what the documentation does not
     ch02::ImplicitSyncRun run;
     run.probes = {probe(HostCall::cuda_malloc, WorkSetup::blocking_stream, false),
                   probe(HostCall::kernel_launch, WorkSetup::non_blocking_stream, false, wrong())};
-    CHECK(ch02::implicit_sync_findings(run, WorkSetup::blocking_stream).empty());
-    CHECK(ch02::implicit_sync_findings(run, WorkSetup::non_blocking_stream).empty());  // not ordered: a stale read
+    CHECK(ch02::implicit_sync_checks(run, WorkSetup::blocking_stream).empty());
+    CHECK(ch02::implicit_sync_checks(run, WorkSetup::non_blocking_stream).empty());  // not ordered: a stale read
   }
   SUBCASE("no probes of that setup: no findings") {
-    CHECK(ch02::implicit_sync_findings(documented_run(WorkSetup::blocking_stream), WorkSetup::non_blocking_stream)
-              .empty());
+    CHECK(
+        ch02::implicit_sync_checks(documented_run(WorkSetup::blocking_stream), WorkSetup::non_blocking_stream).empty());
   }
 }
 
@@ -458,9 +458,9 @@ TEST_CASE("placement_table: the two pieces alone, then the two placements beside
   CHECK(table.row("queue GPU work, read the result, then CPU work").get("values_wrong").integer() == 0);
 }
 
-TEST_CASE("placement_findings") {
+TEST_CASE("placement_checks") {
   SUBCASE("CPU work first overlaps") {
-    const auto findings = ch02::placement_findings(placement(11.1, 20.5));
+    const auto findings = ch02::placement_checks(placement(11.1, 20.5));
     CHECK(by_id(findings, "cpu_work_overlaps").kind == lab::Finding::Kind::timing);
     CHECK(by_id(findings, "cpu_work_overlaps").passed);
     CHECK(value(findings, "cpu_work_overlaps", "saved_ms") == doctest::Approx(9.4));
@@ -468,26 +468,26 @@ TEST_CASE("placement_findings") {
     CHECK(by_id(findings, "correct_read_first").passed);
   }
   SUBCASE("it did not") {
-    const auto findings = ch02::placement_findings(placement(20.5, 19.9));
+    const auto findings = ch02::placement_checks(placement(20.5, 19.9));
     CHECK_FALSE(by_id(findings, "cpu_work_overlaps").passed);
     CHECK(value(findings, "cpu_work_overlaps", "saved_ms") == doctest::Approx(-0.6));
   }
   SUBCASE("a margin as small as noise is not overlap") {
     // 10 ms GPU and 8 ms CPU work: overlap would save up to 8 ms; 0.1 ms is noise.
-    const auto findings = ch02::placement_findings(placement(20.0, 20.1));
+    const auto findings = ch02::placement_checks(placement(20.0, 20.1));
     CHECK_FALSE(by_id(findings, "cpu_work_overlaps").passed);
     CHECK(value(findings, "cpu_work_overlaps", "saved_ms") == doctest::Approx(0.1));
     CHECK(value(findings, "cpu_work_overlaps", "needed_ms") == doctest::Approx(4.0));
   }
   SUBCASE("half the shorter piece saved is enough") {
-    CHECK(by_id(ch02::placement_findings(placement(14.0, 18.0)), "cpu_work_overlaps").passed);
-    CHECK_FALSE(by_id(ch02::placement_findings(placement(14.1, 18.0)), "cpu_work_overlaps").passed);
+    CHECK(by_id(ch02::placement_checks(placement(14.0, 18.0)), "cpu_work_overlaps").passed);
+    CHECK_FALSE(by_id(ch02::placement_checks(placement(14.1, 18.0)), "cpu_work_overlaps").passed);
   }
   SUBCASE("a wrong result") {
     ch02::Placement p = placement(11.1, 20.5);
     p.read_then_work = wrong();
     p.work_then_read = wrong();
-    const auto findings = ch02::placement_findings(p);
+    const auto findings = ch02::placement_checks(p);
     CHECK(by_id(findings, "correct_read_first").kind == lab::Finding::Kind::correctness);
     CHECK_FALSE(by_id(findings, "correct_read_first").passed);
     CHECK_FALSE(by_id(findings, "correct_cpu_work_first").passed);

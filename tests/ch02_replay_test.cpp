@@ -119,11 +119,11 @@ void check_same(const std::vector<lab::Finding>& findings, const lab_test::KeptR
 void check_verdicts_as_printed(const lab_test::KeptRun& run) {
   const ch02::HostTimerRun add = host_timer_run(run, "add");
   check_timer_columns(run, add);
-  check_same(ch02::host_timer_findings(add), run, "add_correct");
+  check_same(ch02::host_timer_checks(add), run, "add_correct");
 
   const ch02::HostTimerRun long_kernel = host_timer_run(run, "long_kernel");
   check_timer_columns(run, long_kernel);
-  const std::vector<lab::Finding> long_findings = ch02::long_kernel_findings(long_kernel);
+  const std::vector<lab::Finding> long_findings = ch02::long_kernel_checks(long_kernel);
   check_same(long_findings, run, "long_kernel_unsynced_under_tenth");
   CHECK(lab_test::value(long_findings, "long_kernel_unsynced_under_tenth", "synced_ms") ==
         doctest::Approx(run.finding("long_kernel_unsynced_under_tenth").at("values").at("synced_ms").get<double>()));
@@ -131,7 +131,7 @@ void check_verdicts_as_printed(const lab_test::KeptRun& run) {
   const ch02::ImplicitSyncRun probes = implicit_sync_run(run);
   for (ch02::WorkSetup setup : ch02::kAllSetups) {
     const std::string suffix = std::string("_") + "abcd"[static_cast<int>(setup)];
-    const std::vector<lab::Finding> findings = ch02::implicit_sync_findings(probes, setup);
+    const std::vector<lab::Finding> findings = ch02::implicit_sync_checks(probes, setup);
     check_same(findings, run, "documented_waits" + suffix);
     check_same(findings, run, "ordered_reads" + suffix);
     // "waited" and "after the work? (docs)", row by row, recomputed from the probe's numbers.
@@ -144,7 +144,7 @@ void check_verdicts_as_printed(const lab_test::KeptRun& run) {
     }
   }
 
-  const std::vector<lab::Finding> placed = ch02::placement_findings(placement(run));
+  const std::vector<lab::Finding> placed = ch02::placement_checks(placement(run));
   for (const char* id : {"correct_cpu_work_first", "correct_read_first", "cpu_work_overlaps"})
     check_same(placed, run, id);
 }

@@ -83,11 +83,11 @@ TEST_CASE("the four cases leave c = a + b correct, and a 10 ms kernel passes sec
     CHECK(c.samples_ms.size() == 4);
     CHECK_MESSAGE(c.result.passed(), c.result.detail());
   }
-  CHECK(all_passed(ch02::host_timer_findings(short_kernel)));
+  CHECK(all_passed(ch02::host_timer_checks(short_kernel)));
 
   const ch02::HostTimerRun long_kernel = ch02::compare_host_timers(ch02::TimedKernel::spinning(10.0), settings, stream);
   CHECK(lab::median(long_kernel.kernel_ms) >= 9.9);
-  for (const lab::Finding& f : ch02::long_kernel_findings(long_kernel)) {
+  for (const lab::Finding& f : ch02::long_kernel_checks(long_kernel)) {
     CAPTURE(f.name);
     CAPTURE(f.text);
     CHECK(f.passed);
@@ -114,7 +114,7 @@ TEST_CASE("a case whose timed loop never ran the kernel fails the check, despite
   run.id = "add";
   run.kernel = "c = a + b";
   run.cases = {empty, ran};
-  CHECK_FALSE(all_passed(ch02::host_timer_findings(run)));
+  CHECK_FALSE(all_passed(ch02::host_timer_checks(run)));
 }
 
 TEST_CASE("CPU work placed before the read overlaps the GPU; placed after the read, the times add") {
@@ -166,7 +166,7 @@ TEST_CASE("section 3: each call waits, and reads the kernel's result, exactly un
       if (p.call == ch02::HostCall::cuda_malloc) WARN_FALSE(ch02::waited_for_work(p));
     }
     for (ch02::WorkSetup setup : ch02::kAllSetups) {
-      for (const lab::Finding& f : ch02::implicit_sync_findings(run, setup)) {
+      for (const lab::Finding& f : ch02::implicit_sync_checks(run, setup)) {
         CAPTURE(f.name);
         CAPTURE(f.text);
         CHECK(f.passed);

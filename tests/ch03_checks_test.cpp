@@ -33,7 +33,7 @@ TEST_CASE("stopwatch: events and host agree within 5 %, and the host timer adds 
   run.kernel_ms = 20;
   run.event_ms = {20.00, 20.01, 20.02};
   run.host_ms = {20.03, 20.05, 20.04};
-  const auto findings = ch03::stopwatch_findings(run);
+  const auto findings = ch03::stopwatch_checks(run);
   const lab::Finding& agree = by_id(findings, "events_vs_host");
   CHECK(agree.id == "events_vs_host");
   CHECK(agree.kind == lab::Finding::Kind::timing);
@@ -51,10 +51,10 @@ TEST_CASE("stopwatch: a 10 % gap fails the check; a host timer that read less ad
   ch03::StopwatchRun run;
   run.event_ms = {20, 20};
   run.host_ms = {22, 22};
-  CHECK_FALSE(by_id(ch03::stopwatch_findings(run), "events_vs_host").passed);
+  CHECK_FALSE(by_id(ch03::stopwatch_checks(run), "events_vs_host").passed);
   run.event_ms = {20.01};
   run.host_ms = {20.00};
-  const auto findings = ch03::stopwatch_findings(run);
+  const auto findings = ch03::stopwatch_checks(run);
   CHECK(by_id(findings, "events_vs_host").passed);
   CHECK(value(findings, "events_vs_host", "excess_us") == doctest::Approx(-10.0));
 }
@@ -135,7 +135,7 @@ ch03::WaitRun event_flag_decides() {
 
 TEST_CASE("waiting: a cudaEventBlockingSync event that slept passes; one that spun, or was not measured, fails") {
   ch03::WaitRun run = expected_waits();
-  auto findings = ch03::wait_findings(run);
+  auto findings = ch03::wait_checks(run);
   REQUIRE(findings.size() == 1);
   const lab::Finding& blocking = by_id(findings, "blocking_event");
   CHECK(blocking.kind == lab::Finding::Kind::timing);
@@ -143,12 +143,12 @@ TEST_CASE("waiting: a cudaEventBlockingSync event that slept passes; one that sp
   CHECK(value(findings, "blocking_event", "wait_cpu_percent") == doctest::Approx(100 * 0.05 / 20.2));
 
   run.blocking_event.cost = {20.0, 5.0};  // between sleeping and spinning: it did not spin
-  CHECK(by_id(ch03::wait_findings(run), "blocking_event").passed);
+  CHECK(by_id(ch03::wait_checks(run), "blocking_event").passed);
   run.blocking_event.cost = {20.0, 19.0};  // spun despite its flag
-  CHECK_FALSE(by_id(ch03::wait_findings(run), "blocking_event").passed);
+  CHECK_FALSE(by_id(ch03::wait_checks(run), "blocking_event").passed);
 
   run.blocking_event = missing(kEvent, "no GPU");
-  findings = ch03::wait_findings(run);
+  findings = ch03::wait_checks(run);
   CHECK_FALSE(by_id(findings, "blocking_event").passed);
   CHECK(by_id(findings, "blocking_event").values.empty());  // no CPU share to report
 }
@@ -246,7 +246,7 @@ TEST_CASE("waiting: the wait calls' names go both ways, and nothing else reads a
 
 TEST_CASE("the host stays free: polls while the kernel ran, or none") {
   ch03::FreeHostRun run{20.01, 20.03, 1352, 5537792};
-  const lab::Finding free = by_id(ch03::free_host_findings(run), "host_worked");
+  const lab::Finding free = by_id(ch03::free_host_checks(run), "host_worked");
   CHECK(free.kind == lab::Finding::Kind::timing);
   CHECK(free.passed);
   CHECK(free.value("polls").number() == 1352);
@@ -255,7 +255,7 @@ TEST_CASE("the host stays free: polls while the kernel ran, or none") {
   CHECK(table.row("poll, then a slice of CPU work").get("polls").integer() == 1352);
 
   run.polls = 0;
-  CHECK_FALSE(by_id(ch03::free_host_findings(run), "host_worked").passed);
+  CHECK_FALSE(by_id(ch03::free_host_checks(run), "host_worked").passed);
 }
 
 // --- 5 ------------------------------------------------------------------------
@@ -267,7 +267,7 @@ TEST_CASE("bracketing: the pair before the copy reads more than the one after; a
   run.after_copy_us = {9, 9, 9};
   run.copy_only_us = {80, 81, 82};
   run.result = correct();
-  auto findings = ch03::bracketing_findings(run);
+  auto findings = ch03::bracketing_checks(run);
   CHECK(by_id(findings, "bracketing_result").kind == lab::Finding::Kind::correctness);
   CHECK(by_id(findings, "bracketing_result").passed);
   CHECK(by_id(findings, "pair_contains_copy").passed);
@@ -279,7 +279,7 @@ TEST_CASE("bracketing: the pair before the copy reads more than the one after; a
 
   run.copy_and_kernel_us = {9};
   run.result = wrong();
-  findings = ch03::bracketing_findings(run);
+  findings = ch03::bracketing_checks(run);
   CHECK_FALSE(by_id(findings, "bracketing_result").passed);
   CHECK_FALSE(by_id(findings, "pair_contains_copy").passed);
 }
@@ -329,7 +329,7 @@ ch03::LaunchGapSize large_size() {
 
 TEST_CASE("launch gap: correct loops, blocked below isolated, minus the pair within 5 % of CUPTI") {
   const ch03::LaunchGapRun run{small_size(), large_size()};
-  const auto findings = ch03::launch_gap_findings(run);
+  const auto findings = ch03::launch_gap_checks(run);
   CHECK(by_id(findings, "launch_gap_results").passed);
   CHECK(value(findings, "launch_gap_results", "result_count") == 8);
   const lab::Finding& gap = by_id(findings, "gap_n");
@@ -351,7 +351,7 @@ TEST_CASE("launch gap: benchmark not met, blocked not below isolated, a wrong lo
   s.back_to_back = gap_method(9.5, 4.1);
   s.isolated = gap_method(8.8, 4.1);
   s.isolated.result = wrong();
-  const auto findings = ch03::launch_gap_findings({s, large_size()});
+  const auto findings = ch03::launch_gap_checks({s, large_size()});
   CHECK_FALSE(by_id(findings, "launch_gap_results").passed);
   CHECK_FALSE(by_id(findings, "gap_n").passed);
   CHECK(by_id(findings, "closest_to_cupti_n").id == "closest_to_cupti_n.outside_benchmark");
@@ -360,7 +360,7 @@ TEST_CASE("launch gap: benchmark not met, blocked not below isolated, a wrong lo
 
 TEST_CASE("launch gap without CUPTI: '-' in the table, the reason in its note, the comparison skipped, nothing fails") {
   const ch03::LaunchGapRun run{small_size(false), large_size()};
-  const auto findings = ch03::launch_gap_findings(run);
+  const auto findings = ch03::launch_gap_checks(run);
   CHECK(by_id(findings, "closest_to_cupti_n").id == "closest_to_cupti_n.skipped");
   for (const lab::Finding& f : findings) CHECK((f.passed || f.kind == lab::Finding::Kind::observation));
 
@@ -386,7 +386,7 @@ TEST_CASE("launch gap table: each row's events beside CUPTI's figure of the same
   CHECK(table.row("isolated").get("result").text() == "correct");
   CHECK(table.row("isolated").get("n").integer() == (1 << 20));
   // one method without CUPTI leaves the others compared
-  const auto findings = ch03::launch_gap_findings({s, large_size()});
+  const auto findings = ch03::launch_gap_checks({s, large_size()});
   CHECK(by_id(findings, "closest_to_cupti_n").id == "closest_to_cupti_n.within_benchmark");
 }
 
@@ -399,7 +399,7 @@ TEST_CASE("many streams: every stream correct, each pair and the whole against o
   run.earliest_begin_to_latest_end_ms = 0.299;
   run.host_ms = 0.308;
   run.results = {correct(), correct(), correct(), correct()};
-  auto findings = ch03::many_streams_findings(run);
+  auto findings = ch03::many_streams_checks(run);
   REQUIRE(findings.size() == 1);
   CHECK(by_id(findings, "many_streams_results").passed);
   CHECK(value(findings, "many_streams_results", "result_count") == 4);
@@ -412,9 +412,9 @@ TEST_CASE("many streams: every stream correct, each pair and the whole against o
   CHECK(cell(table, "4 x one kernel alone (computed)", "x_one_kernel") == doctest::Approx(4.0));
 
   run.results = {correct(), wrong()};
-  CHECK_FALSE(by_id(ch03::many_streams_findings(run), "many_streams_results").passed);
+  CHECK_FALSE(by_id(ch03::many_streams_checks(run), "many_streams_results").passed);
   run.results.clear();
-  CHECK_FALSE(by_id(ch03::many_streams_findings(run), "many_streams_results").passed);
+  CHECK_FALSE(by_id(ch03::many_streams_checks(run), "many_streams_results").passed);
 }
 
 TEST_CASE("many streams: the whole runs from the earliest begin event, which need not be the first stream's") {
@@ -445,7 +445,7 @@ ch03::WrongStreamRun wrong_stream(double own, double other, double host) {
 
 TEST_CASE("wrong stream: the host timer confirms the pair on the work's stream and the fork-and-join pair") {
   const ch03::WrongStreamRun run = wrong_stream(155, 4, 175);
-  const auto findings = ch03::wrong_stream_findings(run);
+  const auto findings = ch03::wrong_stream_checks(run);
   REQUIRE(findings.size() == 3);
   CHECK(by_id(findings, "wrong_stream_result").kind == lab::Finding::Kind::correctness);
   CHECK(by_id(findings, "wrong_stream_result").passed);
@@ -469,29 +469,29 @@ TEST_CASE("wrong stream: the host timer confirms the pair on the work's stream a
 
 TEST_CASE("wrong stream: within 50 us or 25 % of the host timer, whichever is larger; a wrong result fails") {
   // A 10 us kernel: within the host's own 50 us of overhead.
-  CHECK(by_id(ch03::wrong_stream_findings(wrong_stream(10, 4, 30)), "own_pair_vs_host").passed);
+  CHECK(by_id(ch03::wrong_stream_checks(wrong_stream(10, 4, 30)), "own_pair_vs_host").passed);
   // The "right" pair read like the wrong one: the host timer disagrees, and the check fails.
-  CHECK_FALSE(by_id(ch03::wrong_stream_findings(wrong_stream(4, 4, 175)), "own_pair_vs_host").passed);
+  CHECK_FALSE(by_id(ch03::wrong_stream_checks(wrong_stream(4, 4, 175)), "own_pair_vs_host").passed);
   // Longer than the host timer around it: broken too. A long kernel's bound is 25 % of the host's reading.
-  CHECK_FALSE(by_id(ch03::wrong_stream_findings(wrong_stream(300, 4, 175)), "own_pair_vs_host").passed);
-  CHECK(by_id(ch03::wrong_stream_findings(wrong_stream(16000, 4, 20000)), "own_pair_vs_host").passed);
-  CHECK_FALSE(by_id(ch03::wrong_stream_findings(wrong_stream(14000, 4, 20000)), "own_pair_vs_host").passed);
+  CHECK_FALSE(by_id(ch03::wrong_stream_checks(wrong_stream(300, 4, 175)), "own_pair_vs_host").passed);
+  CHECK(by_id(ch03::wrong_stream_checks(wrong_stream(16000, 4, 20000)), "own_pair_vs_host").passed);
+  CHECK_FALSE(by_id(ch03::wrong_stream_checks(wrong_stream(14000, 4, 20000)), "own_pair_vs_host").passed);
   ch03::WrongStreamRun run = wrong_stream(155, 4, 175);
   run.result = wrong();
-  CHECK_FALSE(by_id(ch03::wrong_stream_findings(run), "wrong_stream_result").passed);
+  CHECK_FALSE(by_id(ch03::wrong_stream_checks(run), "wrong_stream_result").passed);
 }
 
 TEST_CASE("wrong stream: a fork-and-join pair that misses the work fails its check, whatever the other pairs read") {
   ch03::WrongStreamRun run = wrong_stream(155, 4, 175);
   run.joined_us = around(9);  // a join that did not wait (or a start after the work): reads like the mistake
-  auto findings = ch03::wrong_stream_findings(run);
+  auto findings = ch03::wrong_stream_checks(run);
   CHECK_FALSE(by_id(findings, "ordered_pair_vs_host").passed);
   CHECK(value(findings, "ordered_pair_vs_host", "joined_us") == doctest::Approx(9));
   CHECK(by_id(findings, "own_pair_vs_host").passed);
   run.joined_us = around(300);  // longer than the host timer around it: broken too
-  CHECK_FALSE(by_id(ch03::wrong_stream_findings(run), "ordered_pair_vs_host").passed);
+  CHECK_FALSE(by_id(ch03::wrong_stream_checks(run), "ordered_pair_vs_host").passed);
   run.joined_us.clear();  // no samples: nothing to judge, so not a pass
-  CHECK_FALSE(by_id(ch03::wrong_stream_findings(run), "ordered_pair_vs_host").passed);
+  CHECK_FALSE(by_id(ch03::wrong_stream_checks(run), "ordered_pair_vs_host").passed);
 }
 
 TEST_CASE("wrong stream: with a kernel too short to tell an unordered stop apart, the fork-and-join pair is observed") {
@@ -499,11 +499,11 @@ TEST_CASE("wrong stream: with a kernel too short to tell an unordered stop apart
   // a join that did not wait: the run cannot judge the join, and says so.
   ch03::WrongStreamRun run = wrong_stream(20, 4, 30);
   run.joined_us = around(9);
-  const lab::Finding f = by_id(ch03::wrong_stream_findings(run), "ordered_pair_vs_host");
+  const lab::Finding f = by_id(ch03::wrong_stream_checks(run), "ordered_pair_vs_host");
   CHECK(f.id == "ordered_pair_vs_host.too_short");
   CHECK(f.kind == lab::Finding::Kind::observation);
   // The default size: the unordered pair (4 us) is far from the host timer (175 us): judged.
-  CHECK(by_id(ch03::wrong_stream_findings(wrong_stream(155, 4, 175)), "ordered_pair_vs_host").kind ==
+  CHECK(by_id(ch03::wrong_stream_checks(wrong_stream(155, 4, 175)), "ordered_pair_vs_host").kind ==
         lab::Finding::Kind::timing);
 }
 

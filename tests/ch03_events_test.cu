@@ -195,6 +195,6 @@ TEST_CASE("events on another stream read far shorter than on the work's stream; 
   CHECK(joined >= 0.9 * own);  // the fix: a pair on the other stream, fork and join, holds the work
   CHECK(joined < 2 * host);    // and little more: its start is recorded after the host timer starts
   CHECK(run.unfinished > 0);   // the other pair's stop event completed while the work still ran
-  const auto findings = ch03::wrong_stream_findings(run);
+  const auto findings = ch03::wrong_stream_checks(run);
   for (const lab::Finding& f : findings) CHECK_MESSAGE(f.passed, f.id << ": " << f.text);
 }

@@ -175,13 +175,13 @@ ch03::WrongStreamRun wrong_stream_run(const lab_test::KeptRun& run) {
 std::vector<lab::Finding> replay(const lab_test::KeptRun& run) {
   std::vector<lab::Finding> all;
   const auto add = [&all](std::vector<lab::Finding> more) { all.insert(all.end(), more.begin(), more.end()); };
-  add(ch03::stopwatch_findings(stopwatch_run(run)));
-  add(ch03::wait_findings(wait_run(run)));
-  add(ch03::free_host_findings(free_host_run(run)));
-  add(ch03::bracketing_findings(bracketing_run(run)));
-  add(ch03::launch_gap_findings({launch_gap_size(run, "n"), launch_gap_size(run, "n_large")}));
-  add(ch03::many_streams_findings(many_streams_run(run)));
-  add(ch03::wrong_stream_findings(wrong_stream_run(run)));
+  add(ch03::stopwatch_checks(stopwatch_run(run)));
+  add(ch03::wait_checks(wait_run(run)));
+  add(ch03::free_host_checks(free_host_run(run)));
+  add(ch03::bracketing_checks(bracketing_run(run)));
+  add(ch03::launch_gap_checks({launch_gap_size(run, "n"), launch_gap_size(run, "n_large")}));
+  add(ch03::many_streams_checks(many_streams_run(run)));
+  add(ch03::wrong_stream_checks(wrong_stream_run(run)));
   return all;
 }
 

@@ -138,7 +138,7 @@ TEST_CASE("section 1: a correct normalisation passes and reports its relative er
   CHECK(cell(table, "array 0", "max_relative_error_ppm") == doctest::Approx(0.12));
   CHECK(cell(table, "array 0", "tolerance_ppm") == doctest::Approx(10.0));
   CHECK(table.row("array 0").get("result").text() == "correct");
-  const std::vector<lab::Finding> findings = ch04::first_findings(run);
+  const std::vector<lab::Finding> findings = ch04::first_checks(run);
   CHECK(by_id(findings, "normalisation_correct").passed);
   CHECK(by_id(findings, "normalisation_correct").kind == lab::Finding::Kind::correctness);
   CHECK(value(findings, "normalisation_correct", "max_relative_error") == doctest::Approx(1.2e-7));
@@ -149,7 +149,7 @@ TEST_CASE("section 1: a wrong element or a sum off by more than the tolerance fa
   run.n = 1024;
   run.result = good_check();
   run.result.elements = wrong();
-  CHECK_FALSE(by_id(ch04::first_findings(run), "normalisation_correct").passed);
+  CHECK_FALSE(by_id(ch04::first_checks(run), "normalisation_correct").passed);
   run.result = good_check();
   run.result.sum = 1.0 + 2 * ch04::kNormalizeTolerance;
   CHECK_FALSE(ch04::normalisation_passed(run.result));
@@ -181,7 +181,7 @@ TEST_CASE("section 2: the events' totals, what CUPTI recorded, and each kernel's
   CHECK(cell(kernels, "divide", "gbps") == doctest::Approx(8.0 * 1000 / 20e-6 / 1e9));
   CHECK(kernels.row("sum_partials").get("gbps").is_none());
 
-  const std::vector<lab::Finding> findings = ch04::streams_findings(run);
+  const std::vector<lab::Finding> findings = ch04::streams_checks(run);
   REQUIRE(findings.size() == 1);
   CHECK(by_id(findings, "arrays_correct").passed);
   CHECK(value(findings, "arrays_correct", "runs_count") == 8);
@@ -202,19 +202,19 @@ TEST_CASE("section 2: not recorded, or a recording with dropped records: '-' in 
   run.lots_recorded = ch04::ArraysRecording{};
   run.lots_recorded.streams = 10;
   run.lots_recorded.why_not = "this build has no CUPTI";
-  std::vector<lab::Finding> findings = ch04::streams_findings(run);
+  std::vector<lab::Finding> findings = ch04::streams_checks(run);
   CHECK(by_id(findings, "recorded").id == "recorded.skipped");
   CHECK(by_id(findings, "arrays_correct").passed);
   CHECK(ch04::recorded_table(run).row("10 streams").get("span_ms").is_none());
   CHECK(ch04::recorded_table(run).row("10 streams").get("why_not").text() == "this build has no CUPTI");
   run.lots_recorded = recording(10, overlapping());
   run.lots_recorded.dropped = 4;
-  CHECK(by_id(ch04::streams_findings(run), "recorded").id == "recorded.skipped");
+  CHECK(by_id(ch04::streams_checks(run), "recorded").id == "recorded.skipped");
   CHECK_FALSE(ch04::recorded_table(run).row("10 streams").get("recorded").boolean());
   run.lots_recorded.dropped = 0;
   run.one_recorded = ch04::ArraysRecording{};
   run.one_recorded.why_not = "a tool holds CUPTI";
-  CHECK(by_id(ch04::streams_findings(run), "recorded").id == "recorded.skipped");
+  CHECK(by_id(ch04::streams_checks(run), "recorded").id == "recorded.skipped");
   CHECK(ch04::kernel_table(run).rows().empty());
 }
 
@@ -228,16 +228,16 @@ TEST_CASE("section 2: the whole runs from the earliest begin event, which need n
 TEST_CASE("section 2: a wrong array in a timed or in a recorded run fails the correctness check") {
   ch04::StreamsComparison run = comparison(15.0, 9.0, overlapping());
   run.lots[1].results[1].elements = wrong();
-  const std::vector<lab::Finding> timed = ch04::streams_findings(run);
+  const std::vector<lab::Finding> timed = ch04::streams_checks(run);
   CHECK_FALSE(by_id(timed, "arrays_correct").passed);
   CHECK(value(timed, "arrays_correct", "wrong_count") == 1);
   CHECK(value(timed, "arrays_correct", "runs_count") == 8);
   run = comparison(15.0, 9.0, overlapping());
   run.one_recorded.all_correct = false;
-  CHECK_FALSE(by_id(ch04::streams_findings(run), "arrays_correct").passed);
+  CHECK_FALSE(by_id(ch04::streams_checks(run), "arrays_correct").passed);
   run = comparison(15.0, 9.0, overlapping());
   run.one[0].results.clear();  // a run with no array checked is not a correct one
-  CHECK_FALSE(by_id(ch04::streams_findings(run), "arrays_correct").passed);
+  CHECK_FALSE(by_id(ch04::streams_checks(run), "arrays_correct").passed);
   CHECK_FALSE(ch04::all_arrays_correct(ch04::ArraysRun{}));
 }
 
@@ -282,7 +282,7 @@ TEST_CASE("section 3: serialised, concurrent and partly overlapped kernels are t
 }
 
 TEST_CASE("section 3: the legacy stream serialised and the others ran at once") {
-  const std::vector<lab::Finding> findings = ch04::default_stream_findings(as_documented());
+  const std::vector<lab::Finding> findings = ch04::default_stream_checks(as_documented());
   CHECK(by_id(findings, "spins_ran").passed);
   CHECK(by_id(findings, "legacy_serialised").passed);
   CHECK(by_id(findings, "legacy_serialised").kind == lab::Finding::Kind::timing);
@@ -297,7 +297,7 @@ TEST_CASE("section 3: a kernel cut short, the legacy stream overlapping, the oth
   cases.non_blocking = spins("legacy", true);
   cases.per_thread = spins("per-thread", true);
   cases.per_thread.all_ran = false;
-  const std::vector<lab::Finding> findings = ch04::default_stream_findings(cases);
+  const std::vector<lab::Finding> findings = ch04::default_stream_checks(cases);
   CHECK_FALSE(by_id(findings, "spins_ran").passed);
   CHECK(value(findings, "spins_ran", "short_cases_count") == 1);
   CHECK(value(findings, "spins_ran", "spin_ms") == doctest::Approx(10.0));
@@ -315,7 +315,7 @@ TEST_CASE("section 4: the race showed and the event fixed it; or the race hid an
   run.raced_wrong = 20;
   run.raced_last = wrong();
   run.fixed_last = correct();
-  std::vector<lab::Finding> findings = ch04::race_findings(run);
+  std::vector<lab::Finding> findings = ch04::race_checks(run);
   CHECK(by_id(findings, "fix_correct").passed);
   CHECK(findings.size() == 1);  // whether the race showed is in the table
   const lab::ResultTable table = ch04::race_table(run);
@@ -327,7 +327,7 @@ TEST_CASE("section 4: the race showed and the event fixed it; or the race hid an
   run.raced_wrong = 0;
   run.fixed_wrong = 1;
   run.fixed_last = wrong();
-  findings = ch04::race_findings(run);
+  findings = ch04::race_checks(run);
   CHECK_FALSE(by_id(findings, "fix_correct").passed);
   CHECK(value(findings, "fix_correct", "wrong_runs_count") == 1);
   CHECK(cell(ch04::race_table(run), "none", "wrong_runs") == 0);
@@ -371,7 +371,7 @@ ch04::MemoryRun memory_as_expected() {
 
 TEST_CASE("section 5: both kinds of temporaries correct, the pool restored; each call against the queued work") {
   const ch04::MemoryRun run = memory_as_expected();
-  const std::vector<lab::Finding> findings = ch04::memory_findings(run);
+  const std::vector<lab::Finding> findings = ch04::memory_checks(run);
   REQUIRE(findings.size() == 3);
   CHECK(by_id(findings, "cuda_malloc_correct").passed);
   CHECK(by_id(findings, "stream_ordered_correct").passed);
@@ -410,7 +410,7 @@ TEST_CASE("section 5: a wrong result with either kind, an attribute not restored
   run.cuda_malloc.result.sum = 1.0 + 2 * ch04::kNormalizeTolerance;
   run.reuse.restored = false;
   run.reuse.same_stream.measured = false;
-  std::vector<lab::Finding> findings = ch04::memory_findings(run);
+  std::vector<lab::Finding> findings = ch04::memory_checks(run);
   CHECK_FALSE(by_id(findings, "stream_ordered_correct").passed);
   CHECK_FALSE(by_id(findings, "cuda_malloc_correct").passed);
   CHECK(value(findings, "cuda_malloc_correct", "sum") == doctest::Approx(1.0 + 2 * ch04::kNormalizeTolerance));
@@ -418,7 +418,7 @@ TEST_CASE("section 5: a wrong result with either kind, an attribute not restored
   CHECK_FALSE(by_id(findings, "pool_restored").value("reuse_restored").boolean());
   run.reuse.restored = true;
   run.threshold.restored = false;
-  CHECK_FALSE(by_id(ch04::memory_findings(run), "pool_restored").passed);
+  CHECK_FALSE(by_id(ch04::memory_checks(run), "pool_restored").passed);
   const lab::ResultTable reuse = ch04::reuse_table(run);
   CHECK_FALSE(reuse.row("the freeing stream").get("measured").boolean());
   CHECK(reuse.row("the freeing stream").get("same_address").is_none());

@@ -224,11 +224,11 @@ ch04::MemoryRun memory_run(const lab_test::KeptRun& run) {
 std::vector<lab::Finding> replay(const lab_test::KeptRun& run) {
   std::vector<lab::Finding> all;
   const auto add = [&all](std::vector<lab::Finding> more) { all.insert(all.end(), more.begin(), more.end()); };
-  add(ch04::first_findings({run.options().at("n").get<std::int64_t>(), normalize_check(run, "normalisation_correct")}));
-  add(ch04::streams_findings(streams_comparison(run)));
-  add(ch04::default_stream_findings(default_stream_cases(run)));
-  add(ch04::race_findings(race_run(run)));
-  add(ch04::memory_findings(memory_run(run)));
+  add(ch04::first_checks({run.options().at("n").get<std::int64_t>(), normalize_check(run, "normalisation_correct")}));
+  add(ch04::streams_checks(streams_comparison(run)));
+  add(ch04::default_stream_checks(default_stream_cases(run)));
+  add(ch04::race_checks(race_run(run)));
+  add(ch04::memory_checks(memory_run(run)));
   return all;
 }
 

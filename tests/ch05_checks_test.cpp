@@ -78,13 +78,13 @@ TEST_CASE("the link table: every copy and kernel, its statistics and GB/s at the
 
 TEST_CASE("the sweep: every row correct, or the first wrong one fails") {
   ch05::SweepRun s = sweep_run();
-  const lab::Finding ok = by_id(ch05::sweep_findings(s), "schedules_correct");
+  const lab::Finding ok = by_id(ch05::sweep_checks(s), "schedules_correct");
   CHECK(ok.kind == lab::Finding::Kind::correctness);
   CHECK(ok.passed);
   CHECK(ok.value("rows_count").integer() == 8);
   s.rows[3].result = lab_test::wrong();
-  CHECK_FALSE(by_id(ch05::sweep_findings(s), "schedules_correct").passed);
-  const std::vector<lab::Finding> none = ch05::sweep_findings(ch05::SweepRun{});
+  CHECK_FALSE(by_id(ch05::sweep_checks(s), "schedules_correct").passed);
+  const std::vector<lab::Finding> none = ch05::sweep_checks(ch05::SweepRun{});
   CHECK_FALSE(by_id(none, "schedules_correct").passed);  // no rows
   CHECK_FALSE(has_id(none, "overlap_heavy"));            // no heavy sequential row to compare with
 }
@@ -120,7 +120,7 @@ TEST_CASE("the sweep table: each row against sequential, V1 against V2, the mode
 
 TEST_CASE("overlap with the heavy kernel saves >= 10 %: a timing check, either way") {
   ch05::SweepRun s = sweep_run();
-  std::vector<lab::Finding> f = ch05::sweep_findings(s);
+  std::vector<lab::Finding> f = ch05::sweep_checks(s);
   const lab::Finding saved = by_id(f, "overlap_heavy");
   CHECK(saved.kind == lab::Finding::Kind::timing);
   CHECK(saved.passed);
@@ -129,11 +129,11 @@ TEST_CASE("overlap with the heavy kernel saves >= 10 %: a timing check, either w
   CHECK_FALSE(has_id(f, "overlap_light"));  // the light rows: the table's "vs sequential" column
   s.rows[6].samples_ms = {15.0, 15.1};
   s.rows[7].samples_ms = {15.2, 15.3};
-  f = ch05::sweep_findings(s);
+  f = ch05::sweep_checks(s);
   CHECK_FALSE(by_id(f, "overlap_heavy").passed);  // 15.05 against 16.0: not under 0.9x
   CHECK(value(f, "overlap_heavy", "best_ms") == Approx(15.05));
   s.rows[6].samples_ms = {14.3};  // 0.894x: just under
-  CHECK(by_id(ch05::sweep_findings(s), "overlap_heavy").passed);
+  CHECK(by_id(ch05::sweep_checks(s), "overlap_heavy").passed);
 }
 
 namespace {
@@ -182,7 +182,7 @@ TEST_CASE("the child's JSON line is read back, or why not is said") {
 TEST_CASE("work queues: skipped, or a child that did not run, is a skip, not a failure") {
   ch05::QueueRun skipped;
   skipped.skipped = "an instrumented run";
-  const std::vector<lab::Finding> f = ch05::queue_findings(skipped);
+  const std::vector<lab::Finding> f = ch05::queue_checks(skipped);
   REQUIRE(f.size() == 1);
   CHECK(f[0].id == "queues.skipped");
   CHECK(f[0].kind == lab::Finding::Kind::observation);
@@ -193,7 +193,7 @@ TEST_CASE("work queues: skipped, or a child that did not run, is a skip, not a f
   ch05::QueueChild default_missing;
   default_missing.why_not = "timed out";
   run.children = {missing, default_missing};
-  const std::vector<lab::Finding> g = ch05::queue_findings(run);
+  const std::vector<lab::Finding> g = ch05::queue_checks(run);
   CHECK(by_id(g, "child_2").id == "child_2.skipped");
   CHECK(by_id(g, "child_default").id == "child_default.skipped");
   CHECK_FALSE(has_id(g, "queue_children_correct"));  // no child ran: nothing to judge
@@ -204,12 +204,12 @@ TEST_CASE("work queues: skipped, or a child that did not run, is a skip, not a f
 TEST_CASE("work queues: every child correct, or a wrong result in one fails") {
   ch05::QueueRun run;
   run.children = {measured("1"), measured("")};
-  std::vector<lab::Finding> f = ch05::queue_findings(run);
+  std::vector<lab::Finding> f = ch05::queue_checks(run);
   CHECK(by_id(f, "queue_children_correct").passed);
   CHECK(value(f, "queue_children_correct", "children_count") == 2);
   CHECK(f.size() == 1);
   run.children[1].schedules[1].correct = false;
-  CHECK_FALSE(by_id(ch05::queue_findings(run), "queue_children_correct").passed);
+  CHECK_FALSE(by_id(ch05::queue_checks(run), "queue_children_correct").passed);
 }
 
 TEST_CASE("the queue schedule table: V1 and V2 per connection count and chunk count") {
@@ -289,7 +289,7 @@ TEST_CASE("recorded runs: in the table with what ran at once, or skipped; right 
   missing.why_not = "built without CUPTI";
   missing.result = lab_test::correct();
   runs.push_back(missing);
-  std::vector<lab::Finding> f = ch05::recorded_findings(runs);
+  std::vector<lab::Finding> f = ch05::recorded_checks(runs);
   CHECK(by_id(f, "recorded_correct").passed);
   CHECK(value(f, "recorded_correct", "runs_count") == 3);
   CHECK_FALSE(has_id(f, "recorded_sequential"));  // recorded: its numbers are in the table
@@ -305,16 +305,16 @@ TEST_CASE("recorded runs: in the table with what ran at once, or skipped; right 
   CHECK(cell(t, "sequential, 1 chunk", "copies_and_kernel_ms") == Approx(0.0));
   CHECK(cell(t, "sequential, 1 chunk", "span_ms") == Approx(9.0));
   runs[1].result = lab_test::wrong();
-  CHECK_FALSE(by_id(ch05::recorded_findings(runs), "recorded_correct").passed);
-  CHECK_FALSE(by_id(ch05::recorded_findings({}), "recorded_correct").passed);  // nothing recorded at all
+  CHECK_FALSE(by_id(ch05::recorded_checks(runs), "recorded_correct").passed);
+  CHECK_FALSE(by_id(ch05::recorded_checks({}), "recorded_correct").passed);  // nothing recorded at all
 }
 
 TEST_CASE("every table and finding of the chapter has an id") {
   ch05::QueueRun run;
   run.children = {measured("1"), measured("")};
-  std::vector<lab::Finding> all = ch05::sweep_findings(sweep_run());
-  for (const auto& more : {ch05::queue_findings(run),
-                           ch05::recorded_findings({recorded(ch05::Schedule::sequential, {work('H', 0, 1)})})}) {
+  std::vector<lab::Finding> all = ch05::sweep_checks(sweep_run());
+  for (const auto& more :
+       {ch05::queue_checks(run), ch05::recorded_checks({recorded(ch05::Schedule::sequential, {work('H', 0, 1)})})}) {
     all.insert(all.end(), more.begin(), more.end());
   }
   for (const lab::Finding& f : all) CHECK_FALSE(f.id.empty());

@@ -8,7 +8,7 @@
 //
 // Not rebuilt: section 4's recorded_correct. The JSON keeps each recorded
 // run's sums (span, busy and overlap times), not the CUPTI intervals nor each
-// run's comparison with the CPU that recorded_findings and recorded_table are
+// run's comparison with the CPU that recorded_checks and recorded_table are
 // made from.
 #include <doctest/doctest.h>
 
@@ -179,7 +179,7 @@ TEST_CASE("replay H200 2026-12-02: section 2, every cell and both checks as the 
   CHECK(counts.v2_faster == 1);
   CHECK(counts.v1_faster == 0);
 
-  const std::vector<lab::Finding> findings = ch05::sweep_findings(sweep);
+  const std::vector<lab::Finding> findings = ch05::sweep_checks(sweep);
   CHECK(by_id(findings, "schedules_correct").passed == run.passed("schedules_correct"));
   CHECK(value(findings, "schedules_correct", "rows_count") == 26);
   // The lesson: heavy V2 32 chunks, 5.860 ms against 14.460 ms sequential.
@@ -196,7 +196,7 @@ TEST_CASE("replay H200 2026-12-02: section 2, every cell and both checks as the 
 static ch05::QueueRun replay_children(const KeptRun& run) {
   const ch05::QueueRun queues = queues_from(run);
   REQUIRE(queues.children.size() == 4);
-  const std::vector<lab::Finding> findings = ch05::queue_findings(queues);
+  const std::vector<lab::Finding> findings = ch05::queue_checks(queues);
   CHECK(by_id(findings, "queue_children_correct").passed == run.passed("queue_children_correct"));
   CHECK(value(findings, "queue_children_correct", "children_count") == 4);
   const lab::ResultTable schedules = ch05::queue_schedule_table(queues);
@@ -254,7 +254,7 @@ TEST_CASE("replay H100 run 5 of 2026-11-25: section 2, the new code's verdicts o
   CHECK(counts.v2_faster == pairs.at("v2_faster_count").get<int>());
   CHECK(counts.v1_faster == pairs.at("v1_faster_count").get<int>());
 
-  const std::vector<lab::Finding> findings = ch05::sweep_findings(sweep);
+  const std::vector<lab::Finding> findings = ch05::sweep_checks(sweep);
   CHECK(by_id(findings, "schedules_correct").passed == run.passed("schedules_correct"));
   CHECK(value(findings, "schedules_correct", "rows_count") == 26);
   // Same verdict as the H200: heavy V2 32 chunks, 6.144 ms against 15.618 ms sequential.

@@ -106,7 +106,7 @@ TEST_CASE("sweep tables hold each size's bandwidth") {
 }
 
 TEST_CASE("sweep: the expected run") {
-  const std::vector<lab::Finding> f = ch06::sweep_findings(sweep());
+  const std::vector<lab::Finding> f = ch06::sweep_checks(sweep());
   CHECK(by_id(f, "sweep_intact").passed);
   REQUIRE(f.size() == 4);
   CHECK(by_id(f, "pinned_faster").passed);
@@ -124,35 +124,35 @@ TEST_CASE("sweep: a wrong copy, pageable as fast as pinned, no link, directions 
   run.sizes[2].pinned_check = broken(run.sizes[2].bytes);
   run.sizes.back().pageable_h2d_ms = run.sizes.back().pinned_h2d_ms;
   run.link_gbps = 0;
-  std::vector<lab::Finding> f = ch06::sweep_findings(run);
+  std::vector<lab::Finding> f = ch06::sweep_checks(run);
   CHECK_FALSE(by_id(f, "sweep_intact").passed);
   CHECK_FALSE(by_id(f, "pinned_faster").passed);
   CHECK(value(f, "pinned_faster", "h2d_ratio") == doctest::Approx(1.0));
   CHECK(by_id(f, "benchmark").id == "benchmark.link_unknown");
   CHECK(by_id(f, "both_directions").passed);
   run.link_gbps = 31.5;  // a link slower than the copies (55 GB/s): they did not cross only it
-  CHECK(by_id(ch06::sweep_findings(run), "benchmark").id == "benchmark.above_link");
+  CHECK(by_id(ch06::sweep_checks(run), "benchmark").id == "benchmark.above_link");
   CHECK(value(f, "both_directions", "d2h_change_percent") == doctest::Approx(0.0).epsilon(0.01));
 
-  f = ch06::sweep_findings(sweep(30, 30));  // 60 GB/s together against 55 alone: under 1.2x
+  f = ch06::sweep_checks(sweep(30, 30));  // 60 GB/s together against 55 alone: under 1.2x
   CHECK_FALSE(by_id(f, "both_directions").passed);
   CHECK(value(f, "both_directions", "total_gbps") == doctest::Approx(60.0).epsilon(0.01));
 
   run = sweep(30, 30);  // the same numbers on a device with one copy engine: observed, not judged
   run.copy_engines = 1;
-  f = ch06::sweep_findings(run);
+  f = ch06::sweep_checks(run);
   CHECK(by_id(f, "both_directions").id == "both_directions.one_copy_engine");
   CHECK(by_id(f, "both_directions").passed);
   CHECK(by_id(f, "both_directions").kind == lab::Finding::Kind::observation);
   run.copy_engines = 2;
-  CHECK_FALSE(by_id(ch06::sweep_findings(run), "both_directions").passed);
+  CHECK_FALSE(by_id(ch06::sweep_checks(run), "both_directions").passed);
 }
 
 TEST_CASE("sweep: pageable memory through the host's page tables is observed; no blocked stream, and why") {
   ch06::SweepRun run = sweep();
   run.sizes.back().pageable_h2d_ms = run.sizes.back().pinned_h2d_ms;  // as fast as pinned: the check would fail
   run.pageable_uses_host_page_tables = true;
-  std::vector<lab::Finding> f = ch06::sweep_findings(run);
+  std::vector<lab::Finding> f = ch06::sweep_checks(run);
   CHECK(by_id(f, "pinned_faster").id == "pinned_faster.host_page_tables");
   CHECK(by_id(f, "pinned_faster").kind == lab::Finding::Kind::observation);
   CHECK(value(f, "pinned_faster", "h2d_ratio") == doctest::Approx(1.0));
@@ -165,7 +165,7 @@ TEST_CASE("sweep: pageable memory through the host's page tables is observed; no
 }
 
 TEST_CASE("sweep: an empty run fails its check and says nothing else") {
-  const std::vector<lab::Finding> f = ch06::sweep_findings(ch06::SweepRun{});
+  const std::vector<lab::Finding> f = ch06::sweep_checks(ch06::SweepRun{});
   REQUIRE(f.size() == 1);
   CHECK(f[0].id == "sweep_intact");
   CHECK_FALSE(f[0].passed);
@@ -205,7 +205,7 @@ TEST_CASE("copy calls: the expected run") {
   CHECK(lab_test::cell(table, "pageable cudaMemcpyAsync", "returned_percent") == doctest::Approx(100 * 34.5 / 34.6));
   CHECK(table.row("pinned cudaMemcpyAsync").get("host").text() !=
         table.row("pageable cudaMemcpyAsync").get("host").text());
-  const std::vector<lab::Finding> f = ch06::calls_findings(run);
+  const std::vector<lab::Finding> f = ch06::calls_checks(run);
   REQUIRE(f.size() == 2);
   CHECK(by_id(f, "calls_intact").passed);
   CHECK(by_id(f, "pinned_async_returns").passed);
@@ -215,11 +215,11 @@ TEST_CASE("copy calls: the expected run") {
 TEST_CASE("copy calls: a pinned call that returned after half the copy, a wrong copy") {
   ch06::CallsRun run = calls(1.0, 4.0);
   run.calls[2].check = broken(256 * kMiB);
-  const std::vector<lab::Finding> f = ch06::calls_findings(run);
+  const std::vector<lab::Finding> f = ch06::calls_checks(run);
   CHECK_FALSE(by_id(f, "calls_intact").passed);
   CHECK_FALSE(by_id(f, "pinned_async_returns").passed);
   CHECK(value(f, "pinned_async_returns", "done_ms") == doctest::Approx(4.9));
-  CHECK_FALSE(ch06::calls_findings(ch06::CallsRun{})[0].passed);  // no calls: nothing was checked
+  CHECK_FALSE(ch06::calls_checks(ch06::CallsRun{})[0].passed);  // no calls: nothing was checked
 }
 
 // --- 3. registration ---------------------------------------------------------------------------
@@ -276,15 +276,15 @@ TEST_CASE("registration: intact, a changed buffer, a wrong upload") {
   const std::vector<ch06::RegistrationRun> runs = {registration(kMiB, 0.2, 0.09, 0.03),
                                                    registration(256 * kMiB, 12.9, 35.0, 4.9)};
   ch06::UploadRun phases = upload(18.0, 12.0);
-  std::vector<lab::Finding> f = ch06::registration_findings(runs, phases);
+  std::vector<lab::Finding> f = ch06::registration_checks(runs, phases);
   REQUIRE(f.size() == 1);
   CHECK(by_id(f, "registration_intact").passed);
 
   std::vector<ch06::RegistrationRun> changed = {registration(kMiB, 0.2, 0.03, 0.03)};
   changed[0].contents = broken(kMiB);
-  CHECK_FALSE(by_id(ch06::registration_findings(changed, phases), "registration_intact").passed);
+  CHECK_FALSE(by_id(ch06::registration_checks(changed, phases), "registration_intact").passed);
   phases.correct = false;
-  CHECK_FALSE(by_id(ch06::registration_findings(runs, phases), "registration_intact").passed);
+  CHECK_FALSE(by_id(ch06::registration_checks(runs, phases), "registration_intact").passed);
 }
 
 // --- 4. CPU time freed ---------------------------------------------------------------------------
@@ -314,7 +314,7 @@ TEST_CASE("CPU time freed: the expected run") {
   CHECK(lab_test::cell(table, "pinned, cudaMemcpyAsync, sync, CPU work", "vs_own_serial_percent") ==
         doctest::Approx(100.0).epsilon(0.01));
   CHECK(lab_test::cell(table, "the pageable copy alone (events)", "median") == doctest::Approx(34.4));
-  const std::vector<lab::Finding> f = ch06::cpu_freed_findings(run);
+  const std::vector<lab::Finding> f = ch06::cpu_freed_checks(run);
   CHECK(by_id(f, "cpu_freed_intact").passed);
   CHECK(by_id(f, "overlap").passed);
   CHECK(value(f, "overlap", "sum_ms") == doctest::Approx(9.7));
@@ -333,7 +333,7 @@ TEST_CASE("CPU time freed: the pageable row is measured against its own copy") {
 TEST_CASE("CPU time freed: no overlap, a wrong copy") {
   ch06::CpuFreedRun run = freed(9.6, 39.2, 9.7);
   run.pageable.check = broken(run.bytes);
-  const std::vector<lab::Finding> f = ch06::cpu_freed_findings(run);
+  const std::vector<lab::Finding> f = ch06::cpu_freed_checks(run);
   CHECK_FALSE(by_id(f, "cpu_freed_intact").passed);
   CHECK_FALSE(by_id(f, "overlap").passed);
   CHECK(value(f, "overlap", "overlapped_ms") == doctest::Approx(9.6));
@@ -345,24 +345,24 @@ TEST_CASE("CPU time freed: no overlap, a wrong copy") {
 TEST_CASE("CPU time freed: overlap judged against what a perfect overlap saves") {
   ch06::CpuFreedRun run = freed(4.95, 39.2, 5.4);
   run.cpu_ms = around(0.5);  // short CPU work, hidden almost whole: 4.95 of 5.4 ms is 92 % of the sum
-  std::vector<lab::Finding> f = ch06::cpu_freed_findings(run);
+  std::vector<lab::Finding> f = ch06::cpu_freed_checks(run);
   CHECK(by_id(f, "overlap").passed);
   CHECK(value(f, "overlap", "possible_saving_ms") == doctest::Approx(0.5));
   CHECK(value(f, "overlap", "saved_percent") == doctest::Approx(90.0));
 
   run = freed(7.6, 39.2, 9.7);  // copy 4.9, CPU 4.8: 7.6 ms is 78 % of the sum, but saved 2.1 of 4.8 ms
-  f = ch06::cpu_freed_findings(run);
+  f = ch06::cpu_freed_checks(run);
   CHECK_FALSE(by_id(f, "overlap").passed);
   CHECK(value(f, "overlap", "saved_percent") == doctest::Approx(43.75));
 
   run = freed(5.0, 39.2, 6.0);  // copy 4, CPU 2, 5 ms: exactly half of the 2 ms saving, enough
   run.copy_ms = around(4.0);
   run.cpu_ms = around(2.0);
-  f = ch06::cpu_freed_findings(run);
+  f = ch06::cpu_freed_checks(run);
   CHECK(by_id(f, "overlap").passed);
   CHECK(value(f, "overlap", "saved_percent") == doctest::Approx(50.0));
   run.overlapped.wall_ms = around(5.05);  // a little less saved: not enough
-  CHECK_FALSE(by_id(ch06::cpu_freed_findings(run), "overlap").passed);
+  CHECK_FALSE(by_id(ch06::cpu_freed_checks(run), "overlap").passed);
 }
 
 // --- 5a. write-combined ------------------------------------------------------------------------
@@ -391,9 +391,9 @@ TEST_CASE("write-combined: the table, a round trip intact or wrong") {
   CHECK(lab_test::cell(table, "write-combined", "cpu_read_gbps") == doctest::Approx(0.5));
   CHECK(lab_test::cell(table, "write-combined", "h2d_gbps") == doctest::Approx(256 * kMiB / 4.0e6));
   CHECK(lab_test::cell(table, "pinned", "cpu_read_gbps") == doctest::Approx(8.7));
-  CHECK(by_id(ch06::write_combined_findings(run), "write_combined_intact").passed);
+  CHECK(by_id(ch06::write_combined_checks(run), "write_combined_intact").passed);
   run.round_trip = broken(run.bytes);
-  CHECK_FALSE(by_id(ch06::write_combined_findings(run), "write_combined_intact").passed);
+  CHECK_FALSE(by_id(ch06::write_combined_checks(run), "write_combined_intact").passed);
 }
 
 // --- 5b. mapped memory ---------------------------------------------------------------------------
@@ -431,18 +431,18 @@ TEST_CASE("zero-copy: the table says which way won") {
 }
 
 TEST_CASE("zero-copy: correctness, and unified addressing checked, failed or skipped") {
-  std::vector<lab::Finding> f = ch06::zero_copy_findings(mapped(true, true));
+  std::vector<lab::Finding> f = ch06::zero_copy_checks(mapped(true, true));
   CHECK(by_id(f, "zero_copy_exact").passed);
   CHECK(by_id(f, "unified_addressing").id == "unified_addressing");
   CHECK(by_id(f, "unified_addressing").kind == lab::Finding::Kind::correctness);
   CHECK(by_id(f, "unified_addressing").passed);
-  f = ch06::zero_copy_findings(mapped(true, false));  // the Runtime API promises the same pointer
+  f = ch06::zero_copy_checks(mapped(true, false));  // the Runtime API promises the same pointer
   CHECK_FALSE(by_id(f, "unified_addressing").passed);
   ch06::MappedRun run = mapped(false, false);
   run.passes[1].correct = false;
-  f = ch06::zero_copy_findings(run);
+  f = ch06::zero_copy_checks(run);
   CHECK(by_id(f, "unified_addressing").id == "unified_addressing.skipped");
   CHECK(by_id(f, "unified_addressing").kind == lab::Finding::Kind::observation);
   CHECK_FALSE(by_id(f, "zero_copy_exact").passed);
-  CHECK_FALSE(by_id(ch06::zero_copy_findings(ch06::MappedRun{}), "zero_copy_exact").passed);  // nothing ran
+  CHECK_FALSE(by_id(ch06::zero_copy_checks(ch06::MappedRun{}), "zero_copy_exact").passed);  // nothing ran
 }

@@ -116,7 +116,7 @@ ch06::MappedRun mapped_of(const KeptRun& run, bool same_pointer) {
 
 // The verdicts each function gives on @p run's numbers, against what @p run printed.
 void replay_sweep_and_calls(const KeptRun& run) {
-  const std::vector<lab::Finding> sweep = ch06::sweep_findings(sweep_of(run));
+  const std::vector<lab::Finding> sweep = ch06::sweep_checks(sweep_of(run));
   for (const char* id : {"sweep_intact", "pinned_faster", "both_directions"}) {
     CAPTURE(id);
     CHECK(by_id(sweep, id).passed == run.passed(id));
@@ -124,12 +124,12 @@ void replay_sweep_and_calls(const KeptRun& run) {
   CHECK(by_id(sweep, "pinned_faster").id == "pinned_faster");      // judged, not the host-page-tables branch
   CHECK(by_id(sweep, "both_directions").id == "both_directions");  // 3 copy engines: judged
   CHECK(by_id(sweep, "benchmark").id == run.finding("benchmark").at("finding_id").get<std::string>());
-  const std::vector<lab::Finding> calls = ch06::calls_findings(calls_of(run));
+  const std::vector<lab::Finding> calls = ch06::calls_checks(calls_of(run));
   for (const char* id : {"calls_intact", "pinned_async_returns"}) {
     CAPTURE(id);
     CHECK(by_id(calls, id).passed == run.passed(id));
   }
-  const std::vector<lab::Finding> cpu = ch06::cpu_freed_findings(cpu_freed_of(run));
+  const std::vector<lab::Finding> cpu = ch06::cpu_freed_checks(cpu_freed_of(run));
   for (const char* id : {"cpu_freed_intact", "overlap"}) {
     CAPTURE(id);
     CHECK(by_id(cpu, id).passed == run.passed(id));
@@ -141,13 +141,13 @@ void replay_sweep_and_calls(const KeptRun& run) {
 TEST_CASE("ch06 replay, H200 2026-12-02: every rebuilt check gives the verdict the run printed") {
   const KeptRun run = KeptRun::load(kH200, kChapter);
   replay_sweep_and_calls(run);
-  const std::vector<lab::Finding> sweep = ch06::sweep_findings(sweep_of(run));
+  const std::vector<lab::Finding> sweep = ch06::sweep_checks(sweep_of(run));
   CHECK(by_id(sweep, "both_directions").value("total_gbps").number() ==
         doctest::Approx(run.finding("both_directions").at("values").at("total_gbps").get<double>()));
   CHECK(by_id(sweep, "benchmark").value("gbps").number() ==
         doctest::Approx(run.finding("benchmark").at("values").at("gbps").get<double>()));
 
-  const std::vector<lab::Finding> zero = ch06::zero_copy_findings(mapped_of(run, run.passed("unified_addressing")));
+  const std::vector<lab::Finding> zero = ch06::zero_copy_checks(mapped_of(run, run.passed("unified_addressing")));
   CHECK(by_id(zero, "zero_copy_exact").passed == run.passed("zero_copy_exact"));
   CHECK(by_id(zero, "unified_addressing").passed == run.passed("unified_addressing"));
 
@@ -160,7 +160,7 @@ TEST_CASE("ch06 replay, H200 2026-12-02: every rebuilt check gives the verdict t
   }
   ch06::UploadRun upload;
   upload.correct = run.passed("registration_intact");  // not in any table (see the header)
-  CHECK(by_id(ch06::registration_findings(registration, upload), "registration_intact").passed ==
+  CHECK(by_id(ch06::registration_checks(registration, upload), "registration_intact").passed ==
         run.passed("registration_intact"));
 }
 
@@ -171,14 +171,14 @@ TEST_CASE("ch06 replay, H100 run 5 of 2026-11-25: the new code's verdicts on the
   // H2D's rate "changed" +7.6 % (H200 -6.2 %), because run 5's H2D alone
   // behind a blocked stream read a spread 42.0 GB/s at 256 MiB.
   replay_sweep_and_calls(run);
-  const std::vector<lab::Finding> sweep = ch06::sweep_findings(sweep_of(run));
+  const std::vector<lab::Finding> sweep = ch06::sweep_checks(sweep_of(run));
   CHECK(by_id(sweep, "both_directions").value("h2d_change_percent").number() > 0);
   CHECK(by_id(sweep, "benchmark").value("gbps").number() < 0.7 * sweep_of(run).link_gbps);  // 42.0 of 63.0
 
   // unified_addressing was an observation in run 5 ("unified_addressing.same_pointer"): the new code
   // judges it, and on that branch's data it passes.
   CHECK(run.finding("unified_addressing").at("finding_id").get<std::string>() == "unified_addressing.same_pointer");
-  const std::vector<lab::Finding> zero = ch06::zero_copy_findings(mapped_of(run, true));
+  const std::vector<lab::Finding> zero = ch06::zero_copy_checks(mapped_of(run, true));
   CHECK(by_id(zero, "zero_copy_exact").passed == run.passed("zero_copy_exact"));
   CHECK(by_id(zero, "unified_addressing").passed);
 }

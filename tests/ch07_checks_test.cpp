@@ -97,22 +97,22 @@ TEST_CASE("working_set_table and effects_table: ids by the set's role, one row p
   CHECK(ch07::working_set_table(working_set("large", 400 * kMiB, kLarge)).id() == "working_set_large");
 }
 
-TEST_CASE("cache_findings: every case correct, or the check fails") {
+TEST_CASE("cache_checks: every case correct, or the check fails") {
   ch07::CacheRun run = cache_run(kSmall, kLarge);
-  CHECK(by_id(ch07::cache_findings(run), "cases_correct").passed);
-  CHECK(value(ch07::cache_findings(run), "cases_correct", "case_count") == 16);
+  CHECK(by_id(ch07::cache_checks(run), "cases_correct").passed);
+  CHECK(value(ch07::cache_checks(run), "cases_correct", "case_count") == 16);
   run.large.cases[5].correct = false;
   run.large.cases[5].detail = "3 mismatches";
-  const lab::Finding wrong = by_id(ch07::cache_findings(run), "cases_correct");
+  const lab::Finding wrong = by_id(ch07::cache_checks(run), "cases_correct");
   CHECK_FALSE(wrong.passed);
   CHECK(wrong.kind == lab::Finding::Kind::correctness);
   run.small.cases.clear();
   run.large.cases.clear();
-  CHECK_FALSE(by_id(ch07::cache_findings(run), "cases_correct").passed);  // no case at all is no evidence
+  CHECK_FALSE(by_id(ch07::cache_checks(run), "cases_correct").passed);  // no case at all is no evidence
 }
 
-TEST_CASE("cache_findings: a cold L2 slows the set that fits in it, or the timing check fails") {
-  const std::vector<lab::Finding> findings = ch07::cache_findings(cache_run(kSmall, kLarge));
+TEST_CASE("cache_checks: a cold L2 slows the set that fits in it, or the timing check fails") {
+  const std::vector<lab::Finding> findings = ch07::cache_checks(cache_run(kSmall, kLarge));
   const lab::Finding cools = by_id(findings, "cooling_small");
   CHECK(cools.id == "cooling_small");
   CHECK(cools.kind == lab::Finding::Kind::timing);
@@ -122,24 +122,24 @@ TEST_CASE("cache_findings: a cold L2 slows the set that fits in it, or the timin
   CHECK(value(findings, "cooling_small", "read_flush_us") == doctest::Approx(11.68));
   ch07::CacheRun spread = cache_run(kSmall, kLarge);  // one warm sample slower than the flushed median: not seen
   spread.small.cases[1].ms = {0.00782, 0.00782, 0.0170};
-  CHECK(value(ch07::cache_findings(spread), "cooling_small", "slowest_warm_us") == doctest::Approx(17.0));
-  CHECK_FALSE(by_id(ch07::cache_findings(spread), "cooling_small").passed);
+  CHECK(value(ch07::cache_checks(spread), "cooling_small", "slowest_warm_us") == doctest::Approx(17.0));
+  CHECK_FALSE(by_id(ch07::cache_checks(spread), "cooling_small").passed);
   Medians flat = kSmall;
   flat.write_blocked = 7.82;  // the flush changed nothing
-  CHECK_FALSE(by_id(ch07::cache_findings(cache_run(flat, kLarge)), "cooling_small").passed);
+  CHECK_FALSE(by_id(ch07::cache_checks(cache_run(flat, kLarge)), "cooling_small").passed);
 }
 
-TEST_CASE("cache_findings: a set beyond the L2 is not judged, whichever role it has") {
-  CHECK_FALSE(has_id(ch07::cache_findings(cache_run(kSmall, kLarge)), "cooling_large"));
+TEST_CASE("cache_checks: a set beyond the L2 is not judged, whichever role it has") {
+  CHECK_FALSE(has_id(ch07::cache_checks(cache_run(kSmall, kLarge)), "cooling_large"));
   ch07::CacheRun big_small = cache_run(kLarge, kLarge);  // --small-mib larger than the L2
   big_small.small.bytes = 100 * kMiB;
-  const std::vector<lab::Finding> findings = ch07::cache_findings(big_small);
+  const std::vector<lab::Finding> findings = ch07::cache_checks(big_small);
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].id == "cases_correct");
 }
 
 TEST_CASE("every finding of section 1 has its own id, and the two sets never share one") {
-  const std::vector<lab::Finding> findings = ch07::cache_findings(cache_run(kSmall, kLarge));
+  const std::vector<lab::Finding> findings = ch07::cache_checks(cache_run(kSmall, kLarge));
   REQUIRE(findings.size() == 2);  // correctness, then cooling of the set that fits
   for (std::size_t i = 0; i < findings.size(); ++i) {
     CHECK_FALSE(findings[i].id.empty());
@@ -244,17 +244,17 @@ TEST_CASE("clock_table without NVML: the in-kernel readings alone, no NVML or po
   CHECK(ch07::clock_error_table(run).rows().size() == 4);  // no in-kernel - NVML row
 }
 
-TEST_CASE("clock_findings: the load computed right, or the check fails") {
+TEST_CASE("clock_checks: the load computed right, or the check fails") {
   ch07::ClockRun run = clock_run();
-  CHECK(by_id(ch07::clock_findings(run), "load_correct").passed);
+  CHECK(by_id(ch07::clock_checks(run), "load_correct").passed);
   run.load_correct = false;
-  const lab::Finding wrong = by_id(ch07::clock_findings(run), "load_correct");
+  const lab::Finding wrong = by_id(ch07::clock_checks(run), "load_correct");
   CHECK_FALSE(wrong.passed);
   CHECK(wrong.kind == lab::Finding::Kind::correctness);
 }
 
-TEST_CASE("clock_findings: the load did not move the clock") {
-  const std::vector<lab::Finding> findings = ch07::clock_findings(clock_run());
+TEST_CASE("clock_checks: the load did not move the clock") {
+  const std::vector<lab::Finding> findings = ch07::clock_checks(clock_run());
   CHECK(by_id(findings, "load_clock").id == "load_clock.unmoved");
   CHECK(value(findings, "load_clock", "load_mhz") == doctest::Approx(1994));
   CHECK(value(findings, "load_clock", "idle_mhz") == doctest::Approx(1995));
@@ -264,11 +264,11 @@ TEST_CASE("clock_findings: the load did not move the clock") {
   REQUIRE(findings.size() == 2);  // the load's correctness, and whether it moved the clock
 }
 
-TEST_CASE("clock_findings: the load moved the clock, with NVML's reasons") {
+TEST_CASE("clock_checks: the load moved the clock, with NVML's reasons") {
   ch07::ClockRun run = clock_run();
   run.load_kernel_mhz = {1800, 1750, 1760};
   run.load_nvml = {{10, 1980, 128, true, 0}, {20, 1755, 698, true, 0x4}, {30, 1755, 698, false, 0}};
-  const std::vector<lab::Finding> findings = ch07::clock_findings(run);
+  const std::vector<lab::Finding> findings = ch07::clock_checks(run);
   CHECK(by_id(findings, "load_clock").id == "load_clock.moved");
   CHECK(value(findings, "load_clock", "idle_mhz") - value(findings, "load_clock", "load_mhz") == doctest::Approx(235));
   CHECK(value(findings, "load_clock", "clock_reasons") == 0x4);  // software power cap
@@ -354,9 +354,9 @@ TEST_CASE("histogram and precision tables of a run without samples: no rows") {
   CHECK(ch07::precision_table(none).rows().empty());
 }
 
-TEST_CASE("samples_findings: correct, or the check fails") {
+TEST_CASE("samples_checks: correct, or the check fails") {
   ch07::SamplesRun run = samples_run();
-  CHECK(by_id(ch07::samples_findings(run), "clocked_correct").passed);
+  CHECK(by_id(ch07::samples_checks(run), "clocked_correct").passed);
   run.correct = false;
-  CHECK_FALSE(by_id(ch07::samples_findings(run), "clocked_correct").passed);
+  CHECK_FALSE(by_id(ch07::samples_checks(run), "clocked_correct").passed);
 }

@@ -70,14 +70,14 @@ void replay(const KeptRun& run) {
   ch07::CacheRun cache{working_set_of(run, "small"), working_set_of(run, "large")};
   CHECK(cache.small.bytes <= cache.small.l2_bytes);  // half the L2: only the small set is judged
   CHECK(cache.large.bytes == 8 * cache.large.l2_bytes);
-  const std::vector<lab::Finding> findings = ch07::cache_findings(cache);
+  const std::vector<lab::Finding> findings = ch07::cache_checks(cache);
   CHECK(by_id(findings, "cases_correct").passed == run.passed("cases_correct"));
   CHECK(by_id(findings, "cooling_small").passed == run.passed("cooling_small"));
   CHECK(by_id(findings, "cooling_small").value("write_flush_us").number() ==
         doctest::Approx(run.finding("cooling_small").at("values").at("write_flush_us").get<double>()));
   CHECK_FALSE(lab_test::has_id(findings, "cooling_large"));  // eight times the L2: not judged
 
-  const std::vector<lab::Finding> clock = ch07::clock_findings(clock_of(run));
+  const std::vector<lab::Finding> clock = ch07::clock_checks(clock_of(run));
   // load_clock is an observation: its branch is the verdict.
   CHECK(by_id(clock, "load_clock").id == run.finding("load_clock").at("finding_id").get<std::string>());
   CHECK(by_id(clock, "load_clock").value("clock_reasons").number() ==
@@ -91,10 +91,10 @@ TEST_CASE("ch07 replay, H200 2026-12-02: every rebuilt check gives the verdict t
   replay(run);
   // The write flush's median against the slowest warm sample: 15.49 against 8.26 us.
   const ch07::CacheRun cache{working_set_of(run, "small"), working_set_of(run, "large")};
-  CHECK(by_id(ch07::cache_findings(cache), "cooling_small").value("slowest_warm_us").number() ==
+  CHECK(by_id(ch07::cache_checks(cache), "cooling_small").value("slowest_warm_us").number() ==
         doctest::Approx(8.256).epsilon(0.001));
   // NVML gave "software power cap" in 12 of its 60 readings during the load, the first at 1754 ms.
-  const std::vector<lab::Finding> clock = ch07::clock_findings(clock_of(run));
+  const std::vector<lab::Finding> clock = ch07::clock_checks(clock_of(run));
   CHECK(by_id(clock, "load_clock").value("readings_with_reason").number() == 12);
   CHECK(by_id(clock, "load_clock").value("nvml_readings").number() == 60);
 }

@@ -141,7 +141,7 @@ ch08::QueuePaceRun pace(double below_loop_ms, double past_loop_ms, double past_t
 
 TEST_CASE("section 2: calls block past the depth, and the loop lasts the GPU's time beyond it") {
   const ch08::QueueFillRun fill = blocked_after(1024, 8192);
-  const auto findings = ch08::queue_findings(fill, pace(0.05, 140.0, 305.0));
+  const auto findings = ch08::queue_checks(fill, pace(0.05, 140.0, 305.0));
   REQUIRE(findings.size() == 2);
   CHECK(by_id(findings, "queue_depth").id == "queue_depth.blocked");
   CHECK(value(findings, "queue_depth", "depth_count") == 1024);
@@ -169,7 +169,7 @@ TEST_CASE("section 2: calls block past the depth, and the loop lasts the GPU's t
 }
 
 TEST_CASE("section 2: past the depth, but the loop did not wait") {
-  const auto findings = ch08::queue_findings(blocked_after(1024, 8192), pace(0.05, 30.0, 170.0));
+  const auto findings = ch08::queue_checks(blocked_after(1024, 8192), pace(0.05, 30.0, 170.0));
   CHECK(by_id(findings, "launch_pace").id == "launch_pace.past_depth");
   CHECK_FALSE(by_id(findings, "launch_pace").passed);  // 30 ms, under half of 143.5
 }
@@ -179,7 +179,7 @@ TEST_CASE("section 2: nothing blocked up to the cap, or fewer free-stream launch
   fill.stall_ms = 100;
   fill.call_us = repeat(2.0, 256);
   fill.call_us[7] = 9.0;
-  auto findings = ch08::queue_findings(fill, pace(0.05, 0.6, 6.0));
+  auto findings = ch08::queue_checks(fill, pace(0.05, 0.6, 6.0));
   CHECK(by_id(findings, "queue_depth").id == "queue_depth.not_reached");
   CHECK(value(findings, "queue_depth", "calls_count") == 256);
   CHECK(value(findings, "queue_depth", "longest_us") == doctest::Approx(9.0));
@@ -193,13 +193,13 @@ TEST_CASE("section 2: nothing blocked up to the cap, or fewer free-stream launch
 
   ch08::QueuePaceRun few = pace(0.05, 140.0, 305.0);
   few.past.launches = 512;  // below the depth of 1024
-  CHECK_FALSE(has_id(ch08::queue_findings(blocked_after(1024, 8192), few), "launch_pace"));
+  CHECK_FALSE(has_id(ch08::queue_checks(blocked_after(1024, 8192), few), "launch_pace"));
 }
 
 TEST_CASE("section 2: the holding kernel gave up") {
   ch08::QueueFillRun fill = blocked_after(10, 100);
   fill.holding_kernel_timed_out = true;
-  const auto findings = ch08::queue_findings(fill, pace(0.05, 140.0, 305.0));
+  const auto findings = ch08::queue_checks(fill, pace(0.05, 140.0, 305.0));
   CHECK(by_id(findings, "queue_depth").id == "queue_depth.skipped");
   CHECK_FALSE(has_id(findings, "launch_pace"));
 }
@@ -237,7 +237,7 @@ ch08::GraphRun graphs() {
 
 TEST_CASE("section 3: the graph wins from K = 10 and pays for its making") {
   const ch08::GraphRun run = graphs();
-  const auto findings = ch08::graph_findings(run);
+  const auto findings = ch08::graph_checks(run);
   REQUIRE(findings.size() == 2);
   CHECK(by_id(findings, "replays_correct").passed);
   CHECK(value(findings, "replays_correct", "results_count") == 27);
@@ -267,7 +267,7 @@ TEST_CASE("section 3: a wrong replay, the graph never wins") {
   ch08::GraphRun run = graphs();
   for (ch08::GraphSize& s : run.sizes) s.graph_us = repeat(s.stream_us.front() * 2, 3);
   run.sizes[2].wrong = "1 of 65536 values differ";
-  const auto findings = ch08::graph_findings(run);
+  const auto findings = ch08::graph_checks(run);
   CHECK_FALSE(by_id(findings, "replays_correct").passed);
   CHECK(by_id(findings, "replays_correct").text == "K = 100: 1 of 65536 values differ");  // the first wrong result
   CHECK_FALSE(by_id(findings, "graph_cheaper").passed);
@@ -284,7 +284,7 @@ TEST_CASE("section 3: a small run (no K >= 10), an update refused, a wrong updat
   run.update.update_failure = "cudaErrorGraphExecUpdateFailure, result 2";
   run.update.wrong = "c[0] is NaN";
   run.update.results_checked = 1;
-  const auto findings = ch08::graph_findings(run);
+  const auto findings = ch08::graph_checks(run);
   CHECK_FALSE(by_id(findings, "replays_correct").passed);
   CHECK(by_id(findings, "replays_correct").text == "after cudaGraphExecUpdate: c[0] is NaN");
   CHECK(by_id(findings, "graph_cheaper").id == "graph_cheaper.skipped");
@@ -292,7 +292,7 @@ TEST_CASE("section 3: a small run (no K >= 10), an update refused, a wrong updat
         "cudaErrorGraphExecUpdateFailure, result 2");
 
   ch08::GraphRun empty;
-  const auto none = ch08::graph_findings(empty);
+  const auto none = ch08::graph_checks(empty);
   CHECK_FALSE(by_id(none, "replays_correct").passed);  // nothing checked proves nothing
   CHECK(by_id(none, "graph_cheaper").id == "graph_cheaper.skipped");
 }
@@ -316,7 +316,7 @@ ch08::HonestTimingRun honest() {
 }  // namespace
 
 TEST_CASE("section 4: all correct, the graph below the event pair, each method against CUPTI") {
-  const auto findings = ch08::honest_timing_findings(honest());
+  const auto findings = ch08::honest_timing_checks(honest());
   REQUIRE(findings.size() == 2);
   CHECK(by_id(findings, "timing_loops_correct").passed);
   CHECK(by_id(findings, "graph_below_event_pair").passed);
@@ -344,13 +344,13 @@ TEST_CASE("section 4: a wrong result, the graph not below the pair, no CUPTI") {
   run.graph_us = repeat(7.0, 5);
   run.cupti_us.clear();
   run.cupti_missing = "CUPTI refused";
-  const auto findings = ch08::honest_timing_findings(run);
+  const auto findings = ch08::honest_timing_checks(run);
   CHECK_FALSE(by_id(findings, "timing_loops_correct").passed);
   CHECK_FALSE(by_id(findings, "graph_below_event_pair").passed);
   CHECK(ch08::honest_timing_table(run).row("event pair per launch").get("vs_cupti").is_none());
   run.results.pop_back();  // a loop that did not report
   run.results[1] = exact(65536);
-  CHECK_FALSE(by_id(ch08::honest_timing_findings(run), "timing_loops_correct").passed);
+  CHECK_FALSE(by_id(ch08::honest_timing_checks(run), "timing_loops_correct").passed);
 }
 
 // --- 5 ---------------------------------------------------------------------------
@@ -377,7 +377,7 @@ TEST_CASE("section 5: reported late, sticky, moved to the launch at a cost") {
   ch08::FaultRun run;
   run.normal = report(false, "cudaSuccess", "cudaErrorIllegalAddress", "cudaErrorIllegalAddress", 4.0);
   run.blocking = report(true, "cudaErrorIllegalAddress", "cudaErrorIllegalAddress", "cudaErrorIllegalAddress", 9.0);
-  const auto findings = ch08::fault_findings(run);
+  const auto findings = ch08::fault_checks(run);
   CHECK(by_id(findings, "fault_reported_late").passed);
   CHECK(by_id(findings, "fault_reported_late").kind == lab::Finding::Kind::correctness);
   CHECK(by_id(findings, "fault_sticks").id == "fault_sticks");
@@ -394,7 +394,7 @@ TEST_CASE("section 5: reported at the launch, not sticky, blocking changed nothi
   ch08::FaultRun run;
   run.normal = report(false, "cudaErrorIllegalAddress", "cudaErrorIllegalAddress", "cudaSuccess", 4.0);
   run.blocking = report(true, "cudaSuccess", "cudaErrorIllegalAddress", "cudaErrorIllegalAddress", 3.0);
-  const auto findings = ch08::fault_findings(run);
+  const auto findings = ch08::fault_checks(run);
   CHECK_FALSE(by_id(findings, "fault_reported_late").passed);
   CHECK(by_id(findings, "fault_sticks").id == "fault_sticks");
   CHECK_FALSE(by_id(findings, "fault_sticks").passed);
@@ -405,7 +405,7 @@ TEST_CASE("section 5: another error code, a child that did not run, a skipped ru
   ch08::FaultRun run;
   run.normal = report(false, "cudaSuccess", "cudaErrorLaunchFailure", "cudaErrorLaunchFailure", 4.0);
   run.blocking.why_not = "ch08_fault_child exited with code 1";
-  auto findings = ch08::fault_findings(run);
+  auto findings = ch08::fault_checks(run);
   CHECK(by_id(findings, "fault_reported_late").passed);
   CHECK(by_id(findings, "fault_sticks").id == "fault_sticks.other_error");
   CHECK_FALSE(has_id(findings, "launch_blocking_cost"));
@@ -414,13 +414,13 @@ TEST_CASE("section 5: another error code, a child that did not run, a skipped ru
   ch08::FaultRun missing;
   missing.normal.why_not = "no executable at x";
   missing.blocking.why_not = "no executable at x";
-  findings = ch08::fault_findings(missing);
+  findings = ch08::fault_checks(missing);
   CHECK(by_id(findings, "fault_reported_late").id == "fault_reported_late.skipped");
   CHECK_FALSE(has_id(findings, "fault_sticks"));
 
   ch08::FaultRun skipped;
   skipped.skip_reason = "instrumented";
-  findings = ch08::fault_findings(skipped);
+  findings = ch08::fault_checks(skipped);
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].id == "kernel_errors.skipped");
   CHECK(ch08::fault_table(skipped).row("0").get("launch").text() == "skipped");

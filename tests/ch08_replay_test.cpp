@@ -146,9 +146,9 @@ ch08::FaultRun fault_run(const KeptRun& run) {
 
 // The verdicts of sections 3 to 5, which the new code gives on @p run's numbers, against those it printed.
 void check_verdicts_as_printed(const KeptRun& run) {
-  const std::vector<lab::Finding> graphs = ch08::graph_findings(graph_run(run));
-  const std::vector<lab::Finding> honest = ch08::honest_timing_findings(honest_timing(run));
-  const std::vector<lab::Finding> fault = ch08::fault_findings(fault_run(run));
+  const std::vector<lab::Finding> graphs = ch08::graph_checks(graph_run(run));
+  const std::vector<lab::Finding> honest = ch08::honest_timing_checks(honest_timing(run));
+  const std::vector<lab::Finding> fault = ch08::fault_checks(fault_run(run));
   for (const auto* list : {&graphs, &honest, &fault})
     for (const lab::Finding& f : *list) {
       CAPTURE(f.id);
@@ -191,7 +191,7 @@ void check_tables_as_printed(const KeptRun& run) {
 
 TEST_CASE("ch08 replay, H200 2026-12-02: every check's verdict as the run printed it") {
   check_verdicts_as_printed(h200());
-  const std::vector<lab::Finding> queue = ch08::queue_findings(queue_fill(h200()), queue_pace(h200()));
+  const std::vector<lab::Finding> queue = ch08::queue_checks(queue_fill(h200()), queue_pace(h200()));
   CHECK(lab_test::by_id(queue, "queue_depth").id == "queue_depth.blocked");
   CHECK(lab_test::value(queue, "queue_depth", "depth_count") == 1021);
   CHECK(lab_test::value(queue, "queue_depth", "before_median_us") ==
@@ -221,7 +221,7 @@ TEST_CASE("ch08 replay, H200 2026-12-02: the tables' derived columns as printed"
 
 TEST_CASE("ch08 replay, H100 run 5 of 2026-11-25: the new code's verdicts on its numbers") {
   check_verdicts_as_printed(h100());
-  const std::vector<lab::Finding> queue = ch08::queue_findings(queue_fill(h100()), queue_pace(h100()));
+  const std::vector<lab::Finding> queue = ch08::queue_checks(queue_fill(h100()), queue_pace(h100()));
   CHECK(lab_test::by_id(queue, "queue_depth").id == "queue_depth.blocked");
   CHECK(lab_test::value(queue, "queue_depth", "depth_count") == 1021);
   CHECK(lab_test::value(queue, "queue_depth", "before_median_us") ==

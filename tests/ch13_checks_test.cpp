@@ -100,7 +100,7 @@ TEST_CASE("readings: the reference less the empty pair, the truth and the naive 
   CHECK(ch13::tolerance_us(1000.0) == doctest::Approx(101.0));
 }
 
-TEST_CASE("naive_findings: results when idle, and a naive reading that agrees, is off, or has no CUPTI") {
+TEST_CASE("naive_checks: results when idle, and a naive reading that agrees, is off, or has no CUPTI") {
   ch13::GalleryRun run;
   run.workloads.push_back(workload("long", true, 1010.0, 1000.0));    // within 101 us
   run.workloads.push_back(workload("late_copy", false, 30.0, 40.0));  // 0.75x: outside 5 us
@@ -108,7 +108,7 @@ TEST_CASE("naive_findings: results when idle, and a naive reading that agrees, i
   run.workloads.push_back(workload("cpu_bound", false, 2000.0, 3.0));
   run.workloads.push_back(workload("no_cupti", false, 4.0, 3.0));
   run.workloads.back().cupti_missing = "a profiler holds CUPTI";
-  const std::vector<lab::Finding> f = ch13::naive_findings(run);
+  const std::vector<lab::Finding> f = ch13::naive_checks(run);
   CHECK(by_id(f, "results_when_idle").passed);
   CHECK(value(f, "results_when_idle", "calls") == 15);
   CHECK(by_id(f, "naive.long").id == "naive.long.agrees");
@@ -120,20 +120,20 @@ TEST_CASE("naive_findings: results when idle, and a naive reading that agrees, i
   CHECK(by_id(f, "naive.no_cupti").id == "naive.no_cupti.skipped");
 
   run.workloads[2].naive_matched = 2;
-  const std::vector<lab::Finding> wrong = ch13::naive_findings(run);
+  const std::vector<lab::Finding> wrong = ch13::naive_checks(run);
   CHECK_FALSE(by_id(wrong, "results_when_idle").passed);
   CHECK(value(wrong, "results_when_idle", "matched") == 14);
   CHECK(lab_test::contains(by_id(wrong, "results_when_idle").text, "side_stream workload"));
 
   const ch13::GalleryRun empty;
-  CHECK_FALSE(by_id(ch13::naive_findings(empty), "results_when_idle").passed);
+  CHECK_FALSE(by_id(ch13::naive_checks(empty), "results_when_idle").passed);
 
   const lab::ResultTable table = ch13::naive_table(run);
   CHECK(lab_test::cell(table, "side_stream workload", "naive_over_truth") == doctest::Approx(0.004));
   CHECK(lab_test::cell(table, "long workload", "truth_us") == doctest::Approx(1000.0));
 }
 
-TEST_CASE("reference_findings: honest workloads within tolerance or not, adversaries caught or not") {
+TEST_CASE("reference_checks: honest workloads within tolerance or not, adversaries caught or not") {
   ch13::GalleryRun run;
   run.empty_pair_us = kEmpty;
   ch13::WorkloadRun within = workload("short", true, 8.0, 3.0);
@@ -147,7 +147,7 @@ TEST_CASE("reference_findings: honest workloads within tolerance or not, adversa
   no_cupti.reference = calls(4.0, 3.0);
   for (ch13::ReferenceCall& c : no_cupti.reference) c.cupti = false;
   run.workloads = {within, outside, refused, no_cupti};
-  std::vector<lab::Finding> f = ch13::reference_findings(run);
+  std::vector<lab::Finding> f = ch13::reference_checks(run);
   CHECK(by_id(f, "reference_results").passed);
   CHECK(by_id(f, "honest_holds.short").passed);
   CHECK(value(f, "honest_holds.short", "reading_us") == doctest::Approx(3.2));
@@ -163,10 +163,10 @@ TEST_CASE("reference_findings: honest workloads within tolerance or not, adversa
   ch13::WorkloadRun short_read = workload("short", true, 8.0, 3.0);
   short_read.reference = calls(2.5, 3.0);  // 1.5 us against 3.0
   under.workloads = {short_read};
-  CHECK_FALSE(by_id(ch13::reference_findings(under), "honest_holds.short").passed);
+  CHECK_FALSE(by_id(ch13::reference_checks(under), "honest_holds.short").passed);
 
   run.workloads[0].reference[1].output = ch13::OutputAtStop::stale;  // an honest call with a wrong output
-  f = ch13::reference_findings(run);
+  f = ch13::reference_checks(run);
   CHECK_FALSE(by_id(f, "reference_results").passed);
   CHECK(value(f, "reference_results", "matched") == 11);
 
@@ -185,7 +185,7 @@ TEST_CASE("reference_findings: honest workloads within tolerance or not, adversa
   no_truth.naive_cupti_span_us.clear();
   no_truth.reference = calls(50.0, 50.0);
   adversaries.workloads = {stale, cpu, true_time, fooled, no_truth};
-  f = ch13::reference_findings(adversaries);
+  f = ch13::reference_checks(adversaries);
   CHECK_FALSE(by_id(f, "reference_results").passed);  // no honest call at all
   CHECK(by_id(f, "adversary_caught.cached").id == "adversary_caught.cached.refused.stale");
   CHECK(by_id(f, "adversary_caught.cached").kind == lab::Finding::Kind::correctness);
@@ -203,7 +203,7 @@ TEST_CASE("reference_findings: honest workloads within tolerance or not, adversa
   CHECK(table.row("cached workload").get("branch").text() == "refused.stale");
 }
 
-TEST_CASE("sequence_findings: both outputs checked, and the two quantities") {
+TEST_CASE("sequence_checks: both outputs checked, and the two quantities") {
   ch13::SequenceRun run;
   run.workload = "short";
   run.kernels = 100;
@@ -213,19 +213,19 @@ TEST_CASE("sequence_findings: both outputs checked, and the two quantities") {
   run.graph_us = {2.0, 2.1, 2.2};
   run.stream_result = lab_test::correct();
   run.graph_result = lab_test::correct();
-  std::vector<lab::Finding> f = ch13::sequence_findings(run);
+  std::vector<lab::Finding> f = ch13::sequence_checks(run);
   CHECK(by_id(f, "sequence_results").passed);
   CHECK(value(f, "two_quantities", "stream_us") == doctest::Approx(4.9));
   CHECK(value(f, "two_quantities", "graph_us") == doctest::Approx(2.1));
   CHECK(value(f, "two_quantities", "lone_us") == doctest::Approx(3.0));
 
   run.graph_result = lab_test::wrong();
-  f = ch13::sequence_findings(run);
+  f = ch13::sequence_checks(run);
   CHECK_FALSE(by_id(f, "sequence_results").passed);
   CHECK(lab_test::contains(by_id(f, "sequence_results").text, "graph"));
   run.graph_result = lab_test::correct();
   run.stream_result = lab_test::wrong();
-  f = ch13::sequence_findings(run);
+  f = ch13::sequence_checks(run);
   CHECK_FALSE(by_id(f, "sequence_results").passed);
   CHECK(lab_test::contains(by_id(f, "sequence_results").text, "stream"));
 

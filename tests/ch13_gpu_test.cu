@@ -55,9 +55,9 @@ TEST_CASE("the naive pair misses side-stream work; the reference harness measure
   lab::Stream caller(cudaStreamNonBlocking);
   ch13::Gallery gallery(small_sizes(), device);
   ch13::GalleryRun run = ch13::time_naive(gallery, 3, 11, caller);
-  CHECK(ch13::naive_findings(run).front().passed);  // every output right once the GPU is idle
+  CHECK(ch13::naive_checks(run).front().passed);  // every output right once the GPU is idle
   ch13::time_reference(gallery, 3, 11, caller, run);
-  CHECK(ch13::reference_findings(run).front().passed);  // every honest output right at the stop event
+  CHECK(ch13::reference_checks(run).front().passed);  // every honest output right at the stop event
 
   // Refusals do not depend on CUPTI: the outputs show them.
   CHECK(ch13::reference_verdict(by_id(run, "cached")).branch == "refused.stale");

@@ -93,9 +93,9 @@ ch13::SequenceRun sequence_from(const lab_test::KeptRun& run) {
 // Every finding the chapter printed, recomputed from the kept run.
 std::vector<lab::Finding> replayed(const lab_test::KeptRun& run) {
   const ch13::GalleryRun gallery = gallery_from(run);
-  std::vector<lab::Finding> out = ch13::naive_findings(gallery);
-  for (lab::Finding& f : ch13::reference_findings(gallery)) out.push_back(std::move(f));
-  for (lab::Finding& f : ch13::sequence_findings(sequence_from(run))) out.push_back(std::move(f));
+  std::vector<lab::Finding> out = ch13::naive_checks(gallery);
+  for (lab::Finding& f : ch13::reference_checks(gallery)) out.push_back(std::move(f));
+  for (lab::Finding& f : ch13::sequence_checks(sequence_from(run))) out.push_back(std::move(f));
   return out;
 }
 
@@ -165,7 +165,7 @@ TEST_CASE("replay: ch13 H200 2026-12-02b, the naive pair and the reference harne
 
 TEST_CASE("replay: ch13 H200 2026-12-02b, a short kernel alone and in a sequence") {
   const lab_test::KeptRun run = lab_test::KeptRun::load(kRun, kChapter);
-  const std::vector<lab::Finding> f = ch13::sequence_findings(sequence_from(run));
+  const std::vector<lab::Finding> f = ch13::sequence_checks(sequence_from(run));
   CHECK(by_id(f, "sequence_results").passed);
   CHECK(value(f, "two_quantities", "lone_us") == doctest::Approx(3.36).epsilon(1e-3));
   CHECK(value(f, "two_quantities", "stream_us") == doctest::Approx(3.4515).epsilon(1e-4));

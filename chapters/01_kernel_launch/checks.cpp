@@ -29,7 +29,7 @@ double percent_of_copy(const VariantsRun& run, const VariantRun& v) {
   return lab::percent_of(lab::gigabytes_per_second(add_bytes(run.n), lab::median_or_nan(v.samples)), copy_gbps(run));
 }
 
-std::vector<lab::Finding> variants_findings(const VariantsRun& run) {
+std::vector<lab::Finding> variants_checks(const VariantsRun& run) {
   std::vector<lab::Finding> findings;
   const VariantRun* best = nullptr;
   for (const VariantRun& v : run.variants) {
@@ -54,7 +54,7 @@ std::vector<lab::Finding> variants_findings(const VariantsRun& run) {
   return findings;
 }
 
-std::vector<lab::Finding> launch_return_findings(const LaunchReturnTiming& t) {
+std::vector<lab::Finding> launch_return_checks(const LaunchReturnTiming& t) {
   const double times_longer = t.launch_call_ms > 0 ? t.kernel_ms / t.launch_call_ms : 0.0;
   return {
       lab::timing_check("launch_returns_early", "the launch returns before the kernel ends (in under 1/10 of its time)",
@@ -71,7 +71,7 @@ std::vector<lab::Finding> launch_return_findings(const LaunchReturnTiming& t) {
           .with("kernel_ms", t.kernel_ms)};
 }
 
-std::vector<lab::Finding> launch_error_findings(const LaunchErrorDemo& demo) {
+std::vector<lab::Finding> launch_error_checks(const LaunchErrorDemo& demo) {
   return {lab::correctness_check("error_reported", "the bad configuration is reported by cudaGetLastError()",
                                  demo.error_code != 0, demo.error_text)
               .with("error_code", demo.error_code),

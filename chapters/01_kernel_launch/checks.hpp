@@ -27,18 +27,18 @@ double percent_of_copy(const VariantsRun& run, const VariantRun& v);
 /// Each variant matched the CPU on its first run and after timing
 /// (correctness); at the default n (kDefaultN, 64Mi), the page's benchmark:
 /// the best variant at 90 % of the copy or more (an observation, met or not).
-std::vector<lab::Finding> variants_findings(const VariantsRun& run);
+std::vector<lab::Finding> variants_checks(const VariantsRun& run);
 
 // --- section 3: a launch returns before its kernel ends -----------------------
 
 /// The launch call returned in under a tenth of the kernel's time (timing);
 /// cudaStreamSynchronize waited for the kernel (timing).
-std::vector<lab::Finding> launch_return_findings(const LaunchReturnTiming& t);
+std::vector<lab::Finding> launch_return_checks(const LaunchReturnTiming& t);
 
 // --- section 4: a bad launch configuration ------------------------------------
 
 /// The error was reported (correctness: cudaGetLastError() returned an
 /// error); the program carried on (correctness: the next launch was right).
-std::vector<lab::Finding> launch_error_findings(const LaunchErrorDemo& demo);
+std::vector<lab::Finding> launch_error_checks(const LaunchErrorDemo& demo);
 
 }  // namespace ch01

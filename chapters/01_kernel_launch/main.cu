@@ -54,18 +54,18 @@ int main(int argc, char** argv) {
     const ch01::VariantsRun variants =
         ch01::compare_variants(o.n, static_cast<int>(o.block), static_cast<int>(o.reps), o.seed, device, stream);
     report.add(ch01::variants_table(variants));
-    report.add(ch01::variants_findings(variants));
+    report.add(ch01::variants_checks(variants));
 
     report.section("3. A launch returns before its kernel ends");
     constexpr double kLongKernelMs = 20.0;
     const ch01::LaunchReturnTiming launch = ch01::time_launch_return(kLongKernelMs, stream);
     report.add(ch01::launch_return_table(launch));
-    report.add(ch01::launch_return_findings(launch));
+    report.add(ch01::launch_return_checks(launch));
 
     report.section("4. A bad launch configuration is reported, and the program goes on");
     const ch01::LaunchErrorDemo bad = ch01::launch_with_bad_config(2 * device.max_threads_per_block);
     report.add(ch01::launch_error_table(bad, device.max_threads_per_block));
-    report.add(ch01::launch_error_findings(bad));
+    report.add(ch01::launch_error_checks(bad));
 
     return chapter.finish();
   });

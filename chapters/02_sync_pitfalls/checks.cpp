@@ -42,7 +42,7 @@ std::string timer_contents(const CaseRun& run, double held_ms) {
                                : "the launch call; too close to the held-stream events' reading to tell";
 }
 
-std::vector<lab::Finding> host_timer_findings(const HostTimerRun& run) {
+std::vector<lab::Finding> host_timer_checks(const HostTimerRun& run) {
   std::vector<std::string> wrong;
   std::size_t checked = 0;
   std::string detail;
@@ -59,8 +59,8 @@ std::vector<lab::Finding> host_timer_findings(const HostTimerRun& run) {
               .with("wrong_cases", wrong.size())};
 }
 
-std::vector<lab::Finding> long_kernel_findings(const HostTimerRun& run) {
-  std::vector<lab::Finding> findings = host_timer_findings(run);
+std::vector<lab::Finding> long_kernel_checks(const HostTimerRun& run) {
+  std::vector<lab::Finding> findings = host_timer_checks(run);
   const auto median_of = [&run](SyncCase sync_case) {  // NaN when the case did not run
     for (const CaseRun& c : run.cases)
       if (c.sync_case == sync_case) return lab::median_or_nan(c.samples_ms);
@@ -98,7 +98,7 @@ bool waited_for_work(const CallProbe& probe) {
   return probe.work_done_at_return && probe.returned_after_ms >= probe.alone_ms + 0.5 * probe.work_ms;
 }
 
-std::vector<lab::Finding> implicit_sync_findings(const ImplicitSyncRun& run, WorkSetup setup) {
+std::vector<lab::Finding> implicit_sync_checks(const ImplicitSyncRun& run, WorkSetup setup) {
   std::vector<std::string> waited, did_not_wait, ordered_wrong;
   std::size_t ordered = 0;
   for (const CallProbe& p : run.probes) {
@@ -132,7 +132,7 @@ std::vector<lab::Finding> implicit_sync_findings(const ImplicitSyncRun& run, Wor
 
 // --- Section 4 -------------------------------------------------------------------
 
-std::vector<lab::Finding> placement_findings(const Placement& p) {
+std::vector<lab::Finding> placement_checks(const Placement& p) {
   const double saved = p.read_then_work_ms - p.work_then_read_ms;
   // Overlap saves up to the shorter piece; half of it is more than noise between two runs.
   const double needed = 0.5 * std::min(p.gpu_ms, p.cpu_ms);

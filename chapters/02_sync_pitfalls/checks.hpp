@@ -21,9 +21,9 @@ bool first_run_held_backlog(const CaseRun& run);
 /// stream around the kernel: the launch call, or launch + kernel + sync (with the backlog); "-" without readings.
 std::string timer_contents(const CaseRun& run, double held_ms);
 /// The kernel's output was correct after every case (when checked).
-std::vector<lab::Finding> host_timer_findings(const HostTimerRun& run);
-/// host_timer_findings(), and: without a sync after the launch the timer reads under a tenth (timing).
-std::vector<lab::Finding> long_kernel_findings(const HostTimerRun& run);
+std::vector<lab::Finding> host_timer_checks(const HostTimerRun& run);
+/// host_timer_checks(), and: without a sync after the launch the timer reads under a tenth (timing).
+std::vector<lab::Finding> long_kernel_checks(const HostTimerRun& run);
 
 // --- Section 3: which calls wait for queued work, and on what condition ------
 
@@ -47,12 +47,12 @@ bool waited_for_work(const CallProbe& probe);
 
 /// One setup's checks, each left out with no call to judge: the calls documented to wait did (timing: only a
 /// promised wait is judged, as any call may block); what runs after the work read its result (correctness).
-std::vector<lab::Finding> implicit_sync_findings(const ImplicitSyncRun& run, WorkSetup setup);
+std::vector<lab::Finding> implicit_sync_checks(const ImplicitSyncRun& run, WorkSetup setup);
 
 // --- Section 4: where the CPU work goes --------------------------------------
 
 /// Both results correct; CPU work placed before the read finished sooner by half
 /// the shorter piece of work or more (timing).
-std::vector<lab::Finding> placement_findings(const Placement& placement);
+std::vector<lab::Finding> placement_checks(const Placement& placement);
 
 }  // namespace ch02

@@ -53,27 +53,27 @@ int main(int argc, char** argv) {
       ch01::AddProblem add(timed_n, seed, device);  // chapter 01's c = a + b, freed before section 3
       const ch02::HostTimerRun add_run = ch02::compare_host_timers(ch02::TimedKernel::add_kernel(add), o, stream);
       report.add(ch02::host_timer_table(add_run));
-      report.add(ch02::host_timer_findings(add_run));
+      report.add(ch02::host_timer_checks(add_run));
     }
 
     report.section("2. The same four timers around a long kernel");
     const ch02::HostTimerRun long_kernel =
         ch02::compare_host_timers(ch02::TimedKernel::spinning(o.long_kernel_ms), o, stream);
     report.add(ch02::host_timer_table(long_kernel));
-    report.add(ch02::long_kernel_findings(long_kernel));
+    report.add(ch02::long_kernel_checks(long_kernel));
 
     report.section("3. Which calls wait for queued work, and on what condition");
     ch01::AddProblem add(ch02::kReadN, seed, device);  // the work whose result sections 3 and 4 read
     const ch02::ImplicitSyncRun calls = ch02::probe_host_calls(add, o.queued_ms, chapter.timeline());
     for (ch02::WorkSetup setup : ch02::kAllSetups) {
       report.add(ch02::implicit_sync_table(calls, setup));
-      report.add(ch02::implicit_sync_findings(calls, setup));
+      report.add(ch02::implicit_sync_checks(calls, setup));
     }
 
     report.section("4. Where the CPU work goes");
     const ch02::Placement placement = ch02::compare_cpu_work_placement(add, o.long_kernel_ms, o.cpu_ms, stream);
     report.add(ch02::placement_table(placement));
-    report.add(ch02::placement_findings(placement));
+    report.add(ch02::placement_checks(placement));
     return chapter.finish();
   });
 }

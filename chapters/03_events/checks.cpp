@@ -25,7 +25,7 @@ static lab::Finding all_correct(const std::string& id, const std::string& name,
 // --- 1. Events as a stopwatch --------------------------------------------------
 
 // The medians agree within 5 %; the text gives what the host timer read more per sample.
-std::vector<lab::Finding> stopwatch_findings(const StopwatchRun& run) {
+std::vector<lab::Finding> stopwatch_checks(const StopwatchRun& run) {
   const double apart = lab::percent_above(lab::median_or_nan(run.host_ms), lab::median_or_nan(run.event_ms));
   std::vector<double> excess_us;  // per sample: host minus events
   for (std::size_t i = 0; i < run.event_ms.size() && i < run.host_ms.size(); ++i)
@@ -75,7 +75,7 @@ bool read_wait_case_line(const std::string& text, WaitCall call, WaitCase& into)
   return true;
 }
 
-std::vector<lab::Finding> wait_findings(const WaitRun& run) {
+std::vector<lab::Finding> wait_checks(const WaitRun& run) {
   const WaitCase& c = run.blocking_event;
   lab::Finding f = lab::timing_check(
       "blocking_event", "a cudaEventBlockingSync event lets the waiting thread sleep", c.measured && !spun(c),
@@ -86,7 +86,7 @@ std::vector<lab::Finding> wait_findings(const WaitRun& run) {
 
 // --- 4. The host stays free ----------------------------------------------------
 
-std::vector<lab::Finding> free_host_findings(const FreeHostRun& run) {
+std::vector<lab::Finding> free_host_checks(const FreeHostRun& run) {
   return {lab::timing_check("host_worked", "the host worked while the kernel ran", run.polls > 0,
                             lab::format("cudaEventQuery answered cudaErrorNotReady %llu times, with CPU work between",
                                         static_cast<unsigned long long>(run.polls)))
@@ -95,7 +95,7 @@ std::vector<lab::Finding> free_host_findings(const FreeHostRun& run) {
 
 // --- 5. Pitfall 1: what the events bracket ------------------------------------
 
-std::vector<lab::Finding> bracketing_findings(const BracketingRun& run) {
+std::vector<lab::Finding> bracketing_checks(const BracketingRun& run) {
   const double both = lab::median_or_nan(run.copy_and_kernel_us);
   const double after = lab::median_or_nan(run.after_copy_us);
   return {lab::correctness_check("bracketing_result", "c = a + b correct after the bracketing loop",
@@ -176,13 +176,13 @@ static lab::Finding closest_to_cupti(const LaunchGapSize& s) {
       .with("cupti_us", best.cupti_us);
 }
 
-std::vector<lab::Finding> launch_gap_findings(const LaunchGapRun& run) {
+std::vector<lab::Finding> launch_gap_checks(const LaunchGapRun& run) {
   return {launch_gap_results(run), launch_gap(run.small), closest_to_cupti(run.small), closest_to_cupti(run.large)};
 }
 
 // --- 7. Timing many streams ----------------------------------------------------
 
-std::vector<lab::Finding> many_streams_findings(const ManyStreamsRun& run) {
+std::vector<lab::Finding> many_streams_checks(const ManyStreamsRun& run) {
   std::vector<std::pair<std::string, lab::Comparison>> results;
   for (std::size_t i = 0; i < run.results.size(); ++i)
     results.emplace_back(lab::format("stream %zu", i), run.results[i]);
@@ -193,7 +193,7 @@ std::vector<lab::Finding> many_streams_findings(const ManyStreamsRun& run) {
 
 // A pair agrees with a host timer of the same work within 50 us or 25 %, whichever is larger (the host
 // also times the launch call and the wait's return: section 1).
-std::vector<lab::Finding> wrong_stream_findings(const WrongStreamRun& run) {
+std::vector<lab::Finding> wrong_stream_checks(const WrongStreamRun& run) {
   const double own = lab::median_or_nan(run.own_stream_us), joined = lab::median_or_nan(run.joined_us);
   const double host = lab::median_or_nan(run.host_us);
   const auto agrees = [host](double pair) { return std::fabs(host - pair) <= std::max(50.0, 0.25 * host); };

@@ -16,7 +16,7 @@ namespace ch03 {
 // --- 1. Events as a stopwatch --------------------------------------------------
 
 /// "events_vs_host": the medians agree within 5 %; the text gives what the host timer read more per sample.
-std::vector<lab::Finding> stopwatch_findings(const StopwatchRun& run);
+std::vector<lab::Finding> stopwatch_checks(const StopwatchRun& run);
 
 // --- 3. Waiting: spin or sleep -------------------------------------------------
 
@@ -41,17 +41,17 @@ std::string wait_case_line(const WaitCase& measured);
 bool read_wait_case_line(const std::string& text, WaitCall call, WaitCase& into);
 
 /// "blocking_event": a timing check that the cudaEventBlockingSync event's waiting thread did not spin.
-std::vector<lab::Finding> wait_findings(const WaitRun& run);
+std::vector<lab::Finding> wait_checks(const WaitRun& run);
 
 // --- 4. The host stays free ----------------------------------------------------
 
 /// "host_worked": a timing check that the host polled while the kernel ran.
-std::vector<lab::Finding> free_host_findings(const FreeHostRun& run);
+std::vector<lab::Finding> free_host_checks(const FreeHostRun& run);
 
 // --- 5. Pitfall 1: what the events bracket ------------------------------------
 
 /// "bracketing_result" and "pair_contains_copy" (a timing check).
-std::vector<lab::Finding> bracketing_findings(const BracketingRun& run);
+std::vector<lab::Finding> bracketing_checks(const BracketingRun& run);
 
 // --- 6. Pitfall 2: the launch gap, against CUPTI -------------------------------
 
@@ -73,16 +73,16 @@ std::string size_text(const LaunchGapSize& s);
 
 /// Every loop correct; at --n the blocked stream below a lone launch (a timing check); at each size the
 /// warm method closest to CUPTI against the 5 % benchmark (skipped without CUPTI).
-std::vector<lab::Finding> launch_gap_findings(const LaunchGapRun& run);
+std::vector<lab::Finding> launch_gap_checks(const LaunchGapRun& run);
 
 // --- 7. Timing many streams ----------------------------------------------------
 
 /// "many_streams_results": every stream's c correct.
-std::vector<lab::Finding> many_streams_findings(const ManyStreamsRun& run);
+std::vector<lab::Finding> many_streams_checks(const ManyStreamsRun& run);
 
 // --- 8. Pitfall 3: events on another stream -----------------------------------
 
 /// "wrong_stream_result", and "own_pair_vs_host" and "ordered_pair_vs_host" (timing checks).
-std::vector<lab::Finding> wrong_stream_findings(const WrongStreamRun& run);
+std::vector<lab::Finding> wrong_stream_checks(const WrongStreamRun& run);
 
 }  // namespace ch03

@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
     report.section("1. Events as a stopwatch");
     const ch03::StopwatchRun stopwatch = ch03::time_long_kernel(o.kernel_ms, reps, stream);
     report.add(ch03::stopwatch_table(stopwatch));
-    report.add(ch03::stopwatch_findings(stopwatch));
+    report.add(ch03::stopwatch_checks(stopwatch));
 
     report.section("2. What an event costs");
     const ch03::EventCostRun costs = ch03::measure_event_costs(reps, 1000, stream);
@@ -62,34 +62,34 @@ int main(int argc, char** argv) {
     report.section("3. Waiting: spin or sleep");
     const ch03::WaitRun waits = ch03::compare_waits(o.kernel_ms, stream, ch03::wait_child_program());
     report.add(ch03::wait_table(waits));
-    report.add(ch03::wait_findings(waits));
+    report.add(ch03::wait_checks(waits));
 
     report.section("4. The host stays free");
     const ch03::FreeHostRun free_host = ch03::poll_while_kernel_runs(o.kernel_ms, stream);
     report.add(ch03::free_host_table(free_host));
-    report.add(ch03::free_host_findings(free_host));
+    report.add(ch03::free_host_checks(free_host));
 
     report.section("5. Pitfall 1: what the events bracket");
     const ch03::BracketingRun bracketing = ch03::time_copy_and_kernel(o.n, seed, device, reps, stream);
     report.add(ch03::bracketing_table(bracketing));
-    report.add(ch03::bracketing_findings(bracketing));
+    report.add(ch03::bracketing_checks(bracketing));
 
     report.section("6. Pitfall 2: the launch gap, against CUPTI");
     const ch03::LaunchGapRun gap = ch03::time_launch_gap(o.n, o.n_large, seed + 10, device, reps, costs, stream);
     report.add(ch03::launch_gap_table(gap.small));
     report.add(ch03::launch_gap_table(gap.large));
-    report.add(ch03::launch_gap_findings(gap));
+    report.add(ch03::launch_gap_checks(gap));
 
     report.section("7. Timing many streams");
     const ch03::ManyStreamsRun many =
         ch03::time_many_streams(static_cast<int>(o.streams), o.stream_n, seed + 100, device);
     report.add(ch03::many_streams_table(many));
-    report.add(ch03::many_streams_findings(many));
+    report.add(ch03::many_streams_checks(many));
 
     report.section("8. Pitfall 3: events on another stream");
     const ch03::WrongStreamRun wrong = ch03::time_on_wrong_stream(o.n_large, seed + 200, device, reps);
     report.add(ch03::wrong_stream_table(wrong));
-    report.add(ch03::wrong_stream_findings(wrong));
+    report.add(ch03::wrong_stream_checks(wrong));
 
     return chapter.finish();
   });

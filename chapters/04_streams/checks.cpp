@@ -88,14 +88,14 @@ lab::Finding arrays_correct(const StreamsComparison& run) {
 
 // --- 1. The normalisation ------------------------------------------------------
 
-std::vector<lab::Finding> first_findings(const FirstRun& run) {
+std::vector<lab::Finding> first_checks(const FirstRun& run) {
   return {normalisation_check("normalisation_correct",
                               "the normalisation matches the CPU reference (array 0, one stream)", run.result)};
 }
 
 // --- 2. One stream against many ------------------------------------------------
 
-std::vector<lab::Finding> streams_findings(const StreamsComparison& run) {
+std::vector<lab::Finding> streams_checks(const StreamsComparison& run) {
   for (const ArraysRecording* recording : {&run.one_recorded, &run.lots_recorded}) {
     const std::string why = why_unusable(*recording);
     if (!why.empty())
@@ -107,7 +107,7 @@ std::vector<lab::Finding> streams_findings(const StreamsComparison& run) {
 
 // --- 3. The default stream -----------------------------------------------------
 
-std::vector<lab::Finding> default_stream_findings(const DefaultStreamCases& cases) {
+std::vector<lab::Finding> default_stream_checks(const DefaultStreamCases& cases) {
   std::string short_ones;
   int short_count = 0;
   for (const DefaultStreamRun* run : {&cases.legacy, &cases.non_blocking, &cases.per_thread, &cases.legacy_by_name}) {
@@ -135,7 +135,7 @@ std::vector<lab::Finding> default_stream_findings(const DefaultStreamCases& case
 
 // --- 4. A race between two streams ----------------------------------------------
 
-std::vector<lab::Finding> race_findings(const RaceRun& run) {
+std::vector<lab::Finding> race_checks(const RaceRun& run) {
   return {lab::correctness_check(
               "fix_correct", "the consumer that waits on the producer's event is always correct",
               run.runs > 0 && run.fixed_wrong == 0,
@@ -146,7 +146,7 @@ std::vector<lab::Finding> race_findings(const RaceRun& run) {
 
 // --- 5. Stream-ordered memory -----------------------------------------------------
 
-std::vector<lab::Finding> memory_findings(const MemoryRun& run) {
+std::vector<lab::Finding> memory_checks(const MemoryRun& run) {
   const ReuseRun& r = run.reuse;
   return {normalisation_check("cuda_malloc_correct", "normalisation correct with cudaMalloc / cudaFree",
                               run.cuda_malloc.result),

@@ -30,14 +30,14 @@ std::string why_unusable(const ArraysRecording& recording);
 std::string what_ran(const DefaultStreamRun& run);
 
 /// Section 1: correctness against the CPU reference.
-std::vector<lab::Finding> first_findings(const FirstRun& run);
+std::vector<lab::Finding> first_checks(const FirstRun& run);
 /// Section 2: correctness of every run; "recorded.skipped" when CUPTI could not record.
-std::vector<lab::Finding> streams_findings(const StreamsComparison& run);
+std::vector<lab::Finding> streams_checks(const StreamsComparison& run);
 /// Section 3: every kernel ran; the legacy stream serialised (a timing check); what the others did is in the table.
-std::vector<lab::Finding> default_stream_findings(const DefaultStreamCases& cases);
+std::vector<lab::Finding> default_stream_checks(const DefaultStreamCases& cases);
 /// Section 4: the event's fix is always correct (correctness); whether the race showed is in the table.
-std::vector<lab::Finding> race_findings(const RaceRun& run);
+std::vector<lab::Finding> race_checks(const RaceRun& run);
 /// Section 5: correctness with each kind of temporaries, and the pool's attributes restored.
-std::vector<lab::Finding> memory_findings(const MemoryRun& run);
+std::vector<lab::Finding> memory_checks(const MemoryRun& run);
 
 }  // namespace ch04

@@ -49,25 +49,25 @@ int main(int argc, char** argv) {
     report.section("1. Three kernels on one stream");
     const ch04::FirstRun first = ch04::normalize_once(arrays[0], stream);
     report.add(ch04::first_table(first));
-    report.add(ch04::first_findings(first));
+    report.add(ch04::first_checks(first));
 
     report.section("2. One stream against many");
     const ch04::StreamsComparison streams = ch04::compare_streams(arrays, o, chapter.device().copy_engines);
     report.add(ch04::streams_table(streams));
     report.add(ch04::recorded_table(streams));
     report.add(ch04::kernel_table(streams));
-    report.add(ch04::streams_findings(streams));
+    report.add(ch04::streams_checks(streams));
     ch04::record_timelines(chapter.timeline(), arrays, o);  // --timeline / --trace: one more run of each, by CUPTI
 
     report.section("3. The default stream");
     const ch04::DefaultStreamCases cases = ch04::run_default_stream_cases(o.spin_ms);
     report.add(ch04::default_stream_table(cases));
-    report.add(ch04::default_stream_findings(cases));
+    report.add(ch04::default_stream_checks(cases));
 
     report.section("4. A race between two streams, and its fix");
     const ch04::RaceRun race = ch04::run_race(o);
     report.add(ch04::race_table(race));
-    report.add(ch04::race_findings(race));
+    report.add(ch04::race_checks(race));
 
     report.section("5. Stream-ordered memory");
     const ch04::MemoryRun memory = ch04::study_memory(arrays[0], o, stream);
@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
     report.add(ch04::allocation_table(memory));
     report.add(ch04::threshold_table(memory));
     report.add(ch04::reuse_table(memory));
-    report.add(ch04::memory_findings(memory));
+    report.add(ch04::memory_checks(memory));
     return chapter.finish();
   });
 }

@@ -35,7 +35,7 @@ bool model_held(double measured_lengths, int model_lengths) {
 
 // --- 2. the sweep --------------------------------------------------------------------
 
-std::vector<lab::Finding> sweep_findings(const SweepRun& sweep) {
+std::vector<lab::Finding> sweep_checks(const SweepRun& sweep) {
   const auto wrong = std::find_if(sweep.rows.begin(), sweep.rows.end(), [](auto& r) { return !r.result.passed(); });
   std::vector<lab::Finding> findings = {all_correct(
       "schedules_correct", "every schedule, chunk count and kernel gave the right result",
@@ -60,7 +60,7 @@ std::vector<lab::Finding> sweep_findings(const SweepRun& sweep) {
 
 // --- 3. the hardware's work queues ----------------------------------------------------
 
-std::vector<lab::Finding> queue_findings(const QueueRun& run) {
+std::vector<lab::Finding> queue_checks(const QueueRun& run) {
   if (!run.skipped.empty()) return {lab::skipped("queues", "work queues", run.skipped)};
   std::vector<lab::Finding> findings;
   std::string wrong;
@@ -85,7 +85,7 @@ std::vector<lab::Finding> queue_findings(const QueueRun& run) {
 
 // --- 4. the schedules as CUPTI recorded them -------------------------------------------
 
-std::vector<lab::Finding> recorded_findings(const std::vector<RecordedSchedule>& runs) {
+std::vector<lab::Finding> recorded_checks(const std::vector<RecordedSchedule>& runs) {
   const auto wrong = std::find_if(runs.begin(), runs.end(), [](auto& r) { return !r.result.passed(); });
   std::vector<lab::Finding> findings = {
       all_correct("recorded_correct", "recorded runs correct",

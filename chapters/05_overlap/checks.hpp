@@ -21,12 +21,12 @@ double median_ms(const SweepRun& sweep, const std::string& kernel, Schedule sche
 bool model_held(double measured_lengths, int model_lengths);
 
 /// Section 2: every row correct (schedules_correct); overlap saves >= 10 % with the heavy kernel (overlap_heavy).
-std::vector<lab::Finding> sweep_findings(const SweepRun& sweep);
+std::vector<lab::Finding> sweep_checks(const SweepRun& sweep);
 
 /// Section 3: every child correct (queue_children_correct); a child or the section not run, skipped.
-std::vector<lab::Finding> queue_findings(const QueueRun& run);
+std::vector<lab::Finding> queue_checks(const QueueRun& run);
 
 /// Section 4: each run correct (recorded_correct); a run not recorded, skipped.
-std::vector<lab::Finding> recorded_findings(const std::vector<RecordedSchedule>& runs);
+std::vector<lab::Finding> recorded_checks(const std::vector<RecordedSchedule>& runs);
 
 }  // namespace ch05

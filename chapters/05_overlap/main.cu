@@ -51,18 +51,18 @@ int main(int argc, char** argv) {
 
     report.section("2. Sequential, V1 and V2 over chunk counts");
     report.add(ch05::sweep_table(sweep, link));
-    report.add(ch05::sweep_findings(sweep));
+    report.add(ch05::sweep_checks(sweep));
 
     report.section("3. V1 against V2, and the hardware's work queues");
     const ch05::QueueRun queues = ch05::measure_queues(o, chapter.instrumented());
     report.add(ch05::queue_schedule_table(queues));
     report.add(ch05::stream_order_table(queues));
-    report.add(ch05::queue_findings(queues));
+    report.add(ch05::queue_checks(queues));
 
     report.section("4. The schedules as CUPTI recorded them");
     const std::vector<ch05::RecordedSchedule> recorded = ch05::record_schedules(problem, o, chapter.timeline());
     report.add(ch05::recorded_table(recorded));
-    report.add(ch05::recorded_findings(recorded));
+    report.add(ch05::recorded_checks(recorded));
     return chapter.finish();
   });
 }

@@ -104,7 +104,7 @@ static lab::Finding both_directions(const SweepRun& run) {
   return f.with("h2d_change_percent", h2d).with("d2h_change_percent", d2h);
 }
 
-std::vector<lab::Finding> sweep_findings(const SweepRun& run) {
+std::vector<lab::Finding> sweep_checks(const SweepRun& run) {
   if (run.sizes.empty()) return {sweep_intact(run)};
   return {sweep_intact(run), pinned_faster(run), benchmark(run), both_directions(run)};
 }
@@ -132,7 +132,7 @@ static lab::Finding pinned_async_returns(const CallTiming& c) {
   return f.with("returned_ms", returned).with("done_ms", done);
 }
 
-std::vector<lab::Finding> calls_findings(const CallsRun& run) {
+std::vector<lab::Finding> calls_checks(const CallsRun& run) {
   std::vector<lab::Finding> findings = {calls_intact(run)};
   for (const CallTiming& c : run.calls) {
     if (c.async_call && c.memory == HostKind::pinned) findings.push_back(pinned_async_returns(c));
@@ -142,7 +142,7 @@ std::vector<lab::Finding> calls_findings(const CallsRun& run) {
 
 // --- 3. Registering memory the program already has ------------------------------
 
-std::vector<lab::Finding> registration_findings(const std::vector<RegistrationRun>& runs, const UploadRun& upload) {
+std::vector<lab::Finding> registration_checks(const std::vector<RegistrationRun>& runs, const UploadRun& upload) {
   std::string wrong;
   for (const RegistrationRun& r : runs)
     wrong += wrong_at(size_text(r.bytes) + " contents", r.contents) + wrong_at(size_text(r.bytes) + " copy", r.copied);
@@ -180,11 +180,11 @@ static lab::Finding overlap(const CpuFreedRun& run) {
   return f.with("possible_saving_ms", possible).with("saved_percent", saved_percent);
 }
 
-std::vector<lab::Finding> cpu_freed_findings(const CpuFreedRun& run) { return {cpu_freed_intact(run), overlap(run)}; }
+std::vector<lab::Finding> cpu_freed_checks(const CpuFreedRun& run) { return {cpu_freed_intact(run), overlap(run)}; }
 
 // --- 5. Write-combined and mapped memory ----------------------------------------
 
-std::vector<lab::Finding> write_combined_findings(const WriteCombinedRun& run) {
+std::vector<lab::Finding> write_combined_checks(const WriteCombinedRun& run) {
   return {lab::correctness_check("write_combined_intact", "random bytes round-trip through write-combined memory",
                                  run.round_trip.intact, run.round_trip.detail())};
 }
@@ -198,7 +198,7 @@ std::string faster_text(const ZeroCopyPasses& z) {
 
 // The Runtime API (Unified Addressing) promises cudaHostAlloc memory the same pointer on a device with unified
 // addressing, mapped or not; without unified addressing there is nothing to check.
-std::vector<lab::Finding> zero_copy_findings(const MappedRun& run) {
+std::vector<lab::Finding> zero_copy_checks(const MappedRun& run) {
   bool correct = !run.passes.empty();
   std::string detail;
   for (const ZeroCopyPasses& z : run.passes) {

@@ -56,12 +56,12 @@ int main(int argc, char** argv) {
                                                     stream, reps, !chapter.instrumented());
     report.add(ch06::sweep_table(sweep));
     report.add(ch06::both_directions_table(sweep));
-    report.add(ch06::sweep_findings(sweep));
+    report.add(ch06::sweep_checks(sweep));
 
     report.section("2. When the call returns, when the copy is done");
     const ch06::CallsRun calls = ch06::compare_copy_calls(size, stream, reps);
     report.add(ch06::calls_table(calls));
-    report.add(ch06::calls_findings(calls));
+    report.add(ch06::calls_checks(calls));
     ch06::record_copy_calls(chapter.timeline(), size, stream);
 
     report.section("3. Registering memory the program already has");
@@ -69,23 +69,23 @@ int main(int argc, char** argv) {
     report.add(ch06::registration_table(registration));
     const ch06::UploadRun upload = ch06::time_upload(size, o.seed, stream, reps);
     report.add(ch06::upload_table(upload));
-    report.add(ch06::registration_findings(registration, upload));
+    report.add(ch06::registration_checks(registration, upload));
 
     report.section("4. The CPU time a non-blocking copy frees");
     const ch06::CpuFreedRun freed = ch06::measure_cpu_time_freed(size, stream, reps);
     report.add(ch06::cpu_freed_table(freed));
-    report.add(ch06::cpu_freed_findings(freed));
+    report.add(ch06::cpu_freed_checks(freed));
 
     report.section("5a. Write-combined pinned memory");
     const ch06::WriteCombinedRun combined =
         ch06::compare_write_combined(size, o.seed, stream, reps, !chapter.instrumented());
     report.add(ch06::write_combined_table(combined));
-    report.add(ch06::write_combined_findings(combined));
+    report.add(ch06::write_combined_checks(combined));
 
     report.section("5b. Mapped (zero-copy) memory and unified addressing");
     const ch06::MappedRun mapped = ch06::compare_zero_copy(size, stream, reps);
     report.add(ch06::zero_copy_table(mapped));
-    report.add(ch06::zero_copy_findings(mapped));
+    report.add(ch06::zero_copy_checks(mapped));
 
     return chapter.finish();
   });

@@ -68,7 +68,7 @@ double median_us(const WorkingSetRun& set, Preceding preceding, Placement placem
   return c == nullptr ? std::nan("") : 1000.0 * lab::median_or_nan(c->ms);
 }
 
-std::vector<lab::Finding> cache_findings(const CacheRun& run) {
+std::vector<lab::Finding> cache_checks(const CacheRun& run) {
   std::vector<lab::Finding> findings{cases_correct(run)};
   for (const WorkingSetRun* set : {&run.small, &run.large})
     if (fits_in_l2(*set)) findings.push_back(cooling(*set));
@@ -148,7 +148,7 @@ std::size_t below_rule(const std::vector<double>& mhz, double nominal_mhz) {
       std::count_if(mhz.begin(), mhz.end(), [&](double x) { return x < kNvbenchThreshold * nominal_mhz; }));
 }
 
-std::vector<lab::Finding> clock_findings(const ClockRun& run) {
+std::vector<lab::Finding> clock_checks(const ClockRun& run) {
   return {lab::correctness_check("load_correct", "the load computed what the CPU computes", run.load_correct,
                                  run.load_detail),
           load_clock(run)};
@@ -156,7 +156,7 @@ std::vector<lab::Finding> clock_findings(const ClockRun& run) {
 
 // --- 3. Many samples --------------------------------------------------------------
 
-std::vector<lab::Finding> samples_findings(const SamplesRun& run) {
+std::vector<lab::Finding> samples_checks(const SamplesRun& run) {
   return {lab::correctness_check("clocked_correct",
                                  "the clocked kernel computed what the CPU computes, after the samples", run.correct,
                                  lab::format("%lld FMAs per thread, exact", run.steps))};

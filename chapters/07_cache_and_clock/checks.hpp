@@ -22,7 +22,7 @@ std::string working_set_name(const WorkingSetRun& set);  ///< "fits in L2" or "4
 double median_us(const WorkingSetRun& set, Preceding preceding, Placement placement);
 /// Correctness of every case; for a set that fits in L2, a timing check that a write flush slows it (its median
 /// above the slowest warm sample, blocked stream).
-std::vector<lab::Finding> cache_findings(const CacheRun& run);
+std::vector<lab::Finding> cache_checks(const CacheRun& run);
 
 // --- 2. The SM clock ------------------------------------------------------------
 
@@ -33,11 +33,11 @@ double method_error_mhz(const ClockRun& run);
 /// In-kernel readings under nvbench's rule: under kNvbenchThreshold of the nominal clock.
 std::size_t below_rule(const std::vector<double>& mhz, double nominal_mhz);
 /// The load computed right; whether it moved the clock by more than the method's error (with NVML's reasons).
-std::vector<lab::Finding> clock_findings(const ClockRun& run);
+std::vector<lab::Finding> clock_checks(const ClockRun& run);
 
 // --- 3. Many samples ------------------------------------------------------------
 
 /// The clocked kernel computed right.
-std::vector<lab::Finding> samples_findings(const SamplesRun& run);
+std::vector<lab::Finding> samples_checks(const SamplesRun& run);
 
 }  // namespace ch07

@@ -48,13 +48,13 @@ int main(int argc, char** argv) {
     report.add(ch07::effects_table(cache.small));
     report.add(ch07::working_set_table(cache.large));
     report.add(ch07::effects_table(cache.large));
-    report.add(ch07::cache_findings(cache));
+    report.add(ch07::cache_checks(cache));
 
     report.section("2. The SM clock at idle, under load and after");
     const ch07::ClockRun clock = ch07::measure_clock(device, static_cast<int>(o.probes), o.load_ms, stream);
     report.add(ch07::clock_table(clock));
     report.add(ch07::clock_error_table(clock));
-    report.add(ch07::clock_findings(clock));
+    report.add(ch07::clock_checks(clock));
 
     report.section("3. Many samples");
     const ch07::SamplesRun samples = ch07::sample_many(static_cast<int>(o.stat_samples), static_cast<int>(o.load_steps),
@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
     report.add(ch07::samples_table(samples));
     report.add(ch07::histogram_table(samples));
     report.add(ch07::precision_table(samples));
-    report.add(ch07::samples_findings(samples));
+    report.add(ch07::samples_checks(samples));
 
     return chapter.finish();
   });

@@ -64,7 +64,7 @@ lab::Finding launch_pace(std::int64_t depth, const PaceCase& past) {
 }  // namespace
 
 // The check is made only when the held stream showed a depth below the free stream's launches.
-std::vector<lab::Finding> queue_findings(const QueueFillRun& fill, const QueuePaceRun& pace) {
+std::vector<lab::Finding> queue_checks(const QueueFillRun& fill, const QueuePaceRun& pace) {
   std::vector<lab::Finding> findings = {queue_depth(fill)};
   if (blocked(fill) && fill.stalled_call < pace.past.launches)
     findings.push_back(launch_pace(fill.stalled_call, pace.past));
@@ -106,7 +106,7 @@ static lab::Finding graph_cheaper(const GraphRun& run) {
       .with("graph_us", graph);
 }
 
-std::vector<lab::Finding> graph_findings(const GraphRun& run) { return {replays_correct(run), graph_cheaper(run)}; }
+std::vector<lab::Finding> graph_checks(const GraphRun& run) { return {replays_correct(run), graph_cheaper(run)}; }
 
 // --- 4. Timing microsecond kernels honestly -------------------------------------
 
@@ -129,7 +129,7 @@ static lab::Finding graph_below_event_pair(const HonestTimingRun& run) {
       .with("pair_us", pair);
 }
 
-std::vector<lab::Finding> honest_timing_findings(const HonestTimingRun& run) {
+std::vector<lab::Finding> honest_timing_checks(const HonestTimingRun& run) {
   return {timing_loops_correct(run), graph_below_event_pair(run)};
 }
 
@@ -166,7 +166,7 @@ static lab::Finding launch_blocking_cost(const FaultReport& n, const FaultReport
       .with("without_us", n.launch_call_us);
 }
 
-std::vector<lab::Finding> fault_findings(const FaultRun& run) {
+std::vector<lab::Finding> fault_checks(const FaultRun& run) {
   if (!run.skip_reason.empty()) return {lab::skipped("kernel_errors", "kernel errors", run.skip_reason)};
   std::vector<lab::Finding> findings = {fault_reported_late(run.normal)};
   if (run.normal.measured) findings.push_back(fault_sticks(run.normal));

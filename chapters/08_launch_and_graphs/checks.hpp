@@ -16,24 +16,24 @@ namespace ch08 {
 
 /// Where calls blocked (or that none did); past that depth, a timing check that the launch loop lasted at least
 /// half the GPU's time for the launches beyond it.
-std::vector<lab::Finding> queue_findings(const QueueFillRun& fill, const QueuePaceRun& pace);
+std::vector<lab::Finding> queue_checks(const QueueFillRun& fill, const QueuePaceRun& pace);
 
 // --- 3. CUDA graphs ------------------------------------------------------------
 
 /// The median of @p totals divided by @p kernels (at least 1).
 double per_kernel(const std::vector<double>& totals, int kernels);
 /// Correctness, and a timing check at the largest K (>= 10; skipped below).
-std::vector<lab::Finding> graph_findings(const GraphRun& run);
+std::vector<lab::Finding> graph_checks(const GraphRun& run);
 
 // --- 4. Timing microsecond kernels honestly -------------------------------------
 
 /// Correctness, and a timing check (graph / K reads less than an event pair per launch).
-std::vector<lab::Finding> honest_timing_findings(const HonestTimingRun& run);
+std::vector<lab::Finding> honest_timing_checks(const HonestTimingRun& run);
 
 // --- 5. Kernel errors arrive later ----------------------------------------------
 
 /// Where the error was reported, whether it stuck, and what CUDA_LAUNCH_BLOCKING=1 cost a launch call.
-std::vector<lab::Finding> fault_findings(const FaultRun& run);
+std::vector<lab::Finding> fault_checks(const FaultRun& run);
 
 /// The one line ch08_fault_child prints to report its run: its name, then blocking (0/1), launch, sync,
 /// last_error, malloc, kernel and launch_call_us, e.g. "ch08_fault_child 0 cudaSuccess cudaErrorIllegalAddress ...

@@ -56,24 +56,24 @@ int main(int argc, char** argv) {
     report.add(ch08::queue_fill_table(fill));
     const ch08::QueuePaceRun pace = ch08::pace_launches(ch08::kFewLaunches, o.queue_launches, o.kernel_us, stream);
     report.add(ch08::queue_pace_table(pace));
-    report.add(ch08::queue_findings(fill, pace));
+    report.add(ch08::queue_checks(fill, pace));
 
     report.section("3. CUDA graphs");
     const ch08::GraphRun graphs = ch08::compare_graphs(o.n, ch08::kernel_counts(o.max_kernels), reps, seed, device);
     report.add(ch08::graph_table(graphs));
     report.add(ch08::graph_update_table(graphs));
-    report.add(ch08::graph_findings(graphs));
+    report.add(ch08::graph_checks(graphs));
 
     report.section("4. Timing microsecond kernels honestly");
     const ch08::HonestTimingRun timing =
         ch08::time_small_kernel(o.n, static_cast<int>(o.graph_kernels), reps, seed + 10, device);
     report.add(ch08::honest_timing_table(timing));
-    report.add(ch08::honest_timing_findings(timing));
+    report.add(ch08::honest_timing_checks(timing));
 
     report.section("5. Kernel errors arrive later");
     const ch08::FaultRun fault = ch08::run_fault_child(ch08::fault_child_program(), chapter.instrumented());
     report.add(ch08::fault_table(fault));
-    report.add(ch08::fault_findings(fault));
+    report.add(ch08::fault_checks(fault));
 
     return chapter.finish();
   });

@@ -75,7 +75,7 @@ double tolerance_us(double cupti_us) { return 0.10 * cupti_us + 1.0; }
 
 // --- 1. The gallery, read by a naive event pair ---------------------------------
 
-std::vector<lab::Finding> naive_findings(const GalleryRun& run) {
+std::vector<lab::Finding> naive_checks(const GalleryRun& run) {
   std::vector<lab::Finding> out;
   std::size_t calls = 0, matched = 0;
   std::string wrong;
@@ -156,7 +156,7 @@ lab::Finding adversary_check(const WorkloadRun& w, const std::vector<double>& em
 
 }  // namespace
 
-std::vector<lab::Finding> reference_findings(const GalleryRun& run) {
+std::vector<lab::Finding> reference_checks(const GalleryRun& run) {
   std::size_t calls = 0, matched = 0;
   for (const WorkloadRun& w : run.workloads) {
     if (!w.honest) continue;
@@ -182,7 +182,7 @@ std::vector<lab::Finding> reference_findings(const GalleryRun& run) {
 
 // --- 3. Two quantities for a short kernel ----------------------------------------
 
-std::vector<lab::Finding> sequence_findings(const SequenceRun& run) {
+std::vector<lab::Finding> sequence_checks(const SequenceRun& run) {
   const bool correct = run.stream_result.passed() && run.graph_result.passed();
   std::vector<lab::Finding> out{
       lab::correctness_check("sequence_results", "the sequences' outputs match the CPU", correct,

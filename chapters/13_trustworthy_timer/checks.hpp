@@ -47,16 +47,16 @@ double tolerance_us(double cupti_us);
 
 /// "results_when_idle": every naive call's output matched once the GPU was idle;
 /// "naive.<id>.agrees|.off": the naive reading within tolerance_us of the truth, or not.
-std::vector<lab::Finding> naive_findings(const GalleryRun& run);
+std::vector<lab::Finding> naive_checks(const GalleryRun& run);
 
 /// "reference_results": every honest call's output matched at the stop event;
 /// "honest_holds.<id>": the reading at least CUPTI's less 1 us (a timing check) and
 /// "honest_goal.<id>.met|.missed": within tolerance_us of CUPTI's, per honest workload;
 /// "adversary_caught.<id>.<branch>": refused or host_bound (a correctness check),
 /// or measured within tolerance of the truth (a timing check).
-std::vector<lab::Finding> reference_findings(const GalleryRun& run);
+std::vector<lab::Finding> reference_checks(const GalleryRun& run);
 
 /// "sequence_results": both outputs matched; "two_quantities": the per-kernel costs against the lone reading.
-std::vector<lab::Finding> sequence_findings(const SequenceRun& run);
+std::vector<lab::Finding> sequence_checks(const SequenceRun& run);
 
 }  // namespace ch13

@@ -59,18 +59,18 @@ int main(int argc, char** argv) {
     report.section("1. The gallery, read by a naive event pair");
     ch13::GalleryRun run = ch13::time_naive(gallery, samples, seed, caller);
     report.add(ch13::naive_table(run));
-    report.add(ch13::naive_findings(run));
+    report.add(ch13::naive_checks(run));
 
     report.section("2. The reference harness");
     ch13::time_reference(gallery, samples, seed, caller, run);
     report.add(ch13::reference_table(run));
-    report.add(ch13::reference_findings(run));
+    report.add(ch13::reference_checks(run));
 
     report.section("3. A short kernel: alone, and in a sequence");
     const ch13::SequenceRun sequence =
         ch13::time_sequence(gallery, run, static_cast<int>(o.sequence), samples, seed, caller);
     report.add(ch13::sequence_table(sequence));
-    report.add(ch13::sequence_findings(sequence));
+    report.add(ch13::sequence_checks(sequence));
     ch13::record_cheats(gallery, seed, caller, chapter.timeline());  // --timeline / --trace: by CUPTI
 
     return chapter.finish();

@@ -32,7 +32,7 @@ SOURCES = [
     REPO / "chapters" / "01_kernel_launch" / "add_kernels.cu",
     REPO / "common" / "lesson" / "verify.cpp",
 ]
-INCLUDE_DIRS = [REPO / "common" / "lesson", REPO / "chapters" / "01_kernel_launch"]
+INCLUDE_DIRS = [REPO / "common" / "lesson", REPO / "common" / "harness", REPO / "chapters" / "01_kernel_launch"]
 
 
 def _nvcc_version(cuda_home):

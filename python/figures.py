@@ -34,9 +34,9 @@ import matplotlib.ticker  # noqa: E402
 import lab_chapters  # noqa: E402  (the same median as the PyTorch and Numba sides)
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-RUN = ROOT / "docs" / "results" / "h200-2026-12-02"
-# Chapters drawn from another run than RUN's: chapter 13 first ran in the second H200 run of the day.
-KEPT = {"ch13_trustworthy_timer": ROOT / "docs" / "results" / "h200-2026-12-02b"}
+RUN = ROOT / "docs" / "results" / "h200-2026-12-02c"
+# Chapters drawn from another run than RUN's (none today: every chapter is in RUN).
+KEPT = {}
 FIGURES = ROOT / "docs" / "figures"
 SCHEMA = 2
 COLOURS = {"HtoD": "#1f77b4", "DtoH": "#2ca02c", "kernel": "#ff7f0e", "memset": "#9467bd", "host": "#8c564b",

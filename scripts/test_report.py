@@ -18,7 +18,7 @@ import unittest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 REPORT = ROOT / "scripts" / "report"
-H200 = ROOT / "docs" / "results" / "h200-2026-12-02"
+H200 = ROOT / "docs" / "results" / "h200-2026-12-02c"
 H100 = ROOT / "docs" / "results" / "h100-2026-11-25" / "run5"
 
 
@@ -72,7 +72,7 @@ class KeptRuns(unittest.TestCase):
 
     def test_every_check_held_on_the_h200(self):
         chapters = self.summary["chapters"]
-        self.assertEqual(len(chapters), 12)
+        self.assertEqual(len(chapters), 13)
         cells = [c["yours"] for ch in chapters for c in ch["checks"]]
         self.assertEqual(set(cells), {"held"})
         self.assertEqual(self.html.count('verdict">held on your GPU</td>'), len(cells))
@@ -98,21 +98,21 @@ class KeptRuns(unittest.TestCase):
 
     def test_headlines(self):
         cells = {h["what"]: h for h in self.chapter("ch04_streams")["headlines"]}
-        self.assertEqual(cells["speed-up of 10 streams"]["yours"], "1.70 x")
+        self.assertEqual(cells["speed-up of 10 streams"]["yours"], "1.69 x")
         self.assertEqual(cells["speed-up of 10 streams"]["references"], ["1.62 x"])
         two = {h["what"]: h for h in self.chapter("ch09_multi_gpu")["headlines"]}["chunked pipeline on 2 GPUs"]
         self.assertEqual(two["yours"], "not in this run")
 
     def test_one_line_per_chapter(self):
         lines = [line for line in self.made.stdout.splitlines() if re.match(r"ch\d\d_", line)]
-        self.assertEqual(len(lines), 12)
+        self.assertEqual(len(lines), 13)
         self.assertIn("ch05_overlap: 4 of 4 checks held on your GPU (in full) "
                       "[NVIDIA H100 80GB HBM3, 2026-11-25: 4 of 4]", lines)
 
     def test_timelines_offline(self):
-        # The four CUPTI traces, and chapter 11's block recorder from its JSON.
+        # The five CUPTI traces, and chapter 11's block recorder from its JSON.
         for name in ("ch02_sync_pitfalls", "ch04_streams", "ch05_overlap", "ch06_pinned_memory",
-                     "ch11_who_gets_the_gpu"):
+                     "ch11_who_gets_the_gpu", "ch13_trustworthy_timer"):
             self.assertIn(f'id="timeline-{name}"', self.html)
         self.assertTrue((self.out / "assets" / "plotly.min.js").stat().st_size > 1_000_000)
         self.assertIn('<script src="assets/plotly.min.js"></script>', self.html)

@@ -1,4 +1,4 @@
-// Chapter 02's checks replayed on the kept runs: the numbers the H200 (2026-12-02) and the H100
+// Chapter 02's checks replayed on the kept runs: the numbers the H200 (2026-12-02c) and the H100
 // (run 5 of 2026-11-25) measured, rebuilt into the chapter's run structs and fed to the same
 // functions the chapter calls, so each verdict (and each computed column) is pinned on both GPUs.
 #include <doctest/doctest.h>
@@ -151,9 +151,21 @@ void check_verdicts_as_printed(const lab_test::KeptRun& run) {
 
 }  // namespace
 
-TEST_CASE("ch02 replay, H200 2026-12-02: every verdict and computed column as printed") {
-  const lab_test::KeptRun run = lab_test::KeptRun::load(lab_test::kH200RunEarlier, "ch02_sync_pitfalls");
+TEST_CASE("ch02 replay, H200 2026-12-02c: every verdict and computed column as printed") {
+  const lab_test::KeptRun run = lab_test::KeptRun::load(lab_test::kH200Run, "ch02_sync_pitfalls");
   check_verdicts_as_printed(run);
+  // What the run printed: all 13 checks passed.
+  for (const char* id :
+       {"add_correct", "long_kernel_unsynced_under_tenth", "documented_waits_a", "ordered_reads_a",
+        "documented_waits_b", "ordered_reads_b", "documented_waits_c", "ordered_reads_c", "documented_waits_d",
+        "ordered_reads_d", "correct_cpu_work_first", "correct_read_first", "cpu_work_overlaps"}) {
+    CAPTURE(id);
+    CHECK(run.passed(id));
+  }
+  CHECK(run.finding("long_kernel_unsynced_under_tenth").at("values").at("synced_ms").get<double>() ==
+        doctest::Approx(10.028).epsilon(1e-4));
+  CHECK(run.finding("cpu_work_overlaps").at("values").at("saved_ms").get<double>() ==
+        doctest::Approx(9.976).epsilon(1e-4));
   // Section 1's kernel is sized from the GPU (38Mi floats here): its unsynchronised timers read
   // under half the held-stream events, so "the timer contained" can say "the launch call only".
   const lab::ResultTable add = ch02::host_timer_table(host_timer_run(run, "add"));

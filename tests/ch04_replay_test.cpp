@@ -1,4 +1,4 @@
-// Chapter 04's checks replayed on the kept runs: the numbers the H200 (2026-12-02) and the H100
+// Chapter 04's checks replayed on the kept runs: the numbers the H200 (2026-12-02c) and the H100
 // (run 5 of 2026-11-25) measured, rebuilt into the chapter's run structs and fed to the same
 // functions the chapter calls, so each verdict and each computed column is pinned on both GPUs.
 // Run 5 is of older code; its tables carry the same ids and the numbers these functions need.
@@ -23,7 +23,7 @@
 
 namespace {
 
-const char* const kH200 = lab_test::kH200RunEarlier;
+const char* const kH200 = lab_test::kH200Run;
 const char* const kH100 = lab_test::kH100Run;
 const char* const kChapter = "ch04_streams";
 
@@ -286,9 +286,9 @@ void check_columns(const lab_test::KeptRun& run) {
 
 }  // namespace
 
-// --- H200, 2026-12-02: the code of this tree ----------------------------------
+// --- H200, 2026-12-02c (the third run of that day, code at dd45690) -----------
 
-TEST_CASE("ch04 replay, H200: every check the run printed, with its verdict and numbers") {
+TEST_CASE("ch04 replay, H200 2026-12-02c: every check the run printed, with its verdict and numbers") {
   const lab_test::KeptRun run = lab_test::KeptRun::load(kH200, kChapter);
   const std::vector<lab::Finding> f = replay(run);
   check_against_run(run, f);
@@ -301,8 +301,28 @@ TEST_CASE("ch04 replay, H200: every check the run printed, with its verdict and 
   CHECK(lab_test::value(f, "arrays_correct", "runs_count") == 12);  // 5 + 5 timed runs and the 2 recorded
 }
 
-TEST_CASE("ch04 replay, H200: the tables' computed columns") {
-  check_columns(lab_test::KeptRun::load(kH200, kChapter));
+TEST_CASE("ch04 replay, H200 2026-12-02c: the tables' computed columns, and the ones the page quotes") {
+  const lab_test::KeptRun run = lab_test::KeptRun::load(kH200, kChapter);
+  check_columns(run);
+  // The page: 15.159 ms on one stream, 8.991 ms on ten (1.69x).
+  const lab::ResultTable streams = ch04::streams_table(streams_comparison(run));
+  CHECK(lab_test::cell(streams, "10 streams", "median") == doctest::Approx(8.991).epsilon(1e-3));
+  CHECK(lab_test::cell(streams, "10 streams", "speedup") == doctest::Approx(1.686).epsilon(1e-3));
+  // Section 5: only cudaFree waited behind the queued work; memory the pool handed back cost
+  // 110.6x more to allocate again than memory it kept; the cudaMalloc call took 104.0 % of the queue.
+  const ch04::MemoryRun memory = memory_run(run);
+  const lab::ResultTable calls = ch04::allocation_table(memory);
+  CHECK(lab_test::cell(calls, "cudaFree, behind 20.0 ms of queued work", "percent_of_queued") > 99.0);
+  for (const char* name :
+       {"cudaMalloc, behind 20.0 ms of queued work", "cudaMallocAsync, behind 20.0 ms of queued work",
+        "cudaFreeAsync, behind 20.0 ms of queued work"}) {
+    CAPTURE(name);
+    CHECK(lab_test::cell(calls, name, "percent_of_queued") < 1.0);
+  }
+  CHECK(lab_test::cell(ch04::threshold_table(memory), "0 (the default)", "x_kept") ==
+        doctest::Approx(110.6).epsilon(1e-3));
+  CHECK(lab_test::cell(ch04::temporaries_table(memory), "cudaMalloc / cudaFree", "call_percent_of_queued") ==
+        doctest::Approx(104.0).epsilon(1e-3));
 }
 
 // --- H100, run 5 of 2026-11-25: older code, the same tables -------------------

@@ -16,13 +16,13 @@
 #      reports an error, the chapter exits non-zero, or it runs past SANITIZER_TIMEOUT;
 #      then every tool's log must hold a zero summary ("ERROR SUMMARY: 0 errors",
 #      racecheck's "RACECHECK SUMMARY: 0 hazards")
-#   6. the tour: every chapter with its default options, output and JSON kept (read back); then
-#      the learner's report on it (scripts/report into <results>/report), with plotly and
-#      matplotlib from this Python or installed offline from the carried wheel folder
-#      build/wheels/report (scripts/report-wheels.sh; skipped, with the reason, without either)
+#   6. the tour: every chapter with its default options, output and JSON kept (read back)
 #   7. chapter 05's tour JSON holds V1/V2 measured under 1, 2, the default and 32 connections
 #   8. chapters 02 and 06 with their small sizes, 04, 05 and 13 at their default sizes (fewer repetitions),
-#      with --timeline --trace (CUPTI), the traces read back
+#      with --timeline --trace (CUPTI), the traces read back; then the learner's report on the
+#      results folder (the tour's JSON and these traces: scripts/report into <results>/report),
+#      with plotly and matplotlib from this Python or installed offline from the carried wheel
+#      folder build/wheels/report (scripts/report-wheels.sh; skipped, with the reason, without either)
 #   9. a build without CUPTI: --timeline says there is none and the chapter carries on
 #  10. the PyTorch side (scripts/torch-check.sh into <results>/torch): chapter 01's extension
 #      (built in part 1) loaded, python/tests run (less the three that run chapters 10-12's
@@ -428,15 +428,6 @@ tour() {
   cp "$build"/tour/*.json "$results"/
 }
 step tour tour
-# The learner's report (scripts/report) on the tour just run, made on this machine:
-# plotly and matplotlib from this Python, else from build/wheels/report (part 1 installed them in
-# the background; scripts/report-wheels.sh exits 77 without them: skipped, never passed).
-# LAB_REPORT_REEXEC: scripts/report must not turn to PyPI (build/tools) here.
-report_on_tour() {
-  scripts/report-wheels.sh "$report_site" || return
-  PYTHONPATH="$report_site${PYTHONPATH:+:$PYTHONPATH}" LAB_REPORT_REEXEC=1 python3 scripts/report "$build/tour" --out "$results/report"
-}
-[[ " ${GPU_CHECK_SKIP:-} " != *" tour "* ]] && step --may-skip report report_on_tour
 # Every chapter's tour JSON reads back in the shared shape (scripts/results_table.py).
 tour_json() {
   local json
@@ -492,6 +483,17 @@ PY
   done
 }
 command -v python3 >/dev/null && step timelines timelines
+
+# The learner's report (scripts/report) on this results folder (the tour's JSON and the CUPTI
+# traces of the timelines step, so its interactive timelines are there), made on this machine:
+# plotly and matplotlib from this Python, else from build/wheels/report (part 1 installed them in
+# the background; scripts/report-wheels.sh exits 77 without them: skipped, never passed).
+# LAB_REPORT_REEXEC: scripts/report must not turn to PyPI (build/tools) here.
+report_on_tour() {
+  scripts/report-wheels.sh "$report_site" || return
+  PYTHONPATH="$report_site${PYTHONPATH:+:$PYTHONPATH}" LAB_REPORT_REEXEC=1 python3 scripts/report "$results" --out "$results/report"
+}
+[[ " ${GPU_CHECK_SKIP:-} " != *" tour "* ]] && step --may-skip report report_on_tour
 
 # Without CUPTI the chapters still build and run, and say once that there is no timeline.
 without_cupti() {

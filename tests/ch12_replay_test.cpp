@@ -1,6 +1,6 @@
 // Chapter 12's checks replayed on the kept runs: the sweeps, the stamps and the
-// stage model rebuilt from the JSON of the H200 run of 2026-12-02 (the code of
-// this tree) and of the H100's run 5 of 2026-11-25 (older code, same tables and
+// stage model rebuilt from the JSON of the H200 run of 2026-12-02
+// (docs/results/h200-2026-12-02c/, code at dd45690) and of the H100's run 5 of 2026-11-25 (older code, same tables and
 // columns), fed to the chapter's functions, and each verdict and branch pinned.
 // No GPU.
 #include <doctest/doctest.h>
@@ -99,21 +99,23 @@ void check_model(const lab_test::KeptRun& run) {
 
 }  // namespace
 
-TEST_CASE("ch12 replay: the H200 of 2026-12-02 gets the verdicts it printed") {
-  const lab_test::KeptRun run = lab_test::KeptRun::load(lab_test::kH200RunEarlier, "ch12_async_copies");
+TEST_CASE("ch12 replay: the H200 of 2026-12-02c gets the verdicts it printed") {
+  const lab_test::KeptRun run = lab_test::KeptRun::load(lab_test::kH200Run, "ch12_async_copies");
 
   SUBCASE("section 1: every version exact") {
     const auto f = ch12::versions_checks(sweep_from(run, "versions"));
     CHECK(by_id(f, "versions_exact").passed == run.passed("versions_exact"));
     CHECK(by_id(f, "versions_exact").id == run.finding("versions_exact").at("finding_id").get<std::string>());
   }
-  SUBCASE("section 2: at 8/SM the best pipelined is within 10 % of sync_staged (0.99x)") {
+  SUBCASE("section 2: at 8/SM the best pipelined (tma x3, 6 resident) is within 10 % of sync_staged (0.98x)") {
     const auto f = ch12::stage_sweep_checks(sweep_from(run, "stage_sweep"));
     CHECK(by_id(f, "high_occupancy_gap").id == "high_occupancy_gap.within");
     CHECK(run.finding("high_occupancy_gap").at("finding_id") == "high_occupancy_gap.within");
-    CHECK(value(f, "high_occupancy_gap", "ratio") == doctest::Approx(0.9905).epsilon(1e-3));
+    CHECK(value(f, "high_occupancy_gap", "ratio") == doctest::Approx(0.9751).epsilon(1e-3));
+    CHECK(value(f, "high_occupancy_gap", "best_resident_per_sm") == 6);
+    CHECK(value(f, "high_occupancy_gap", "sync_resident_per_sm") == 8);
   }
-  SUBCASE("section 2: the fastest falls below 90 % of the copy from 1 FMA at 8/SM, from 4 at 1/SM full") {
+  SUBCASE("section 2: the fastest falls below 90 % of the copy from 1 FMA at 8/SM, from 0 at 1/SM full") {
     const auto f = ch12::work_sweep_checks(sweep_from(run, "work_sweep"));
     for (const char* id : {"below_copy_high_occupancy", "below_copy_full_shared"}) {
       CAPTURE(id);
@@ -121,14 +123,14 @@ TEST_CASE("ch12 replay: the H200 of 2026-12-02 gets the verdicts it printed") {
       CHECK(value(f, id, "work") == run.finding(id).at("values").at("work").get<double>());
     }
     CHECK(value(f, "below_copy_high_occupancy", "work") == 1);
-    CHECK(value(f, "below_copy_full_shared", "work") == 4);
+    CHECK(value(f, "below_copy_full_shared", "work") == 0);
   }
-  SUBCASE("section 2: at 1/SM full the 90 % line sits on the H200's 1-FMA point") {
-    // pipeline x3 @ 1/SM full, w1 reached 90.0 % of the work sweep's copy (4221 GB/s); against table
-    // `copy`'s 4224 GB/s, taken around the stage sweep, it is below 90 % and the finding reads "from 1".
+  SUBCASE("section 2: at 1/SM full the 0-FMA point is below 90 % against either copy") {
+    // tma x2 @ 1/SM full, w0 reached 88.51 % of the work sweep's copy (4245 GB/s), and stays below 90 %
+    // against table `copy`'s 4243 GB/s, taken around the stage sweep (pipeline x3 at 1 FMA: 90.24 %).
     ch12::Sweep s = sweep_from(run, "work_sweep");
     s.copy_ms = lab_test::samples(run.rows("copy").front());
-    CHECK(value(ch12::work_sweep_checks(s), "below_copy_full_shared", "work") == 1);
+    CHECK(value(ch12::work_sweep_checks(s), "below_copy_full_shared", "work") == 0);
   }
   SUBCASE("section 3: the stamped runs exact") {
     const auto f = ch12::stamps_checks(stamps_from(run));

@@ -24,9 +24,6 @@ namespace lab_test {
 /// The kept runs the pages quote (docs/results/README.md): the H200 the project is measured on,
 /// and the H100 beside it (run 5; run 6 for chapter 11).
 inline constexpr const char* kH200Run = "h200-2026-12-02c";
-/// The H200 run the pages quoted before (chapters at 7d2d62a): a replay test moves to kH200Run
-/// with its page's re-quote, then this goes.
-inline constexpr const char* kH200RunEarlier = "h200-2026-12-02";
 inline constexpr const char* kH100Run = "h100-2026-11-25/run5";
 
 class KeptRun {

@@ -5,8 +5,8 @@ For every chapters/NN_name/ folder:
   - main.cu has at most 130 lines and computes nothing: no std::to_string,
     getenv, snprintf, background sentence or memory check of its own (the
     memory need comes from the options file, through chapter.require_memory);
-  - no function in the checks or tables (checks*.cpp, tables*.cpp, and the older
-    findings*.cpp) is longer than 60 lines;
+  - no function in the checks or tables (checks*.cpp, tables*.cpp) is longer than
+    60 lines;
   - a chapter's files fall in three rooms (docs/chapter-shape.md):
       lesson:  *.cu and *.cuh other than main.cu, and data.hpp / *_data.hpp, the
                plain structs the experiments return (what they measured);
@@ -128,10 +128,10 @@ def main_problems(main):
     return problems
 
 
-def long_functions(findings):
+def long_functions(source):
     """(name, first line, length) of each top-level function longer than the limit."""
     found = []
-    text = lines_of(findings)
+    text = lines_of(source)
     start = None
     for number, line in enumerate(text, 1):
         if start is None:
@@ -153,7 +153,7 @@ def chapter_problems(folder):
     main = folder / "main.cu"
     if main.exists():
         problems += main_problems(main)
-    for prefix in ("findings", "checks", "tables"):
+    for prefix in ("checks", "tables"):
         for source in sorted(folder.glob(prefix + "*.cpp")):
             for name, first, length in long_functions(source):
                 problems.append(f"{source}:{first}: {name} is {length} lines, more than {MAX_FINDINGS_FUNCTION_LINES}")
@@ -195,38 +195,38 @@ def self_test():
         folder = root / "chapters" / "01_made_up"
         folder.mkdir(parents=True)
         good_main = "int main() {\n  return 0;\n}\n"
-        good_findings = "namespace ch {\n\nint short_one() {\n  return 1;\n}\n\n}  // namespace ch\n"
+        good_checks = "namespace ch {\n\nint short_one() {\n  return 1;\n}\n\n}  // namespace ch\n"
         (folder / "lesson.cu").write_text("int x;\n" * 30 + "// a comment is no code\n" * 100)
         cases = {
-            "long main": ("// line\n" * 131, good_findings, "more than 130"),
-            "main formats": ("auto t = std::to_string(3);\n", good_findings, "std::to_string"),
-            "main reads env": ('auto e = std::getenv("X");\n', good_findings, "getenv"),
-            "main background": ('report.background("a sentence", "src");\n', good_findings, "background"),
-            "main memory": ("auto m = ch01::check_vectors_fit(a, b);\n", good_findings, "memory"),
+            "long main": ("// line\n" * 131, good_checks, "more than 130"),
+            "main formats": ("auto t = std::to_string(3);\n", good_checks, "std::to_string"),
+            "main reads env": ('auto e = std::getenv("X");\n', good_checks, "getenv"),
+            "main background": ('report.background("a sentence", "src");\n', good_checks, "background"),
+            "main memory": ("auto m = ch01::check_vectors_fit(a, b);\n", good_checks, "memory"),
             "long function": (good_main, "int long_one() {\n" + "  x();\n" * 60 + "}\n", "long_one is 62 lines"),
-            "findings larger": (good_main, "int v;\n" * 21, "biggest room"),  # 30 < 1.5 x 21
+            "checks larger": (good_main, "int v;\n" * 21, "biggest room"),  # 30 < 1.5 x 21
         }
-        split = {  # findings split by section: every file counts, every function is checked
+        split = {  # checks split by section: every file counts, every function is checked
             "split larger": ("int v;\n" * 11, "biggest room"),  # 10 + 11 verdict lines: 30 < 31.5
             "split long function": ("int long_two() {\n" + "  x();\n" * 60 + "}\n", "long_two is 62 lines"),
         }
         failures = 0
-        for name, (main_text, findings_text, expected) in cases.items():
+        for name, (main_text, checks_text, expected) in cases.items():
             (folder / "main.cu").write_text(main_text)
-            (folder / "findings.cpp").write_text(findings_text)
+            (folder / "checks.cpp").write_text(checks_text)
             problems = check(root)
             if not any(expected in p for p in problems):
                 print(f"self-test: '{name}' was not caught (wanted '{expected}'; got {problems})")
                 failures += 1
         (folder / "main.cu").write_text(good_main)
-        (folder / "findings.cpp").write_text("int v;\n" * 10 + "// comments do not count\n" * 50)
+        (folder / "checks.cpp").write_text("int v;\n" * 10 + "// comments do not count\n" * 50)
         for name, (part_text, expected) in split.items():
-            (folder / "findings_part.cpp").write_text(part_text)
+            (folder / "checks_part.cpp").write_text(part_text)
             problems = check(root)
             if not any(expected in p for p in problems):
                 print(f"self-test: '{name}' was not caught (wanted '{expected}'; got {problems})")
                 failures += 1
-        (folder / "findings_part.cpp").unlink()
+        (folder / "checks_part.cpp").unlink()
         extra = {  # a helper of the checks counts; options do not; a chapter in DEBT keeps its floor
             "helper counts": ("child_output.cpp", "int v;\n" * 11, "biggest room"),
             "block comment": ("background.hpp", "/*\n" + "int v;\n" * 40 + "*/\nint v;\n" * 11, "biggest room"),
@@ -250,7 +250,7 @@ def self_test():
             "tables with a Finding": ("tables.hpp", "std::vector<lab::Finding> f();\n", "judges nothing"),
             "data is lesson": ("data.hpp", "int d;\n" * 10, None),
         }
-        (folder / "findings.cpp").write_text("int v;\n" * 26)  # 30 lesson < 1.5 x 26: refused alone
+        (folder / "checks.cpp").write_text("int v;\n" * 26)  # 30 lesson < 1.5 x 26: refused alone
         (folder / "data.hpp").write_text("int d;\n" * 10)  # 40 lesson >= 1.5 x 26
         for name, (file_name, text, expected) in rooms_cases.items():
             existing = (folder / file_name).read_text() if (folder / file_name).exists() else None
@@ -265,19 +265,19 @@ def self_test():
             else:
                 (folder / file_name).write_text(existing)
         (folder / "data.hpp").unlink()
-        (folder / "findings.cpp").write_text("int v;\n" * 10 + "// comments do not count\n" * 50)
+        (folder / "checks.cpp").write_text("int v;\n" * 10 + "// comments do not count\n" * 50)
         DEBT["01_made_up"] = 1.2
-        (folder / "findings_part.cpp").write_text("int v;\n" * 14)  # 30 / 24 = 1.25: above its floor
+        (folder / "checks_part.cpp").write_text("int v;\n" * 14)  # 30 / 24 = 1.25: above its floor
         if check(root):
             print(f"self-test: a chapter above its debt floor was refused: {check(root)}")
             failures += 1
-        (folder / "findings_part.cpp").write_text("int v;\n" * 16)  # 30 / 26 = 1.15: below it
+        (folder / "checks_part.cpp").write_text("int v;\n" * 16)  # 30 / 26 = 1.15: below it
         if not any("below 1.20x" in p for p in check(root)):
             print("self-test: a chapter below its debt floor was not caught")
             failures += 1
         del DEBT["01_made_up"]
-        (folder / "findings_part.cpp").unlink()
-        (folder / "findings.cpp").write_text(good_findings)
+        (folder / "checks_part.cpp").unlink()
+        (folder / "checks.cpp").write_text(good_checks)
         if check(root):
             print(f"self-test: a chapter in shape was refused: {check(root)}")
             failures += 1

@@ -284,6 +284,26 @@ void check_columns(const lab_test::KeptRun& run) {
     check_column(ch04::reuse_table(memory), run, key);
 }
 
+// Section 5 on one kept run: only cudaFree waited behind the queued work (the other three calls
+// took under others_below_percent of it); memory the pool handed back cost x_kept times more to
+// allocate again than memory it kept; the cudaMalloc / cudaFree call took call_percent of the queue.
+void check_memory_columns(const lab_test::KeptRun& run, double others_below_percent, double x_kept,
+                          double call_percent) {
+  const ch04::MemoryRun memory = memory_run(run);
+  const lab::ResultTable calls = ch04::allocation_table(memory);
+  CHECK(lab_test::cell(calls, "cudaFree, behind 20.0 ms of queued work", "percent_of_queued") > 99.0);
+  for (const char* name :
+       {"cudaMalloc, behind 20.0 ms of queued work", "cudaMallocAsync, behind 20.0 ms of queued work",
+        "cudaFreeAsync, behind 20.0 ms of queued work"}) {
+    CAPTURE(name);
+    CHECK(lab_test::cell(calls, name, "percent_of_queued") < others_below_percent);
+  }
+  CHECK(lab_test::cell(ch04::threshold_table(memory), "0 (the default)", "x_kept") ==
+        doctest::Approx(x_kept).epsilon(1e-3));
+  CHECK(lab_test::cell(ch04::temporaries_table(memory), "cudaMalloc / cudaFree", "call_percent_of_queued") ==
+        doctest::Approx(call_percent).epsilon(1e-3));
+}
+
 }  // namespace
 
 // --- H200, 2026-12-02c (the third run of that day, code at dd45690) -----------
@@ -310,19 +330,7 @@ TEST_CASE("ch04 replay, H200 2026-12-02c: the tables' computed columns, and the 
   CHECK(lab_test::cell(streams, "10 streams", "speedup") == doctest::Approx(1.686).epsilon(1e-3));
   // Section 5: only cudaFree waited behind the queued work; memory the pool handed back cost
   // 110.6x more to allocate again than memory it kept; the cudaMalloc call took 104.0 % of the queue.
-  const ch04::MemoryRun memory = memory_run(run);
-  const lab::ResultTable calls = ch04::allocation_table(memory);
-  CHECK(lab_test::cell(calls, "cudaFree, behind 20.0 ms of queued work", "percent_of_queued") > 99.0);
-  for (const char* name :
-       {"cudaMalloc, behind 20.0 ms of queued work", "cudaMallocAsync, behind 20.0 ms of queued work",
-        "cudaFreeAsync, behind 20.0 ms of queued work"}) {
-    CAPTURE(name);
-    CHECK(lab_test::cell(calls, name, "percent_of_queued") < 1.0);
-  }
-  CHECK(lab_test::cell(ch04::threshold_table(memory), "0 (the default)", "x_kept") ==
-        doctest::Approx(110.6).epsilon(1e-3));
-  CHECK(lab_test::cell(ch04::temporaries_table(memory), "cudaMalloc / cudaFree", "call_percent_of_queued") ==
-        doctest::Approx(104.0).epsilon(1e-3));
+  check_memory_columns(run, 1.0, 110.6, 104.0);
 }
 
 // --- H100, run 5 of 2026-11-25: older code, the same tables -------------------
@@ -343,17 +351,5 @@ TEST_CASE("ch04 replay, H100 run 5: its columns, and the ones it did not print, 
   check_columns(run);
   // Columns the new code adds: only cudaFree waited behind the queued work (page, section 5), and
   // memory the pool handed back cost 145.8x more to allocate again than memory it kept.
-  const ch04::MemoryRun memory = memory_run(run);
-  const lab::ResultTable calls = ch04::allocation_table(memory);
-  CHECK(lab_test::cell(calls, "cudaFree, behind 20.0 ms of queued work", "percent_of_queued") > 99.0);
-  for (const char* name :
-       {"cudaMalloc, behind 20.0 ms of queued work", "cudaMallocAsync, behind 20.0 ms of queued work",
-        "cudaFreeAsync, behind 20.0 ms of queued work"}) {
-    CAPTURE(name);
-    CHECK(lab_test::cell(calls, name, "percent_of_queued") < 2.0);
-  }
-  CHECK(lab_test::cell(ch04::threshold_table(memory), "0 (the default)", "x_kept") ==
-        doctest::Approx(145.8).epsilon(1e-3));
-  CHECK(lab_test::cell(ch04::temporaries_table(memory), "cudaMalloc / cudaFree", "call_percent_of_queued") ==
-        doctest::Approx(104.1).epsilon(1e-3));
+  check_memory_columns(run, 2.0, 145.8, 104.1);
 }

@@ -60,10 +60,82 @@ def chapter_executable(name, build_dir):
     return None
 
 
+# Runs the scripts may share (scripts/gpu-check.sh sets both): LAB_CHAPTER_TOUR, a folder of the
+# tour's JSON (every chapter run once with its default options), and LAB_CHAPTER_RUNS, a folder
+# where each chapter run a script makes is kept under its arguments, for the next script that asks
+# for the same. Unset, every call runs the chapter.
+TOUR_ENV = "LAB_CHAPTER_TOUR"
+RUNS_ENV = "LAB_CHAPTER_RUNS"
+IGNORED_OPTIONS = {"json", "instrumented", "timeline", "trace"}  # where output goes, not what was measured
+
+
+def _option_value(text):
+    """'64Mi' -> 67108864, '0.5' -> 0.5, 'x' -> 'x': a command-line value as the JSON records it."""
+    try:
+        return parse_count(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def same_options(report, args):
+    """Whether @report (a chapter's JSON) was a run with its default options in which every
+    option of @args (["--n", "64Mi", ...]) had the value asked: what a run with @args would
+    have measured. Only key-value pairs are compared; a flag or an unknown option never matches."""
+    if report is None or report.get("instrumented"):
+        return False
+    options = report.get("options", {})
+    if len(args) % 2:
+        return False
+    for key, text in zip(args[::2], args[1::2]):
+        name = key[2:] if key.startswith("--") else None
+        if name is None or name in IGNORED_OPTIONS or name not in options:
+            return False
+        value, recorded = _option_value(text), options[name]
+        if isinstance(recorded, bool) or isinstance(value, str) != isinstance(recorded, str) or value != recorded:
+            return False
+    return True
+
+
+def _runs_file(name, args):
+    """LAB_CHAPTER_RUNS/<name>.<args joined>.json, or None when the variable is unset."""
+    folder = os.environ.get(RUNS_ENV)
+    if not folder:
+        return None
+    key = "_".join(a.lstrip("-") for a in args).replace("/", "-") or "defaults"
+    return pathlib.Path(folder) / f"{name}.{key}.json"
+
+
+def shared_run(name, args):
+    """A kept run of chapter @name that measured what @args asks (the tour's, or an earlier
+    script's with the same arguments), with the file it came from; (None, None) if none."""
+    tour = os.environ.get(TOUR_ENV)
+    candidates = [(pathlib.Path(tour) / f"{name}.json", True)] if tour else []
+    runs = _runs_file(name, args)
+    if runs is not None:
+        candidates.append((runs, False))
+    for path, defaults_only in candidates:
+        if not path.is_file():
+            continue
+        report = json.loads(path.read_text())
+        if report.get("chapter") == name and (not defaults_only or same_options(report, args)):
+            return report, path
+    return None, None
+
+
 def run_chapter(name, args, build_dir):
     """Runs chapter @name with @args and --json into a temporary file; returns the
     parsed report, or None (with the reason printed) when the chapter is not built
-    or wrote no report. Its terminal output is not shown."""
+    or wrote no report. Its terminal output is not shown. Where LAB_CHAPTER_TOUR or
+    LAB_CHAPTER_RUNS holds a run with the same options (shared_run), that run's
+    figures are used instead, and the line printed says which file and when."""
+    report, path = shared_run(name, args)
+    if report is not None:
+        print(f"  [C++] {name} {' '.join(args)}: figures from {path} (run {report.get('date', '?')}, same options)")
+        return report
     executable = chapter_executable(name, build_dir)
     if executable is None:
         print(f"  [C++] {name} is not built (give --build-dir, or build it: cmake --build build/release --target {name})")
@@ -76,6 +148,10 @@ def run_chapter(name, args, build_dir):
                 (done.stdout + done.stderr).strip().splitlines()[-5:]))
         if not out.exists():
             return None
+        keep = _runs_file(name, args)
+        if keep is not None:  # for the next script that asks for the same run
+            keep.parent.mkdir(parents=True, exist_ok=True)
+            keep.write_text(out.read_text())
         return json.loads(out.read_text())  # a failed timing check still leaves its figures
 
 

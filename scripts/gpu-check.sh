@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
 # The whole GPU check, in one command, for a machine with an NVIDIA GPU:
-#   1. configure and build (Release, for the GPU that is present)
-#   2. every test except the exercises and the chapters' smoke tests (step 4 runs those):
-#      the CPU tests all at once, then the GPU tests one by one (every solution's check among
-#      them); on a GPU machine none may be skipped (with one GPU, the tests labelled two_gpus
-#      are left out here and in step 3)
-#   3. every exercise as handed out (label pristine) must FAIL its check (the tree checks itself);
-#      a student copy: scripts/progress finds every exercise not started, then, with the
-#      solutions of STUDENT_COPY_SOLVED copied in (default ch01 ch05 ch08b), those solved
-#   4. without compute-sanitizer: every chapter once with small sizes and --json (read back by
-#      scripts/results_table.py); with it, step 5's runs are these small runs
-#   5. if compute-sanitizer is installed, every chapter's small run under each of its four
-#      tools, SANITIZER_JOBS runs at a time (memcheck, racecheck, synccheck, initcheck), with --instrumented: timing checks
+#   1. configure and build (Release, for the GPU that is present): the chapters first (target
+#      lab_chapters), then the rest (the tests, the exercises as handed out) in the background
+#      during step 4, followed there by the CPU tests (all at once)
+#   2. without compute-sanitizer: every chapter once with small sizes and --json (read back by
+#      scripts/results_table.py); with it, step 4's runs are these small runs
+#   3. (in the background from here, nice 10) the student copy: scripts/progress finds every
+#      exercise not started; the solutions of STUDENT_COPY_SOLVED (default ch01 ch05 ch08b)
+#      copied in and built; the build without CUPTI, chapter 01's PyTorch extension, the
+#      report's and Numba's packages
+#   4. if compute-sanitizer is installed, every chapter's small run (its sanitizer arguments
+#      in chapters.tsv where it has them) under each of its four tools, SANITIZER_JOBS runs
+#      at a time (memcheck, racecheck, synccheck, initcheck), with --instrumented: timing checks
 #      are printed as not judged, correctness checks still count. A step fails when the tool
 #      reports an error, the chapter exits non-zero, or it runs past SANITIZER_TIMEOUT;
 #      then every tool's log must hold a zero summary ("ERROR SUMMARY: 0 errors",
 #      racecheck's "RACECHECK SUMMARY: 0 hazards")
+#   5. once the background work has ended: the CPU tests' result, then the GPU tests one by one
+#      (every solution's check among them), every test but the exercises' and the chapters'
+#      smoke tests (steps 2 and 4 run those); on a GPU machine none may be skipped (with one
+#      GPU, the tests labelled two_gpus are left out here and below); every exercise as handed
+#      out (label pristine) must FAIL its check (the tree checks itself); then, first in part 2,
+#      the student copy's solved exercises: progress finds them solved
 #   6. the tour: every chapter with its default options, output and JSON kept (read back)
 #   7. chapter 05's tour JSON holds V1/V2 measured under 1, 2, the default and 32 connections
 #   8. chapters 02 and 06 with their small sizes, 04, 05 and 13 at their default sizes (fewer repetitions),
@@ -31,12 +37,12 @@
 #  11. the Numba side (scripts/numba-check.sh into <results>/numba): numba from the carried
 #      wheel, its pytest suite (once), every python/numba_*.py script once; skipped where it cannot run
 #      (each side's steps.tsv and the end of each of its logs give every step's wall time)
-# To fit in about 12 minutes on one GPU: the pristine exercise checks are built with the
-# chapters (all cores); the builds that need no GPU (the student copy's checks, the build
-# without CUPTI, chapter 01's PyTorch extension, the report's packages) run in the background during step 5;
-# the sanitizer runs go SANITIZER_JOBS at a time; nothing runs twice (the smoke tests are
-# step 4, every solution's check is step 2). steps.tsv also records the sanitizers' wall
-# time and how long part 1 waited for the background builds.
+# To fit in 12 minutes on one GPU: what needs no GPU (the rest of the build, the CPU tests,
+# the student copy, the other builds and installs) runs in the background during step 4, at a
+# lower priority; the sanitizer runs go SANITIZER_JOBS at a time; nothing runs twice (the smoke
+# tests are step 2/4, every solution's check is step 5, and steps 10 and 11 take a C++ chapter's
+# figures from the tour when they ask for its options). steps.tsv also records the sanitizers'
+# wall time and how long part 1 waited for the background work.
 # Every step's output goes to <results>/<step>.log. Ends with each step's wall time
 # (also in <results>/steps.tsv) and one summary line; exits non-zero if any step failed.
 #
@@ -45,8 +51,8 @@
 #              SANITIZER_TIMEOUT (seconds per sanitizer run, default 300),
 #              SANITIZER_JOBS (sanitizer runs at a time, default 16),
 #              STUDENT_COPY_SOLVED (the exercises the student copy solves, default "ch01 ch05 ch08b"),
-#              GPU_CHECK_PART: all (default), 1 (steps 1-5), 2 (steps 6-9 and the student
-#              copy, on the build part 1 left), 3 (steps 10 and 11), or a list (2,3): for a
+#              GPU_CHECK_PART: all (default), 1 (steps 1-5), 2 (the student copy's solved
+#              exercises and steps 6-9, on the build part 1 left), 3 (steps 10 and 11), or a list (2,3): for a
 #              machine that gives a command ten minutes, run part 1, then 2,3 right after, into
 #              the same results folder.
 #              GPU_CHECK_SKIP: step names to leave out, separated by spaces (e.g.
@@ -135,11 +141,12 @@ fi
 export LAB_PRISTINE_FROM=tree
 in_part 1 && rm -rf "$build/exercises/pristine"  # part 1 builds them again
 step configure cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
-# The exercises as handed out are built here with all cores (the pristine step's own
-# build, exercises.pristine_build, then finds nothing to do).
-step build cmake --build "$build" -j "$jobs" --target all pristine_checks
-if [[ " ${failed[*]} " == *" configure "* || " ${failed[*]} " == *" build "* ]]; then
-  echo "gpu-check: FAIL: the build failed (its log: $results/build.log), so nothing else can run"
+# The chapters first (the sanitizer runs need only them); the rest of the build (the tests,
+# and the exercises as handed out, so that the pristine step's own build,
+# exercises.pristine_build, finds nothing to do) goes on in the background while they run.
+step build-chapters cmake --build "$build" -j "$jobs" --target lab_chapters
+if [[ " ${failed[*]} " == *" configure "* || " ${failed[*]} " == *" build-chapters "* ]]; then
+  echo "gpu-check: FAIL: the build failed (its log: $results/build-chapters.log), so nothing else can run"
   exit 1
 fi
 
@@ -148,7 +155,9 @@ tests_without_skips() {
   # the GPU to themselves). The chapters' smoke tests (label smoke) are left to the
   # smoke steps below, which run the same command with --json.
   local out rc=0
-  out=$(ctest --test-dir "$build" --output-on-failure -L cpu -LE "$skip_labels" -j "$jobs" --no-tests=error 2>&1) || rc=$?
+  # The CPU tests ran in the background, after the rest of the build (rest_of_build).
+  out=$(cat "$results/tests-cpu.out")
+  rc=$(cat "$results/tests-cpu.rc")
   out+=$'\n'$(ctest --test-dir "$build" --output-on-failure -LE "cpu|smoke|$skip_labels" --no-tests=error 2>&1) || rc=$?
   echo "$out"
   ((rc == 0)) || return 1
@@ -162,7 +171,6 @@ tests_without_skips() {
     return 1
   fi
 }
-step tests tests_without_skips
 
 exercises_fail_untouched() {  # every exercise as handed out fails its check (WILL_FAIL: ctest passes then)
   local out rc expected passed
@@ -184,7 +192,6 @@ exercises_fail_untouched() {  # every exercise as handed out fails its check (WI
     return 1
   }
 }
-step exercises-fail-untouched exercises_fail_untouched
 
 # compute-sanitizer, one tool per run. Flags, and why:
 #   all tools  --error-exitcode 99: a reported error fails the run even when the chapter exits 0;
@@ -210,8 +217,10 @@ step exercises-fail-untouched exercises_fail_untouched
 #              (a device-to-host cudaMemcpy of uninitialised bytes counts). --track-unused-memory
 #              is left off (its default): memory allocated and never used is waste, not a wrong
 #              result, and the L2 flusher's sink is never written by design.
-# The builds that need no GPU, for the student-copy, without-cupti and torch steps: started
-# in the background (half the cores each), each with its log and exit code in <results>.
+# The work that needs no GPU, started in the background at a lower priority (nice 10) while
+# the sanitizer runs go, each with its log and exit code in <results>: the rest of the build
+# (all cores) and then the CPU tests; the student copies, the build without CUPTI, chapter
+# 01's PyTorch extension, the report's and Numba's packages (half the cores each).
 student_copy_dir="${TMPDIR:-/tmp}/lab-gpu-check-student/student"  # outside the repository, as make-student-copy requires
 no_cupti_dir="$build-no-cupti"
 # The exercises the student copy solves: the tests step has already run every solution's
@@ -228,11 +237,35 @@ build_student_checks() {  # build_student_checks <jobs>: the checks of the exerc
   mapfile -t targets < <(exercise_targets)
   (cd "$student_copy_dir" && cmake --preset release >/dev/null && cmake --build build/release -j "$1" --target "${targets[@]}")
 }
-prepare_student_copy() {  # prepare_student_copy <jobs>: a student copy, its checks built
+prepare_student_copy() {  # prepare_student_copy <jobs>: a student copy; progress on it as handed out; solved
   rm -rf "$(dirname "$student_copy_dir")"
   mkdir -p "$(dirname "$student_copy_dir")"
   scripts/make-student-copy --working-tree "$student_copy_dir" || return 1
+  # As handed out, progress finds every exercise not started: it builds and runs nothing (no GPU).
+  # In the copy, the exercises as handed out are its own first commit.
+  (cd "$student_copy_dir" && env -u LAB_PRISTINE_FROM scripts/progress --json "$results/progress-student-untouched.json") || return 1
+  # Then the solutions of STUDENT_COPY_SOLVED copied in and their checks built (the student-copy step runs them).
+  local chapter folder chapters=()
+  read -r -a chapters <<<"$student_copy_solved"
+  for chapter in "${chapters[@]}"; do
+    folder=$(python3 -c 'import json, sys; print(*[e["folder"] for e in json.load(open(sys.argv[1]))["exercises"] if e["chapter"] == sys.argv[2]])' \
+      "$build/exercises/exercises.json" "$chapter")
+    [[ -n $folder && -d solutions/$folder ]] || { echo "gpu-check: STUDENT_COPY_SOLVED names $chapter, no exercise"; return 1; }
+    cp solutions/"$folder"/* "$student_copy_dir/exercises/$folder/" || return 1
+  done
   build_student_checks "$1" || true  # a check that does not compile is progress's to report
+}
+rest_of_build() {  # rest_of_build <jobs>: the tests and the exercises as handed out; then the CPU tests
+  cmake --build "$build" -j "$1" --target all pristine_checks || return 1
+  local rc=0
+  ctest --test-dir "$build" --output-on-failure -L cpu -LE "$skip_labels" -j "$1" --no-tests=error >"$results/tests-cpu.out" 2>&1 || rc=$?
+  echo "$rc" >"$results/tests-cpu.rc"
+}
+install_numba() {  # Numba from the carried wheel, for the numba step (scripts/numba-check.sh --install)
+  scripts/numba-check.sh --install "$results/numba"
+}
+warm_python() {  # PyTorch and Triton read once from disk, so part 3's first script does not pay it
+  python3 -c 'import torch, triton' || true
 }
 build_without_cupti() {  # build_without_cupti <jobs>
   cmake -S . -B "$no_cupti_dir" -DCMAKE_BUILD_TYPE=Release -DLAB_WITH_CUPTI=OFF -DLAB_BUILD_TESTS=OFF &&
@@ -249,13 +282,18 @@ install_report_packages() {  # for the report step: nothing, or an offline pip i
 background_pids=()
 background_builds() {
   in_part 1 || return 0
-  local half=$(((jobs + 1) / 2)) job
-  for job in prepare_student_copy build_without_cupti build_torch_extension install_report_packages; do
+  local half=$(((jobs + 1) / 2)) job cores
+  rm -f "$results/tests-cpu.out" "$results/tests-cpu.rc"
+  for job in rest_of_build prepare_student_copy build_without_cupti build_torch_extension install_report_packages \
+    install_numba warm_python; do
+    cores=$half
+    [[ $job == rest_of_build ]] && cores=$jobs
     (
+      renice -n 10 -p "$BASHPID" >/dev/null 2>&1 || true  # the sanitizer runs come first
       rc=0 start=$SECONDS
-      "$job" "$half" >"$results/$job.build.log" 2>&1 </dev/null || rc=$?
+      "$job" "$cores" >"$results/$job.build.log" 2>&1 </dev/null || rc=$?
       echo "$rc" >"$results/$job.build.rc"
-      echo "(built in $((SECONDS - start)) s, in the background, $half jobs)" >>"$results/$job.build.log"
+      echo "(built in $((SECONDS - start)) s, in the background, $cores jobs, nice 10)" >>"$results/$job.build.log"
     ) &
     background_pids+=($!)
   done
@@ -328,7 +366,7 @@ if in_part 1 && [[ -f $build/chapters.tsv ]]; then
   # exit code too); without compute-sanitizer, the small runs go plainly, with --json read back.
   if [[ -z $sanitizer_help ]]; then
     for line in "${chapters[@]}"; do
-      IFS=$'\t' read -r name executable smoke <<<"$line"
+      IFS=$'\t' read -r name executable smoke _ <<<"$line"
       # shellcheck disable=SC2086  # smoke holds several arguments
       step "$name.smoke" "$executable" $smoke --json "$results/$name.smoke.json"
       if command -v python3 >/dev/null; then  # the JSON reads back in the shared shape
@@ -349,14 +387,14 @@ if in_part 1 && [[ -f $build/chapters.tsv ]]; then
     export SANITIZER_JOBS=${SANITIZER_JOBS:-16}
     sanitizers_start=$SECONDS
     # The last chapters first: under the tools they run longest (H200, 2026-12-02: chapter
-    # 12's racecheck 118 s, 08 and 10 52 to 83 s, the rest under 25 s), so the wall time is
-    # about the longest run, not the longest run started last.
+    # 12's racecheck 132-145 s at --reps 2, 08 and 10 36 to 104 s, the rest under 36 s), so the
+    # wall time is about the longest run, not the longest run started last.
     for ((i = ${#chapters[@]} - 1; i >= 0; i--)); do
       line=${chapters[i]}
-      IFS=$'\t' read -r name executable smoke <<<"$line"
+      IFS=$'\t' read -r name executable smoke sanitizer_args <<<"$line"
       for tool in racecheck memcheck initcheck synccheck; do
-        # shellcheck disable=SC2086
-        sanitize_in_background "$name" "$tool" "$executable" $smoke &
+        # shellcheck disable=SC2086  # the chapter's sanitizer arguments (chapters.tsv), else its smoke ones
+        sanitize_in_background "$name" "$tool" "$executable" ${sanitizer_args:-$smoke} &
         sanitizer_pids+=($!)
         while (($(sanitizers_running) >= SANITIZER_JOBS)); do sleep 0.2; done
       done
@@ -364,7 +402,7 @@ if in_part 1 && [[ -f $build/chapters.tsv ]]; then
     wait_sanitizers
     printf '%s\t%s\t%s\n' "sanitizers (all runs, $SANITIZER_JOBS at a time)" "ran (each run's result below)" $((SECONDS - sanitizers_start)) >>"$results/steps.tsv"
     for line in "${chapters[@]}"; do
-      IFS=$'\t' read -r name executable smoke <<<"$line"
+      IFS=$'\t' read -r name _ <<<"$line"
       for tool in memcheck racecheck synccheck initcheck; do
         step "$name.$tool" sanitizer_result "$name" "$tool"
         sanitizer_logs+=("$results/$name.$tool.log")
@@ -372,6 +410,22 @@ if in_part 1 && [[ -f $build/chapters.tsv ]]; then
     done
   fi
 fi
+
+# Then part 1 waits for its background work: the rest of the build (and the CPU tests), which
+# the steps below need, and the other builds, so that no compile shares the CPU with the GPU
+# tests' timing. Then the GPU tests and the exercises as handed out, the GPU to themselves.
+if in_part 1; then
+  waited=$SECONDS
+  wait_background_builds
+  printf '%s\t%s\t%s\n' "background work (waited for)" "ran (their results: the steps that use them)" $((SECONDS - waited)) >>"$results/steps.tsv"
+  step build background_build_ok rest_of_build
+  if [[ " ${failed[*]} " == *" build "* ]]; then
+    echo "gpu-check: FAIL: the build failed (its log: $results/build.log), so the tests cannot run"
+    exit 1
+  fi
+fi
+step tests tests_without_skips
+step exercises-fail-untouched exercises_fail_untouched
 
 # A tool that reported errors must not pass because an exit code got lost: every
 # sanitizer log must hold its tool's zero summary, and none may count an error.
@@ -396,30 +450,14 @@ sanitizer_summaries() {
 # A learner's and an instructor's view of the exercises: a student copy (no
 # solutions/), where the progress command reports every exercise not started;
 # then the solutions copied in, where it reports every one solved.
-# Part 1 ends when its background builds have (a later part uses them).
-if in_part 1; then
-  waited=$SECONDS
-  wait_background_builds
-  printf '%s\t%s\t%s\n' "background builds (waited for)" "ran (their results: the steps that use them)" $((SECONDS - waited)) >>"$results/steps.tsv"
-fi
 steps_part=2  # from here on: the student copy, the tour, the timelines, the build without CUPTI
 
-student_copy() {
+student_copy() {  # part 1 made the copy, ran progress on it as handed out, copied the solutions in and built them
   wait_background_builds
-  background_build_ok prepare_student_copy >/dev/null || { cat "$results/prepare_student_copy.build.log"; return 1; }
-  local copy=$student_copy_dir
-  # In the copy, the exercises as handed out are its own first commit.
-  (cd "$copy" && env -u LAB_PRISTINE_FROM scripts/progress --json "$results/progress-student-untouched.json") || return 1
-  local chapter folder chapters=()
+  background_build_ok prepare_student_copy || return 1
+  local chapters=()
   read -r -a chapters <<<"$student_copy_solved"
-  for chapter in "${chapters[@]}"; do
-    folder=$(python3 -c 'import json, sys; print(*[e["folder"] for e in json.load(open(sys.argv[1]))["exercises"] if e["chapter"] == sys.argv[2]])' \
-      "$build/exercises/exercises.json" "$chapter")
-    [[ -n $folder && -d solutions/$folder ]] || { echo "gpu-check: STUDENT_COPY_SOLVED names $chapter, no exercise"; return 1; }
-    cp solutions/"$folder"/* "$copy/exercises/$folder/" || return 1
-  done
-  build_student_checks "$jobs" >/dev/null 2>&1
-  (cd "$copy" && env -u LAB_PRISTINE_FROM scripts/progress --require-solved --json "$results/progress-student-solved.json" "${chapters[@]}")
+  (cd "$student_copy_dir" && env -u LAB_PRISTINE_FROM scripts/progress --require-solved --json "$results/progress-student-solved.json" "${chapters[@]}")
 }
 step student-copy student_copy
 
@@ -510,12 +548,16 @@ step without-cupti without_cupti
 # beside the chapters of this build (scripts/torch-check.sh; its steps report "skipped"
 # where PyTorch, ninja or triton is missing, and the step then passes).
 steps_part=3
-step torch env BUILD_DIR="$build" scripts/torch-check.sh "$results/torch"
+# Both sides' C++ columns: a chapter run with the options of the tour's (in <results>) is the tour's;
+# another is run once and kept in <results>/chapter-runs for the next script that asks the same
+# (python/lab_chapters.py), so no chapter runs twice with the same options in one check.
+chapter_runs=(LAB_CHAPTER_TOUR="$results" LAB_CHAPTER_RUNS="$results/chapter-runs")
+step torch env BUILD_DIR="$build" "${chapter_runs[@]}" scripts/torch-check.sh "$results/torch"
 
 # The Numba side (docs/numba.md; carry build/wheels/numba to a machine without network):
 # scripts/numba-check.sh exits 77 where Numba cannot run: the step is then recorded as
 # skipped, with the reason from its log, never as passed.
-step --may-skip numba env BUILD_DIR="$build" scripts/numba-check.sh "$results/numba"
+step --may-skip numba env BUILD_DIR="$build" "${chapter_runs[@]}" scripts/numba-check.sh "$results/numba"
 
 echo
 echo "gpu-check: wall time of each step (also in $results/steps.tsv), slowest first:"

@@ -5,7 +5,8 @@
 #      numba-cuda, llvmlite and NumPy are used, and must match python/requirements-numba.txt
 #   2. the pytest suite (python/run_numba_tests.py)
 #   3. every python/numba_*.py script once, small repetition counts: each prints one table per
-#      experiment with Numba's, the C++ chapter's (from BUILD_DIR) and PyTorch's figures (this
+#      experiment with Numba's, the C++ chapter's (from BUILD_DIR, or a kept run with the same
+#      options: LAB_CHAPTER_TOUR, LAB_CHAPTER_RUNS) and PyTorch's figures (this
 #      $PYTHON's torch, in the same process), or says which column was skipped and why;
 #      output to <results>/<script>.log
 # Ends with one line per step and a summary; exits non-zero if a step failed, and 77
@@ -13,6 +14,8 @@
 # match, numba.cuda not importable, or no GPU.
 #
 # Usage: scripts/numba-check.sh <results-folder>   (on the GPU machine; carry build/wheels/numba)
+#        scripts/numba-check.sh --install <folder> (step 1 only, its log in <folder>: scripts/gpu-check.sh
+#                                                  installs it in the background while other steps run)
 #        scripts/numba-check.sh --download         (where there is network: fills build/wheels/numba)
 # Environment: BUILD_DIR (the C++ build tree with chapters, default build/gpu-check),
 #              PYTHON (default python3), NUMBA_ENABLE_CUDASIM=1 (kernels on the CPU, for a try-out).
@@ -30,10 +33,13 @@ if [[ ${1:-} == --download ]]; then  # the GPU machine's Python: 3.12, manylinux
   exec "$python" -m pip download --no-deps --only-binary=:all: --python-version 3.12 \
     --platform manylinux_2_28_x86_64 --dest "$wheels" "$pin"
 fi
-results=${1:?usage: scripts/numba-check.sh <results-folder> | --download}
+install_only=0
+[[ ${1:-} == --install ]] && { install_only=1; shift; }
+results=${1:?usage: scripts/numba-check.sh [--install] <results-folder> | --download}
 export BUILD_DIR=${BUILD_DIR:-build/gpu-check}
 mkdir -p "$results"
 results=$(cd "$results" && pwd)  # absolute: the probe below runs in python/
+((install_only)) || rm -f "$results/skipped.txt"  # an earlier --install's reason, if any, is this run's to give again
 
 skip() {  # the whole check cannot run here
   echo "numba-check: skipped: $*" | tee "$results/skipped.txt"
@@ -58,6 +64,7 @@ if ! "$python" -c "import numba, sys; sys.exit(numba.__version__ != '$version')"
   fi
   export PYTHONPATH=$site${PYTHONPATH:+:$PYTHONPATH}
 fi
+((install_only)) && { echo "numba-check: numba $version ready"; exit 0; }
 # The machine's own packages against the pins (offline: a mismatch skips, never downloads).
 "$python" - >"$results/versions.txt" 2>&1 <<'EOF' || skip "$(tail -n 1 "$results/versions.txt")"
 import re

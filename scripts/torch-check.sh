@@ -6,7 +6,8 @@
 #      chapters 10 to 12 end to end at small sizes (main_prints: step 3 runs those scripts)
 #   3. every python/ script once (and, if ncu is installed, ch01_add_profile.py under it), at the
 #      counts of the kept logs the pages quote (docs/pytorch.md), each beside the C++ chapter's
-#      figures from BUILD_DIR; output to <results>/<script>.log
+#      figures from BUILD_DIR (or from a kept run with the same options: LAB_CHAPTER_TOUR and
+#      LAB_CHAPTER_RUNS, python/lab_chapters.py); output to <results>/<script>.log
 # Ends with one line per step, each step's wall time (slowest first; also at the end of its log
 # and in <results>/steps.tsv) and a summary; exits non-zero if a step failed.
 # A step that exits 77 (PyTorch, a GPU, ninja or triton missing) is reported as skipped.
@@ -25,8 +26,17 @@ mkdir -p "$results"
 source scripts/side-steps.sh
 
 [[ -d $BUILD_DIR/chapters ]] || echo "torch-check: no chapters in $BUILD_DIR: the C++ columns will be '-'"
-"$python" -c 'import torch; print("PyTorch", torch.__version__, "CUDA", torch.version.cuda, "GPU", torch.cuda.is_available())' 2>&1 | tee "$results/versions.txt"
-"$python" -c 'import triton; print("triton", triton.__version__)' >>"$results/versions.txt" 2>&1
+# One process for both (each import costs seconds); triton's line says why it is missing, if it is.
+"$python" - >"$results/versions.txt" 2>&1 <<'EOF'
+import torch
+print("PyTorch", torch.__version__, "CUDA", torch.version.cuda, "GPU", torch.cuda.is_available(), flush=True)
+try:
+    import triton
+    print("triton", triton.__version__)
+except Exception as error:  # noqa: BLE001  (the record says what happened, whatever it was)
+    print(f"triton: {type(error).__name__}: {error}")
+EOF
+head -n 1 "$results/versions.txt"
 command -v ninja >>"$results/versions.txt" 2>&1 || echo "ninja: not found" >>"$results/versions.txt"
 
 step extension "$python" python/add_extension.py

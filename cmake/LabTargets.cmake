@@ -35,21 +35,17 @@ function(lab_add_lesson_library target)
   lab_cuda_settings(${target})
 endfunction()
 
-# lab_add_chapter(<target> SOURCES <files> LIBRARIES <libs> SMOKE_ARGS <args> [SANITIZER_ARGS <args>])
+# lab_add_chapter(<target> SOURCES <files> LIBRARIES <libs> SMOKE_ARGS <args>)
 # SMOKE_ARGS: small options for a quick full run (ctest's smoke test, the GPU
-# check script, compute-sanitizer). SANITIZER_ARGS: the options of its runs under
-# compute-sanitizer instead, where fewer repetitions of the same kernels save
-# minutes (every kernel and call still runs; timing is not judged there).
+# check script, compute-sanitizer).
 function(lab_add_chapter target)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES;SMOKE_ARGS;SANITIZER_ARGS" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES;SMOKE_ARGS" ${ARGN})
   add_executable(${target} ${ARG_SOURCES})
   target_link_libraries(${target} PRIVATE ${ARG_LIBRARIES} lab::cuda)
   lab_cuda_settings(${target})
   set_property(GLOBAL APPEND PROPERTY LAB_CHAPTERS ${target})
   string(REPLACE ";" " " smoke "${ARG_SMOKE_ARGS}")
   set_property(GLOBAL PROPERTY LAB_SMOKE_ARGS_${target} "${smoke}")
-  string(REPLACE ";" " " sanitizer "${ARG_SANITIZER_ARGS}")
-  set_property(GLOBAL PROPERTY LAB_SANITIZER_ARGS_${target} "${sanitizer}")
 
   if(NOT LAB_BUILD_TESTS)
     return()
@@ -178,14 +174,13 @@ endfunction()
 # The `tour` target, the `lab_chapters` target (every chapter executable, built in
 # parallel: scripts/gpu-check.sh builds them first) and the chapter list
 # (build/chapters.tsv) that the tour and scripts/gpu-check.sh read: name, executable,
-# smoke arguments, sanitizer arguments (empty: the smoke arguments).
+# smoke arguments.
 function(lab_add_tour_target)
   get_property(chapters GLOBAL PROPERTY LAB_CHAPTERS)
   set(manifest "")
   foreach(chapter IN LISTS chapters)
     get_property(smoke GLOBAL PROPERTY LAB_SMOKE_ARGS_${chapter})
-    get_property(sanitizer GLOBAL PROPERTY LAB_SANITIZER_ARGS_${chapter})
-    string(APPEND manifest "${chapter}\t$<TARGET_FILE:${chapter}>\t${smoke}\t${sanitizer}\n")
+    string(APPEND manifest "${chapter}\t$<TARGET_FILE:${chapter}>\t${smoke}\n")
   endforeach()
   file(GENERATE OUTPUT "${CMAKE_BINARY_DIR}/chapters.tsv" CONTENT "${manifest}")
   add_custom_target(tour

@@ -109,6 +109,12 @@ def _runs_file(name, args):
     return pathlib.Path(folder) / f"{name}.{key}.json"
 
 
+def same_chapter(report, name):
+    """Whether @report is chapter @name's: its JSON names the chapter's folder ("01_kernel_launch"
+    for the program ch01_kernel_launch)."""
+    return report is not None and name.startswith("ch") and report.get("chapter") == name[2:]
+
+
 def shared_run(name, args):
     """A kept run of chapter @name that measured what @args asks (the tour's, or an earlier
     script's with the same arguments), with the file it came from; (None, None) if none."""
@@ -121,7 +127,7 @@ def shared_run(name, args):
         if not path.is_file():
             continue
         report = json.loads(path.read_text())
-        if report.get("chapter") == name and (not defaults_only or same_options(report, args)):
+        if same_chapter(report, name) and (not defaults_only or same_options(report, args)):
             return report, path
     return None, None
 

@@ -5,12 +5,13 @@
 #      during step 4, followed there by the CPU tests (all at once)
 #   2. without compute-sanitizer: every chapter once with small sizes and --json (read back by
 #      scripts/results_table.py); with it, step 4's runs are these small runs
-#   3. (in the background from here, nice 10) the student copy: scripts/progress finds every
+#   3. in the background, nice 10 (from the configure step on when compute-sanitizer is there,
+#      else after step 2): the student copy: scripts/progress finds every
 #      exercise not started; the solutions of STUDENT_COPY_SOLVED (default ch01 ch05 ch08b)
 #      copied in and built; the build without CUPTI, chapter 01's PyTorch extension, the
 #      report's and Numba's packages
-#   4. if compute-sanitizer is installed, every chapter's small run (its sanitizer arguments
-#      in chapters.tsv where it has them) under each of its four tools, SANITIZER_JOBS runs
+#   4. if compute-sanitizer is installed, every chapter's small run under each of its four
+#      tools, SANITIZER_JOBS runs
 #      at a time (memcheck, racecheck, synccheck, initcheck), with --instrumented: timing checks
 #      are printed as not judged, correctness checks still count. A step fails when the tool
 #      reports an error, the chapter exits non-zero, or it runs past SANITIZER_TIMEOUT;
@@ -136,17 +137,116 @@ if ((gpu_count < 2)); then
   echo "gpu-check: $gpu_count GPU: tests labelled two_gpus are not run (they need two GPUs)"
 fi
 
+# The work that needs no GPU, started in the background at a lower priority (nice 10) while
+# the sanitizer runs go, each with its log and exit code in <results>: the rest of the build
+# (all cores) and then the CPU tests; the student copies, the build without CUPTI, chapter
+# 01's PyTorch extension, the report's and Numba's packages (half the cores each).
+student_copy_dir="${TMPDIR:-/tmp}/lab-gpu-check-student/student"  # outside the repository, as make-student-copy requires
+no_cupti_dir="$build-no-cupti"
+# The exercises the student copy solves: the tests step has already run every solution's
+# check in this tree (chNN_solution_check); the copy proves that make-student-copy and
+# scripts/progress work in a learner's tree, with one exercise that links its chapter's
+# lesson (05) and one with a graph (08b).
+student_copy_solved=${STUDENT_COPY_SOLVED:-ch01 ch05 ch08b}
+exercise_targets() {
+  python3 -c 'import json, sys; [print(e["target"]) for e in json.load(open(sys.argv[1]))["exercises"] if e["chapter"] in sys.argv[2].split()]' \
+    "$build/exercises/exercises.json" "$student_copy_solved"
+}
+build_student_checks() {  # build_student_checks <jobs>: the checks of the exercises the copy solves
+  local targets
+  mapfile -t targets < <(exercise_targets)
+  (cd "$student_copy_dir" && cmake --preset release >/dev/null && cmake --build build/release -j "$1" --target "${targets[@]}")
+}
+prepare_student_copy() {  # prepare_student_copy <jobs>: a student copy; progress on it as handed out; solved
+  rm -rf "$(dirname "$student_copy_dir")"
+  mkdir -p "$(dirname "$student_copy_dir")"
+  scripts/make-student-copy --working-tree "$student_copy_dir" || return 1
+  # As handed out, progress finds every exercise not started: it builds and runs nothing (no GPU).
+  # In the copy, the exercises as handed out are its own first commit.
+  (cd "$student_copy_dir" && env -u LAB_PRISTINE_FROM scripts/progress --json "$results/progress-student-untouched.json") || return 1
+  # Then the solutions of STUDENT_COPY_SOLVED copied in and their checks built (the student-copy step runs them).
+  local chapter folder chapters=()
+  read -r -a chapters <<<"$student_copy_solved"
+  for chapter in "${chapters[@]}"; do
+    folder=$(python3 -c 'import json, sys; print(*[e["folder"] for e in json.load(open(sys.argv[1]))["exercises"] if e["chapter"] == sys.argv[2]])' \
+      "$build/exercises/exercises.json" "$chapter")
+    [[ -n $folder && -d solutions/$folder ]] || { echo "gpu-check: STUDENT_COPY_SOLVED names $chapter, no exercise"; return 1; }
+    cp solutions/"$folder"/* "$student_copy_dir/exercises/$folder/" || return 1
+  done
+  build_student_checks "$1" || true  # a check that does not compile is progress's to report
+}
+rest_of_build() {  # rest_of_build <jobs>: the tests and the exercises as handed out; then the CPU tests
+  rm -f "$results/tests-cpu.out" "$results/tests-cpu.rc"
+  cmake --build "$build" -j "$1" --target all pristine_checks || return 1
+  local rc=0
+  ctest --test-dir "$build" --output-on-failure -L cpu -LE "$skip_labels" -j "$1" --no-tests=error >"$results/tests-cpu.out" 2>&1 || rc=$?
+  echo "$rc" >"$results/tests-cpu.rc"
+}
+install_numba() {  # Numba from the carried wheel, for the numba step (scripts/numba-check.sh --install)
+  scripts/numba-check.sh --install "$results/numba"
+}
+warm_python() {  # PyTorch and Triton read once from disk, so part 3's first script does not pay it
+  python3 -c 'import torch, triton' || true
+}
+build_without_cupti() {  # build_without_cupti <jobs>
+  cmake -S . -B "$no_cupti_dir" -DCMAKE_BUILD_TYPE=Release -DLAB_WITH_CUPTI=OFF -DLAB_BUILD_TESTS=OFF &&
+    cmake --build "$no_cupti_dir" -j "$1" --target ch04_streams
+}
+build_torch_extension() {  # chapter 01's PyTorch extension (JIT, cached in build/torch-ext); the torch step loads it
+  LAB_TORCH_EXT_DIR=${LAB_TORCH_EXT_DIR:-$PWD/build/torch-ext} python3 python/add_extension.py
+}
+report_site=$build/report-site  # plotly and matplotlib from build/wheels/report, if this Python lacks them
+[[ $report_site == /* ]] || report_site=$PWD/$report_site
+install_report_packages() {  # for the report step: nothing, or an offline pip install (exit 77: cannot)
+  scripts/report-wheels.sh "$report_site"
+}
+background_pids=()
+background_builds() {  # background_builds <job...>
+  in_part 1 || return 0
+  local half=$(((jobs + 1) / 2)) job cores
+  for job in "$@"; do
+    cores=$half
+    [[ $job == rest_of_build || $job == prepare_student_copy ]] && cores=$jobs  # the two longest (H200: 137 and 153 s)
+    (
+      renice -n 10 -p "$BASHPID" >/dev/null 2>&1 || true  # the sanitizer runs come first
+      rc=0 start=$SECONDS
+      "$job" "$cores" >"$results/$job.build.log" 2>&1 </dev/null || rc=$?
+      echo "$rc" >"$results/$job.build.rc"
+      echo "(built in $((SECONDS - start)) s, in the background, $cores jobs, nice 10)" >>"$results/$job.build.log"
+    ) &
+    background_pids+=($!)
+  done
+}
+wait_background_builds() {
+  ((${#background_pids[@]} > 0)) && wait "${background_pids[@]}"
+  background_pids=()
+}
+background_build_ok() {  # background_build_ok <job>: its log, and whether it built (part 1 started it)
+  cat "$results/$1.build.log" 2>/dev/null
+  [[ -f $results/$1.build.rc ]] || { echo "gpu-check: $1 never ran (part 1 starts it)"; return 1; }
+  return "$(cat "$results/$1.build.rc")"
+}
+
 # The exercises as handed out are this tree's (cmake/PristineExercises.cmake): a tree
 # copied to a GPU machine may come without its newest git history.
 export LAB_PRISTINE_FROM=tree
 in_part 1 && rm -rf "$build/exercises/pristine"  # part 1 builds them again
 step configure cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
+# With compute-sanitizer (step 4 then runs no timing check), the background work that does not
+# need this build starts now, beside the chapters' build; without it, after the small runs.
+independent_jobs=(prepare_student_copy build_without_cupti build_torch_extension install_report_packages install_numba warm_python)
+early_background=0
+if in_part 1 && command -v compute-sanitizer >/dev/null && [[ " ${failed[*]} " != *" configure "* ]]; then
+  background_builds "${independent_jobs[@]}"
+  early_background=1
+fi
 # The chapters first (the sanitizer runs need only them); the rest of the build (the tests,
 # and the exercises as handed out, so that the pristine step's own build,
 # exercises.pristine_build, finds nothing to do) goes on in the background while they run.
 step build-chapters cmake --build "$build" -j "$jobs" --target lab_chapters
 if [[ " ${failed[*]} " == *" configure "* || " ${failed[*]} " == *" build-chapters "* ]]; then
   echo "gpu-check: FAIL: the build failed (its log: $results/build-chapters.log), so nothing else can run"
+  wait_background_builds
   exit 1
 fi
 
@@ -217,96 +317,6 @@ exercises_fail_untouched() {  # every exercise as handed out fails its check (WI
 #              (a device-to-host cudaMemcpy of uninitialised bytes counts). --track-unused-memory
 #              is left off (its default): memory allocated and never used is waste, not a wrong
 #              result, and the L2 flusher's sink is never written by design.
-# The work that needs no GPU, started in the background at a lower priority (nice 10) while
-# the sanitizer runs go, each with its log and exit code in <results>: the rest of the build
-# (all cores) and then the CPU tests; the student copies, the build without CUPTI, chapter
-# 01's PyTorch extension, the report's and Numba's packages (half the cores each).
-student_copy_dir="${TMPDIR:-/tmp}/lab-gpu-check-student/student"  # outside the repository, as make-student-copy requires
-no_cupti_dir="$build-no-cupti"
-# The exercises the student copy solves: the tests step has already run every solution's
-# check in this tree (chNN_solution_check); the copy proves that make-student-copy and
-# scripts/progress work in a learner's tree, with one exercise that links its chapter's
-# lesson (05) and one with a graph (08b).
-student_copy_solved=${STUDENT_COPY_SOLVED:-ch01 ch05 ch08b}
-exercise_targets() {
-  python3 -c 'import json, sys; [print(e["target"]) for e in json.load(open(sys.argv[1]))["exercises"] if e["chapter"] in sys.argv[2].split()]' \
-    "$build/exercises/exercises.json" "$student_copy_solved"
-}
-build_student_checks() {  # build_student_checks <jobs>: the checks of the exercises the copy solves
-  local targets
-  mapfile -t targets < <(exercise_targets)
-  (cd "$student_copy_dir" && cmake --preset release >/dev/null && cmake --build build/release -j "$1" --target "${targets[@]}")
-}
-prepare_student_copy() {  # prepare_student_copy <jobs>: a student copy; progress on it as handed out; solved
-  rm -rf "$(dirname "$student_copy_dir")"
-  mkdir -p "$(dirname "$student_copy_dir")"
-  scripts/make-student-copy --working-tree "$student_copy_dir" || return 1
-  # As handed out, progress finds every exercise not started: it builds and runs nothing (no GPU).
-  # In the copy, the exercises as handed out are its own first commit.
-  (cd "$student_copy_dir" && env -u LAB_PRISTINE_FROM scripts/progress --json "$results/progress-student-untouched.json") || return 1
-  # Then the solutions of STUDENT_COPY_SOLVED copied in and their checks built (the student-copy step runs them).
-  local chapter folder chapters=()
-  read -r -a chapters <<<"$student_copy_solved"
-  for chapter in "${chapters[@]}"; do
-    folder=$(python3 -c 'import json, sys; print(*[e["folder"] for e in json.load(open(sys.argv[1]))["exercises"] if e["chapter"] == sys.argv[2]])' \
-      "$build/exercises/exercises.json" "$chapter")
-    [[ -n $folder && -d solutions/$folder ]] || { echo "gpu-check: STUDENT_COPY_SOLVED names $chapter, no exercise"; return 1; }
-    cp solutions/"$folder"/* "$student_copy_dir/exercises/$folder/" || return 1
-  done
-  build_student_checks "$1" || true  # a check that does not compile is progress's to report
-}
-rest_of_build() {  # rest_of_build <jobs>: the tests and the exercises as handed out; then the CPU tests
-  cmake --build "$build" -j "$1" --target all pristine_checks || return 1
-  local rc=0
-  ctest --test-dir "$build" --output-on-failure -L cpu -LE "$skip_labels" -j "$1" --no-tests=error >"$results/tests-cpu.out" 2>&1 || rc=$?
-  echo "$rc" >"$results/tests-cpu.rc"
-}
-install_numba() {  # Numba from the carried wheel, for the numba step (scripts/numba-check.sh --install)
-  scripts/numba-check.sh --install "$results/numba"
-}
-warm_python() {  # PyTorch and Triton read once from disk, so part 3's first script does not pay it
-  python3 -c 'import torch, triton' || true
-}
-build_without_cupti() {  # build_without_cupti <jobs>
-  cmake -S . -B "$no_cupti_dir" -DCMAKE_BUILD_TYPE=Release -DLAB_WITH_CUPTI=OFF -DLAB_BUILD_TESTS=OFF &&
-    cmake --build "$no_cupti_dir" -j "$1" --target ch04_streams
-}
-build_torch_extension() {  # chapter 01's PyTorch extension (JIT, cached in build/torch-ext); the torch step loads it
-  LAB_TORCH_EXT_DIR=${LAB_TORCH_EXT_DIR:-$PWD/build/torch-ext} python3 python/add_extension.py
-}
-report_site=$build/report-site  # plotly and matplotlib from build/wheels/report, if this Python lacks them
-[[ $report_site == /* ]] || report_site=$PWD/$report_site
-install_report_packages() {  # for the report step: nothing, or an offline pip install (exit 77: cannot)
-  scripts/report-wheels.sh "$report_site"
-}
-background_pids=()
-background_builds() {
-  in_part 1 || return 0
-  local half=$(((jobs + 1) / 2)) job cores
-  rm -f "$results/tests-cpu.out" "$results/tests-cpu.rc"
-  for job in rest_of_build prepare_student_copy build_without_cupti build_torch_extension install_report_packages \
-    install_numba warm_python; do
-    cores=$half
-    [[ $job == rest_of_build ]] && cores=$jobs
-    (
-      renice -n 10 -p "$BASHPID" >/dev/null 2>&1 || true  # the sanitizer runs come first
-      rc=0 start=$SECONDS
-      "$job" "$cores" >"$results/$job.build.log" 2>&1 </dev/null || rc=$?
-      echo "$rc" >"$results/$job.build.rc"
-      echo "(built in $((SECONDS - start)) s, in the background, $cores jobs, nice 10)" >>"$results/$job.build.log"
-    ) &
-    background_pids+=($!)
-  done
-}
-wait_background_builds() {
-  ((${#background_pids[@]} > 0)) && wait "${background_pids[@]}"
-  background_pids=()
-}
-background_build_ok() {  # background_build_ok <job>: its log, and whether it built (part 1 started it)
-  cat "$results/$1.build.log" 2>/dev/null
-  [[ -f $results/$1.build.rc ]] || { echo "gpu-check: $1 never ran (part 1 starts it)"; return 1; }
-  return "$(cat "$results/$1.build.rc")"
-}
 
 sanitizer_logs=()
 sanitizer_flags() {  # sanitizer_flags <tool>: prints the flags for that tool, one a line
@@ -366,7 +376,7 @@ if in_part 1 && [[ -f $build/chapters.tsv ]]; then
   # exit code too); without compute-sanitizer, the small runs go plainly, with --json read back.
   if [[ -z $sanitizer_help ]]; then
     for line in "${chapters[@]}"; do
-      IFS=$'\t' read -r name executable smoke _ <<<"$line"
+      IFS=$'\t' read -r name executable smoke <<<"$line"
       # shellcheck disable=SC2086  # smoke holds several arguments
       step "$name.smoke" "$executable" $smoke --json "$results/$name.smoke.json"
       if command -v python3 >/dev/null; then  # the JSON reads back in the shared shape
@@ -374,11 +384,11 @@ if in_part 1 && [[ -f $build/chapters.tsv ]]; then
       fi
     done
   fi
-  # What only compiles (the student copy's checks, the build without CUPTI, chapter 01's
-  # PyTorch extension) runs in the background while the sanitizers run: their timing
-  # checks are not judged, so the CPU it takes costs no verdict. The steps that use
-  # these builds come later.
-  background_builds
+  # What needs no GPU runs in the background while the sanitizers run: their timing checks
+  # are not judged, so the CPU it takes costs no verdict. The steps that use it come later.
+  # (With compute-sanitizer, all but the rest of the build started after configure.)
+  background_builds rest_of_build
+  ((early_background)) || background_builds "${independent_jobs[@]}"
   if [[ -z $sanitizer_help ]]; then
     echo "==> compute-sanitizer not installed, not run"
   else
@@ -387,14 +397,14 @@ if in_part 1 && [[ -f $build/chapters.tsv ]]; then
     export SANITIZER_JOBS=${SANITIZER_JOBS:-16}
     sanitizers_start=$SECONDS
     # The last chapters first: under the tools they run longest (H200, 2026-12-02: chapter
-    # 12's racecheck 132-145 s at --reps 2, 08 and 10 36 to 104 s, the rest under 36 s), so the
-    # wall time is about the longest run, not the longest run started last.
+    # 12's racecheck 132-145 s, at --reps 1 too; 08 and 10 36 to 104 s, the rest under 36 s), so
+    # the wall time is about the longest run, not the longest run started last.
     for ((i = ${#chapters[@]} - 1; i >= 0; i--)); do
       line=${chapters[i]}
-      IFS=$'\t' read -r name executable smoke sanitizer_args <<<"$line"
+      IFS=$'\t' read -r name executable smoke <<<"$line"
       for tool in racecheck memcheck initcheck synccheck; do
-        # shellcheck disable=SC2086  # the chapter's sanitizer arguments (chapters.tsv), else its smoke ones
-        sanitize_in_background "$name" "$tool" "$executable" ${sanitizer_args:-$smoke} &
+        # shellcheck disable=SC2086
+        sanitize_in_background "$name" "$tool" "$executable" $smoke &
         sanitizer_pids+=($!)
         while (($(sanitizers_running) >= SANITIZER_JOBS)); do sleep 0.2; done
       done

@@ -8,7 +8,9 @@ import pytest
 
 import lab_chapters
 
-TOUR = {"schema": 2, "chapter": "ch01_kernel_launch", "date": "2026-12-02T05:39:54Z", "instrumented": False,
+KEPT = lab_chapters.REPO / "docs" / "results" / "h200-2026-12-02c"
+
+TOUR = {"schema": 2, "chapter": "01_kernel_launch", "date": "2026-12-02T05:39:54Z", "instrumented": False,
         "options": {"json": "/x/ch01_kernel_launch.json", "instrumented": False, "n": 67108864, "block": 256,
                     "reps": 20, "seed": 1, "kernel-ms": 20.0, "timeline": False}, "results": []}
 
@@ -92,8 +94,33 @@ def test_a_run_is_kept_for_the_next_script_that_asks_the_same(fake_build, monkey
 def test_a_kept_run_of_another_chapter_is_never_used(fake_build, monkeypatch):
     tour = fake_build / "tour"
     tour.mkdir()
-    (tour / "ch01_kernel_launch.json").write_text(json.dumps(dict(TOUR, chapter="ch03_events")))
+    (tour / "ch01_kernel_launch.json").write_text(json.dumps(dict(TOUR, chapter="03_events")))
     monkeypatch.setenv(lab_chapters.TOUR_ENV, str(tour))
     monkeypatch.delenv(lab_chapters.RUNS_ENV, raising=False)
     lab_chapters.run_chapter("ch01_kernel_launch", ["--n", "64Mi"], fake_build / "build")
     assert runs(fake_build) == 1
+
+
+@pytest.mark.parametrize("name, args", [
+    ("ch01_kernel_launch", ["--n", "64Mi", "--reps", "20"]),  # ch01_add_extension.py, bench_measure_vs_do_bench.py
+    ("ch03_events", ["--n", "1048576", "--reps", "20"]),  # ch03_events.py, numba_ch03_events.py
+    ("ch04_streams", ["--n", "10000000", "--arrays", "10", "--streams", "10", "--reps", "5", "--race-reps", "20"]),
+    ("ch04_streams", ["--n", "10000000", "--arrays", "10", "--streams", "10", "--reps", "5"]),  # numba_ch04_streams.py
+    ("ch10_dependent_launch", ["--n", "65536", "--kernels", "100", "--reps", "20", "--preamble-us", "0.5"]),
+])
+def test_a_kept_tours_json_serves_the_scripts_that_ask_for_its_options(name, args, monkeypatch, capsys):
+    """The tour's own JSON (a kept run), as gpu-check points LAB_CHAPTER_TOUR at it."""
+    monkeypatch.setenv(lab_chapters.TOUR_ENV, str(KEPT))
+    monkeypatch.delenv(lab_chapters.RUNS_ENV, raising=False)
+    report, path = lab_chapters.shared_run(name, args)
+    assert path == KEPT / f"{name}.json" and report["results"]
+    assert lab_chapters.run_chapter(name, args, None) == report  # no build given: only the kept run can answer
+    assert f"figures from {path}" in capsys.readouterr().out
+
+
+def test_a_kept_tours_json_does_not_serve_other_options(monkeypatch):
+    monkeypatch.setenv(lab_chapters.TOUR_ENV, str(KEPT))
+    monkeypatch.delenv(lab_chapters.RUNS_ENV, raising=False)
+    assert lab_chapters.shared_run("ch06_pinned_memory", ["--mib", "256", "--max-mib", "256", "--reps", "5"]) == (None, None)
+    assert lab_chapters.shared_run("ch03_events", ["--n", "1048576", "--reps", "20"])[1] is not None
+    assert lab_chapters.shared_run("ch01_kernel_launch", ["--n", "1Mi", "--reps", "3"]) == (None, None)

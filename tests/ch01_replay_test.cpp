@@ -101,7 +101,7 @@ void check_verdicts_as_printed(const lab_test::KeptRun& run) {
 }  // namespace
 
 TEST_CASE("ch01 replay, H200 2026-12-02c: every verdict and the benchmark's branch as printed") {
-  const lab_test::KeptRun run = lab_test::KeptRun::load(lab_test::kH200Run, "ch01_kernel_launch");
+  const lab_test::KeptRun run = lab_test::KeptRun::load(lab_test::kH200RunEarlier, "ch01_kernel_launch");
   check_verdicts_as_printed(run);
   const std::vector<lab::Finding> variants = ch01::variants_checks(variants_run(run));
   const lab::Finding& benchmark = lab_test::by_id(variants, "benchmark");

@@ -23,7 +23,7 @@
 
 namespace {
 
-const char* const kH200 = lab_test::kH200Run;
+const char* const kH200 = lab_test::kH200RunEarlier;
 const char* const kH100 = lab_test::kH100Run;
 const char* const kChapter = "ch04_streams";
 

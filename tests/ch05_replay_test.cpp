@@ -32,7 +32,7 @@ using lab_test::KeptRun;
 using lab_test::samples;
 using lab_test::value;
 
-const char* const kH200 = lab_test::kH200Run;
+const char* const kH200 = lab_test::kH200RunEarlier;
 const char* const kH100 = lab_test::kH100Run;
 const char* const kChapter = "ch05_overlap";
 

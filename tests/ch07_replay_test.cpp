@@ -23,7 +23,7 @@ using lab_test::by_id;
 using lab_test::KeptRun;
 using lab_test::samples;
 
-constexpr const char* kH200 = lab_test::kH200Run;
+constexpr const char* kH200 = lab_test::kH200RunEarlier;
 constexpr const char* kH100 = lab_test::kH100Run;
 constexpr const char* kChapter = "ch07_cache_and_clock";
 

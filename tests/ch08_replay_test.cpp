@@ -23,7 +23,7 @@ using lab_test::KeptRun;
 using lab_test::samples;
 
 const KeptRun& h200() {
-  static const KeptRun run = KeptRun::load(lab_test::kH200Run, "ch08_launch_and_graphs");
+  static const KeptRun run = KeptRun::load(lab_test::kH200RunEarlier, "ch08_launch_and_graphs");
   return run;
 }
 

@@ -36,7 +36,7 @@ using lab_test::by_id;
 using lab_test::KeptRun;
 using lab_test::samples;
 
-constexpr const char* kH200 = lab_test::kH200Run;
+constexpr const char* kH200 = lab_test::kH200RunEarlier;
 constexpr const char* kH100 = lab_test::kH100Run;
 constexpr const char* kChapter = "ch10_dependent_launch";
 constexpr int kMisuseThreads = 256;  // one element per thread of 256-thread blocks, as many blocks as SMs

@@ -181,7 +181,7 @@ void check_no_preemption(const lab_test::KeptRun& run) {
 }  // namespace
 
 TEST_CASE("ch11 replay: the H200 of 2026-12-02 (third run) gets the verdicts it printed") {
-  const lab_test::KeptRun run = lab_test::KeptRun::load(lab_test::kH200Run, "ch11_who_gets_the_gpu");
+  const lab_test::KeptRun run = lab_test::KeptRun::load(lab_test::kH200RunEarlier, "ch11_who_gets_the_gpu");
   check_the_checks(run);
   const auto timeline = ch11::block_timeline_checks(block_timeline_from(run));
   const auto priority = ch11::priority_checks(priorities_from(run));

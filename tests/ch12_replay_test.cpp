@@ -100,7 +100,7 @@ void check_model(const lab_test::KeptRun& run) {
 }  // namespace
 
 TEST_CASE("ch12 replay: the H200 of 2026-12-02c gets the verdicts it printed") {
-  const lab_test::KeptRun run = lab_test::KeptRun::load(lab_test::kH200Run, "ch12_async_copies");
+  const lab_test::KeptRun run = lab_test::KeptRun::load(lab_test::kH200RunEarlier, "ch12_async_copies");
 
   SUBCASE("section 1: every version exact") {
     const auto f = ch12::versions_checks(sweep_from(run, "versions"));

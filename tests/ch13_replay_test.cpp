@@ -18,7 +18,7 @@
 namespace {
 
 using lab_test::by_id;
-using lab_test::kH200Run;
+using lab_test::kH200RunEarlier;
 using lab_test::value;
 
 // Chapter 13's only kept run is the H200's (the third run of that day).
@@ -102,7 +102,7 @@ std::vector<lab::Finding> replayed(const lab_test::KeptRun& run) {
 }  // namespace
 
 TEST_CASE("replay: ch13 on the H200's run of 2026-12-02c, every printed id and verdict") {
-  const lab_test::KeptRun run = lab_test::KeptRun::load(kH200Run, kChapter);
+  const lab_test::KeptRun run = lab_test::KeptRun::load(kH200RunEarlier, kChapter);
   CHECK(run.json().at("passed").get<bool>());
   const std::vector<lab::Finding> findings = replayed(run);
   int checks = 0;
@@ -125,7 +125,7 @@ TEST_CASE("replay: ch13 on the H200's run of 2026-12-02c, every printed id and v
 }
 
 TEST_CASE("replay: ch13 H200 2026-12-02c, the naive pair and the reference harness") {
-  const lab_test::KeptRun run = lab_test::KeptRun::load(kH200Run, kChapter);
+  const lab_test::KeptRun run = lab_test::KeptRun::load(kH200RunEarlier, kChapter);
   const std::vector<lab::Finding> f = replayed(run);
   // Section 1: the long kernel's naive pair agreed with the true time, and the late copy's (1.09x, within
   // the tolerance: the add and the launch gap on the caller's stream, the copy outside the window).
@@ -168,7 +168,7 @@ TEST_CASE("replay: ch13 H200 2026-12-02c, the naive pair and the reference harne
 }
 
 TEST_CASE("replay: ch13 H200 2026-12-02c, a short kernel alone and in a sequence") {
-  const lab_test::KeptRun run = lab_test::KeptRun::load(kH200Run, kChapter);
+  const lab_test::KeptRun run = lab_test::KeptRun::load(kH200RunEarlier, kChapter);
   const std::vector<lab::Finding> f = ch13::sequence_checks(sequence_from(run));
   CHECK(by_id(f, "sequence_results").passed);
   CHECK(value(f, "two_quantities", "lone_us") == doctest::Approx(3.39).epsilon(1e-3));

@@ -1,7 +1,7 @@
 // Chapter 06's checks replayed on the kept runs: the structs of data.hpp
 // rebuilt from each run's JSON (samples, device fields, options), fed to the
 // chapter's functions, and each verdict compared with the one the run printed.
-// H200: docs/results/h200-2026-12-02c (code dd45690). H100: run 5 of
+// H200: docs/results/h200-2026-12-02d (code a34d549). H100: run 5 of
 // 2026-11-25 (older code, same table ids and columns; its checks are the same
 // but for unified_addressing, then an observation). No GPU.
 //
@@ -24,7 +24,7 @@ using lab_test::by_id;
 using lab_test::KeptRun;
 using lab_test::samples;
 
-constexpr const char* kH200 = lab_test::kH200RunEarlier;
+constexpr const char* kH200 = lab_test::kH200Run;
 constexpr const char* kH100 = lab_test::kH100Run;
 constexpr const char* kChapter = "ch06_pinned_memory";
 
@@ -138,7 +138,7 @@ void replay_sweep_and_calls(const KeptRun& run) {
 
 }  // namespace
 
-TEST_CASE("ch06 replay, H200 2026-12-02c: every rebuilt check gives the verdict the run printed") {
+TEST_CASE("ch06 replay, H200 2026-12-02d: every rebuilt check gives the verdict the run printed") {
   const KeptRun run = KeptRun::load(kH200, kChapter);
   replay_sweep_and_calls(run);
   const std::vector<lab::Finding> sweep = ch06::sweep_checks(sweep_of(run));
@@ -146,22 +146,22 @@ TEST_CASE("ch06 replay, H200 2026-12-02c: every rebuilt check gives the verdict 
         doctest::Approx(run.finding("both_directions").at("values").at("total_gbps").get<double>()));
   CHECK(by_id(sweep, "benchmark").value("gbps").number() ==
         doctest::Approx(run.finding("benchmark").at("values").at("gbps").get<double>()));
-  // What 02c printed: pinned 6.3x pageable H2D and 3.6x D2H at 256 MiB; both directions 101.2 GB/s against
-  // 55.4 alone, each direction slower with the other running (H2D -8.6 %, D2H -7.9 %); 55.4 GB/s of 63.0.
-  CHECK(by_id(sweep, "pinned_faster").value("h2d_ratio").number() == doctest::Approx(6.273).epsilon(0.001));
-  CHECK(by_id(sweep, "pinned_faster").value("d2h_ratio").number() == doctest::Approx(3.633).epsilon(0.001));
-  CHECK(by_id(sweep, "both_directions").value("total_gbps").number() == doctest::Approx(101.199).epsilon(0.0001));
-  CHECK(by_id(sweep, "both_directions").value("h2d_change_percent").number() == doctest::Approx(-8.609).epsilon(0.001));
-  CHECK(by_id(sweep, "both_directions").value("d2h_change_percent").number() == doctest::Approx(-7.870).epsilon(0.001));
+  // What 02d printed: pinned 6.3x pageable H2D and 3.4x D2H at 256 MiB; both directions 101.6 GB/s against
+  // 55.4 alone, each direction slower with the other running (H2D -6.8 %, D2H -8.1 %); 55.4 GB/s of 63.0.
+  CHECK(by_id(sweep, "pinned_faster").value("h2d_ratio").number() == doctest::Approx(6.347).epsilon(0.001));
+  CHECK(by_id(sweep, "pinned_faster").value("d2h_ratio").number() == doctest::Approx(3.433).epsilon(0.001));
+  CHECK(by_id(sweep, "both_directions").value("total_gbps").number() == doctest::Approx(101.613).epsilon(0.0001));
+  CHECK(by_id(sweep, "both_directions").value("h2d_change_percent").number() == doctest::Approx(-6.805).epsilon(0.001));
+  CHECK(by_id(sweep, "both_directions").value("d2h_change_percent").number() == doctest::Approx(-8.097).epsilon(0.001));
   CHECK(by_id(sweep, "benchmark").id == "benchmark.link_known");
-  CHECK(by_id(sweep, "benchmark").value("gbps").number() == doctest::Approx(55.366).epsilon(0.0001));
-  // Pinned cudaMemcpyAsync returned after 0.002 ms of a 4.847 ms copy; the overlapped order saved 97.5 % of
-  // what a perfect overlap saves (5.049 against 9.832 ms).
+  CHECK(by_id(sweep, "benchmark").value("gbps").number() == doctest::Approx(55.395).epsilon(0.0001));
+  // Pinned cudaMemcpyAsync returned after 0.002 ms of a 4.847 ms copy; the overlapped order saved 99.6 % of
+  // what a perfect overlap saves (5.049 against 9.891 ms).
   const std::vector<lab::Finding> calls = ch06::calls_checks(calls_of(run));
-  CHECK(by_id(calls, "pinned_async_returns").value("returned_ms").number() == doctest::Approx(0.002194).epsilon(0.001));
-  CHECK(by_id(calls, "pinned_async_returns").value("done_ms").number() == doctest::Approx(4.8468).epsilon(0.0001));
+  CHECK(by_id(calls, "pinned_async_returns").value("returned_ms").number() == doctest::Approx(0.002006).epsilon(0.001));
+  CHECK(by_id(calls, "pinned_async_returns").value("done_ms").number() == doctest::Approx(4.8465).epsilon(0.0001));
   const std::vector<lab::Finding> cpu = ch06::cpu_freed_checks(cpu_freed_of(run));
-  CHECK(by_id(cpu, "overlap").value("saved_percent").number() == doctest::Approx(97.503).epsilon(0.001));
+  CHECK(by_id(cpu, "overlap").value("saved_percent").number() == doctest::Approx(99.598).epsilon(0.001));
 
   const std::vector<lab::Finding> zero = ch06::zero_copy_checks(mapped_of(run, run.passed("unified_addressing")));
   CHECK(by_id(zero, "zero_copy_exact").passed == run.passed("zero_copy_exact"));
@@ -184,7 +184,7 @@ TEST_CASE("ch06 replay, H100 run 5 of 2026-11-25: the new code's verdicts on the
   const KeptRun run = KeptRun::load(kH100, kChapter);
   // Same verdicts as run 5 printed: every check passes. Two numbers differ in
   // sign from the H200's, not in verdict: with the other direction running,
-  // H2D's rate "changed" +7.6 % (H200 -8.6 %), because run 5's H2D alone
+  // H2D's rate "changed" +7.6 % (H200 -6.8 %), because run 5's H2D alone
   // behind a blocked stream read a spread 42.0 GB/s at 256 MiB.
   replay_sweep_and_calls(run);
   const std::vector<lab::Finding> sweep = ch06::sweep_checks(sweep_of(run));

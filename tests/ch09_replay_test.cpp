@@ -1,10 +1,10 @@
-// Chapter 09's checks replayed on the kept runs: the one-GPU runs of the H200 (2026-12-02c) and the
-// H100 (run 5 of 2026-11-25), and the two-GPU run on two H200s (run 3 of 2026-11-22), rebuilt into
-// the chapter's run structs and fed to the same functions the chapter calls. The two-GPU run is of an
-// older code whose JSON has no table or finding ids: its rows and checks are found by their names.
-// Its results carry no per-run stale counts, and none of the JSON files carries the compared arrays:
-// the correctness checks are rebuilt from what each printed ("67108864 values, max |error| 0", "0 stale
-// elements in 5 runs"), so they replay the checks' logic, not the data.
+// Chapter 09's checks replayed on the kept runs: the one-GPU runs of the H200 (h200-2026-12-02d, code
+// a34d549) and the H100 (run 5 of 2026-11-25), and the two-GPU run on two H200s (run 3 of 2026-11-22),
+// rebuilt into the chapter's run structs and fed to the same functions the chapter calls. The two-GPU
+// run is of an older code whose JSON has no table or finding ids: its rows and checks are found by their
+// names. Its results carry no per-run stale counts, and none of the JSON files carries the compared
+// arrays: the correctness checks are rebuilt from what each printed ("67108864 values, max |error| 0",
+// "0 stale elements in 5 runs"), so they replay the checks' logic, not the data.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -22,7 +22,7 @@ using lab_test::KeptRun;
 using lab_test::samples;
 
 const KeptRun& h200() {
-  static const KeptRun run = KeptRun::load(lab_test::kH200RunEarlier, "ch09_multi_gpu");
+  static const KeptRun run = KeptRun::load(lab_test::kH200Run, "ch09_multi_gpu");
   return run;
 }
 
@@ -197,14 +197,14 @@ ch09::PipelineRun two_gpu_pipeline() {
 
 }  // namespace
 
-TEST_CASE("ch09 replay, H200 2026-12-02c (one GPU): the verdicts and the bound as the run printed them") {
+TEST_CASE("ch09 replay, H200 2026-12-02d (one GPU): the verdicts and the bound as the run printed them") {
   check_one_gpu_run(h200());
   const lab::ResultTable table = ch09::pipeline_table(one_gpu_pipeline(h200()));
   CHECK(lab_test::cell(table, "1 GPU", "min_vs_bound_percent") ==
         doctest::Approx(number(h200().row("pipeline", "1 GPU"), "min_vs_bound_percent")));
-  // As printed: the fastest of 10 runs 8.905 ms, 1.5 % under the kernel's 9.043 ms.
-  CHECK(lab_test::cell(table, "1 GPU", "min_vs_bound_percent") == doctest::Approx(-1.52).epsilon(0.01));
-  CHECK(lab_test::cell(table, "1 GPU", "bound_ms") == doctest::Approx(9.043).epsilon(1e-4));
+  // As printed: the fastest of 10 runs 8.913 ms, 1.6 % under the kernel's 9.062 ms.
+  CHECK(lab_test::cell(table, "1 GPU", "min_vs_bound_percent") == doctest::Approx(-1.65).epsilon(0.01));
+  CHECK(lab_test::cell(table, "1 GPU", "bound_ms") == doctest::Approx(9.062).epsilon(1e-4));
   const lab::ResultTable ownership = ch09::ownership_table(one_gpu_ownership(h200()));
   CHECK(ownership.row("cudaSetDevice(1), one past the last device").get("as_documented").text() == "yes");
 }

@@ -342,15 +342,25 @@ sanitize() {
   mapfile -t flags < <(sanitizer_flags "$tool")
   [[ $tool == synccheck && $(basename "$1") == ch12_async_copies ]] && extra=(--no-pipeline)  # see above
   echo "compute-sanitizer --tool $tool ${flags[*]} $* ${extra[*]} --instrumented"
-  timeout --kill-after=15 "$sanitizer_timeout" compute-sanitizer --tool "$tool" "${flags[@]}" "$@" "${extra[@]}" --instrumented
+  timeout --kill-after=15 "$sanitizer_timeout" "${line_buffered[@]}" compute-sanitizer --tool "$tool" "${flags[@]}" "$@" "${extra[@]}" --instrumented
 }
 
 # One sanitizer run in the background: its output and exit code go to
 # <results>/<name>.<tool>.run and .rc, reported by a step once all have ended.
+# Each line of its log starts with the seconds since the run began ("[  12 s] "; the chapter's
+# output line-buffered through stdbuf where there is one), so a slow run shows which section
+# took the time.
+stamp_lines() {  # stamp_lines <start>: prefixes each line of stdin with the seconds since SECONDS was <start>
+  local line
+  while IFS= read -r line || [[ -n $line ]]; do printf '[%4d s] %s\n' $((SECONDS - $1)) "$line"; done
+}
+line_buffered=()
+command -v stdbuf >/dev/null && line_buffered=(stdbuf -oL -eL)
 sanitize_in_background() {  # sanitize_in_background <name> <tool> <executable> <args...>
   local name=$1 tool=$2 start=$SECONDS rc=0
   shift 2
-  sanitize "$tool" "$@" >"$results/$name.$tool.run" 2>&1 </dev/null || rc=$?
+  sanitize "$tool" "$@" </dev/null 2>&1 | stamp_lines "$start" >"$results/$name.$tool.run"
+  rc=${PIPESTATUS[0]}
   echo "(ran $((SECONDS - start)) s, $SANITIZER_JOBS runs at a time)" >>"$results/$name.$tool.run"
   echo "$rc" >"$results/$name.$tool.rc"
 }

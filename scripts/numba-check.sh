@@ -102,7 +102,7 @@ tee -a "$results/versions.txt" <<<"$probe"
 # shellcheck source=scripts/side-steps.sh
 source scripts/side-steps.sh
 
-step pytest "$python" python/run_numba_tests.py
+step pytest "$python" python/run_numba_tests.py --durations=10  # the slowest tests' times in the log
 step numba_ch03_events "$python" python/numba_ch03_events.py --n 1Mi --samples 20
 step numba_ch04_streams "$python" python/numba_ch04_streams.py --arrays 10 --n 10000000 --reps 5
 step numba_ch06_pinned_memory "$python" python/numba_ch06_pinned_memory.py --mib 256 --reps 5

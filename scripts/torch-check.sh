@@ -42,7 +42,8 @@ command -v ninja >>"$results/versions.txt" 2>&1 || echo "ninja: not found" >>"$r
 step extension "$python" python/add_extension.py
 # -k: the main_prints tests run the scripts of chapters 10-12 (and their C++ chapters) at small
 # sizes; the steps below run the same scripts at full size. CTest's python.pytest runs them all.
-step pytest "$python" python/run_tests.py -k "not main_prints"
+# --durations: the slowest tests' times in the log, for the next cut of gpu-check's time.
+step pytest "$python" python/run_tests.py -k "not main_prints" --durations=10
 step ch01_add_extension "$python" python/ch01_add_extension.py --n 64Mi --samples 20
 step ch01_add_profile "$python" python/ch01_add_profile.py --n 64Mi --samples 20
 if command -v ncu >/dev/null; then  # each kernel's launch and loads, as ncu counts them (read-only counters)

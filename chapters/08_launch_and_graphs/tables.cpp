@@ -10,10 +10,6 @@ namespace ch08 {
 
 namespace {
 
-double longest(const std::vector<double>& samples) {
-  return samples.empty() ? 0.0 : *std::max_element(samples.begin(), samples.end());
-}
-
 // A table of samples in microseconds: median, min, max and how many, then @p extra columns.
 lab::ResultTable us_table(const std::string& id, const std::string& title, const std::string& first_header,
                           std::vector<lab::Column> extra = {}) {

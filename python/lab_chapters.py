@@ -154,11 +154,12 @@ def run_chapter(name, args, build_dir):
                 (done.stdout + done.stderr).strip().splitlines()[-5:]))
         if not out.exists():
             return None
+        text = out.read_text()
         keep = _runs_file(name, args)
         if keep is not None:  # for the next script that asks for the same run
             keep.parent.mkdir(parents=True, exist_ok=True)
-            keep.write_text(out.read_text())
-        return json.loads(out.read_text())  # a failed timing check still leaves its figures
+            keep.write_text(text)
+        return json.loads(text)  # a failed timing check still leaves its figures
 
 
 SCHEMA = 2  # the chapters' JSON shape this module reads (common/harness/report.hpp, kJsonSchema)

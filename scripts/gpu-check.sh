@@ -148,13 +148,14 @@ no_cupti_dir="$build-no-cupti"
 # scripts/progress work in a learner's tree, with one exercise that links its chapter's
 # lesson (05) and one with a graph (08b).
 student_copy_solved=${STUDENT_COPY_SOLVED:-ch01 ch05 ch08b}
-exercise_targets() {
-  python3 -c 'import json, sys; [print(e["target"]) for e in json.load(open(sys.argv[1]))["exercises"] if e["chapter"] in sys.argv[2].split()]' \
-    "$build/exercises/exercises.json" "$student_copy_solved"
+exercise_field() {  # exercise_field <field> <chapter...>: that field of each of these chapters' exercises, a line each
+  python3 -c 'import json, sys; [print(e[sys.argv[2]]) for e in json.load(open(sys.argv[1]))["exercises"] if e["chapter"] in sys.argv[3:]]' \
+    "$build/exercises/exercises.json" "$@"
 }
 build_student_checks() {  # build_student_checks <jobs>: the checks of the exercises the copy solves
-  local targets
-  mapfile -t targets < <(exercise_targets)
+  local targets chapters
+  read -r -a chapters <<<"$student_copy_solved"
+  mapfile -t targets < <(exercise_field target "${chapters[@]}")
   (cd "$student_copy_dir" && cmake --preset release >/dev/null && cmake --build build/release -j "$1" --target "${targets[@]}")
 }
 prepare_student_copy() {  # prepare_student_copy <jobs>: a student copy; progress on it as handed out; solved
@@ -168,8 +169,7 @@ prepare_student_copy() {  # prepare_student_copy <jobs>: a student copy; progres
   local chapter folder chapters=()
   read -r -a chapters <<<"$student_copy_solved"
   for chapter in "${chapters[@]}"; do
-    folder=$(python3 -c 'import json, sys; print(*[e["folder"] for e in json.load(open(sys.argv[1]))["exercises"] if e["chapter"] == sys.argv[2]])' \
-      "$build/exercises/exercises.json" "$chapter")
+    folder=$(exercise_field folder "$chapter")
     [[ -n $folder && -d solutions/$folder ]] || { echo "gpu-check: STUDENT_COPY_SOLVED names $chapter, no exercise"; return 1; }
     cp solutions/"$folder"/* "$student_copy_dir/exercises/$folder/" || return 1
   done
@@ -467,9 +467,9 @@ sanitizer_summaries() {
 }
 ((${#sanitizer_logs[@]} > 0)) && step sanitizer-summaries sanitizer_summaries
 
-# A learner's and an instructor's view of the exercises: a student copy (no
-# solutions/), where the progress command reports every exercise not started;
-# then the solutions copied in, where it reports every one solved.
+# A learner's and an instructor's view of the exercises: part 1 made a student copy (no
+# solutions/), where progress reported every exercise not started, and copied three
+# solutions in; here progress must report those solved.
 steps_part=2  # from here on: the student copy, the tour, the timelines, the build without CUPTI
 
 student_copy() {  # part 1 made the copy, ran progress on it as handed out, copied the solutions in and built them

@@ -94,9 +94,9 @@ def alignment(old_lines, new_lines):
     return pairs
 
 
-def requote_page(page, old_files, new_files, alignments):
-    """Rewrites @page's blocks that quote OLD; returns (new text, [report lines], blocks left)."""
-    text = page.read_text()
+def requote_page(page, text, old_files, new_files, alignments):
+    """Rewrites the blocks of @page (its @text) that quote OLD; returns (new text, [report lines],
+    blocks left)."""
     lines = text.splitlines()
     report, left = [], 0
     for first, last in fenced_blocks(lines):
@@ -139,11 +139,12 @@ def run(old, new, pages, write):
     old_files, new_files, alignments = text_files(old), text_files(new), {}
     left_total, rewritten = 0, 0
     for page in pages:
-        new_text, report, left = requote_page(page, old_files, new_files, alignments)
+        text = page.read_text()
+        new_text, report, left = requote_page(page, text, old_files, new_files, alignments)
         left_total += left
         for line in report:
             print(line)
-        if write and new_text != page.read_text():
+        if write and new_text != text:
             page.write_text(new_text)
             rewritten += 1
     print(f"requote: {left_total} block(s) left to re-quote by hand" + (f"; {rewritten} page(s) rewritten" if write else ""))
@@ -165,7 +166,7 @@ def self_test():
         page.write_text("Text 8.17x.\n\n```text\nhow      median [ms]\nfast           1.50\n...\n"
                         "[PASS] fast is 8.17x faster\n```\n\n```text\nrows: 2\nrow a 1\nextra line\n```\n"
                         "\n```sh\ncmake --build build\n```\n")
-        text, report, left = requote_page(page, text_files(root / "old"), text_files(root / "new"), {})
+        text, report, left = requote_page(page, page.read_text(), text_files(root / "old"), text_files(root / "new"), {})
         expect = ("Text 8.17x.\n\n```text\nhow      median [ms]\nfast          11.75\n...\n"
                   "[PASS] fast is 10.21x faster\n```\n\n```text\nrows: 2\nrow a 1\nextra line\n```\n"
                   "\n```sh\ncmake --build build\n```\n")
@@ -177,7 +178,7 @@ def self_test():
         # a quoted line whose counterpart changed shape is never guessed
         page.write_text("```\nrows: 2\nrow a 1\nrow b 2\n```\n")
         (root / "new" / "tour.log").write_text("Chapter 1\nrows: 3 of 4\nrow a 1\nrow b 2\n")
-        text, report, left = requote_page(page, text_files(root / "old"), text_files(root / "new"), {})
+        text, report, left = requote_page(page, page.read_text(), text_files(root / "old"), text_files(root / "new"), {})
         if left != 1 or text != page.read_text() or "no counterpart" not in report[0]:
             problems.append(f"changed shape: {report}, left {left}")
         # shapes: numbers and spacing, not words

@@ -407,7 +407,8 @@ if in_part 1 && [[ -f $build/chapters.tsv ]]; then
     export SANITIZER_JOBS=${SANITIZER_JOBS:-16}
     sanitizers_start=$SECONDS
     # The last chapters first: under the tools they run longest (H200, 2026-12-02: chapter
-    # 12's racecheck 132-145 s, at --reps 1 too; 08 and 10 36 to 104 s, the rest under 36 s), so
+    # 12's racecheck 133-159 s with a three-point work sweep, so its small run now sweeps one point;
+    # 08 and 10 36 to 104 s, the rest under 36 s), so
     # the wall time is about the longest run, not the longest run started last.
     for ((i = ${#chapters[@]} - 1; i >= 0; i--)); do
       line=${chapters[i]}

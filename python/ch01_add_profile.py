@@ -13,7 +13,7 @@ configuration's result is checked against a + b (exact).
     ncu --clock-control none --metrics launch__grid_size,launch__block_size,... \\
         python3 python/ch01_add_profile.py --once
 which gives each kernel's grid, block, registers and global load instructions
-(docs/results/h200-2026-12-02d/torch/ch01_add_profile.ncu.log keeps such a run).
+(docs/results/h200-2026-12-02e/torch/ch01_add_profile.ncu.log keeps such a run).
 Exit codes: 0 ok, 1 a wrong result, 77 no GPU / no extension (the reason is printed).
 """
 import argparse

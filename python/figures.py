@@ -34,7 +34,7 @@ import matplotlib.ticker  # noqa: E402
 import lab_chapters  # noqa: E402  (the same median as the PyTorch and Numba sides)
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-RUN = ROOT / "docs" / "results" / "h200-2026-12-02d"
+RUN = ROOT / "docs" / "results" / "h200-2026-12-02e"
 # Chapters drawn from another run than RUN's (none today: every chapter is in RUN).
 KEPT = {}
 FIGURES = ROOT / "docs" / "figures"

@@ -34,7 +34,7 @@ except ImportError:  # run again with build/tools (scripts/tools installs it fro
 WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 KEPT_H100 = ROOT / "docs" / "results" / "h100-2026-11-25" / "run5"
-KEPT_H200 = ROOT / "docs" / "results" / "h200-2026-12-02d"
+KEPT_H200 = ROOT / "docs" / "results" / "h200-2026-12-02e"
 
 
 def make_report(folder):

@@ -18,7 +18,7 @@ import unittest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 REPORT = ROOT / "scripts" / "report"
-H200 = ROOT / "docs" / "results" / "h200-2026-12-02d"
+H200 = ROOT / "docs" / "results" / "h200-2026-12-02e"
 H100 = ROOT / "docs" / "results" / "h100-2026-11-25" / "run5"
 
 
@@ -98,7 +98,7 @@ class KeptRuns(unittest.TestCase):
 
     def test_headlines(self):
         cells = {h["what"]: h for h in self.chapter("ch04_streams")["headlines"]}
-        self.assertEqual(cells["speed-up of 10 streams"]["yours"], "1.68 x")
+        self.assertEqual(cells["speed-up of 10 streams"]["yours"], "1.70 x")
         self.assertEqual(cells["speed-up of 10 streams"]["references"], ["1.62 x"])
         two = {h["what"]: h for h in self.chapter("ch09_multi_gpu")["headlines"]}["chunked pipeline on 2 GPUs"]
         self.assertEqual(two["yours"], "not in this run")

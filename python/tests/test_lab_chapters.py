@@ -8,7 +8,7 @@ import pytest
 
 import lab_chapters
 
-KEPT = lab_chapters.REPO / "docs" / "results" / "h200-2026-12-02d"
+KEPT = lab_chapters.REPO / "docs" / "results" / "h200-2026-12-02e"
 
 TOUR = {"schema": 2, "chapter": "01_kernel_launch", "date": "2026-12-02T05:39:54Z", "instrumented": False,
         "options": {"json": "/x/ch01_kernel_launch.json", "instrumented": False, "n": 67108864, "block": 256,

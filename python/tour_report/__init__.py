@@ -19,7 +19,7 @@ from . import page, timelines
 from .runs import Run, RunRefused
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-KEPT_RUNS = [ROOT / "docs" / "results" / "h200-2026-12-02d", ROOT / "docs" / "results" / "h100-2026-11-25" / "run5"]
+KEPT_RUNS = [ROOT / "docs" / "results" / "h200-2026-12-02e", ROOT / "docs" / "results" / "h100-2026-11-25" / "run5"]
 TIMELINE_TITLES = {"ch02_sync_pitfalls": "Chapter 02: which calls waited",
                    "ch04_streams": "Chapter 04: ten arrays on one stream and on ten",
                    "ch05_overlap": "Chapter 05: sequential, V1 and V2",

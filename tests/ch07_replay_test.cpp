@@ -2,7 +2,7 @@
 // rebuilt from each run's JSON (every sample, the clock readings, NVML's
 // readings during the load, the device's L2), fed to the chapter's functions,
 // and each verdict compared with the one the run printed. H200:
-// docs/results/h200-2026-12-02d (code a34d549). H100: run 5 of
+// docs/results/h200-2026-12-02e (code 37ba1db). H100: run 5 of
 // 2026-11-25 (older code: same table ids and columns; its cooling check asked
 // for 1.2x warm instead of "above the slowest warm sample"). No GPU.
 //
@@ -86,27 +86,27 @@ void replay(const KeptRun& run) {
 
 }  // namespace
 
-TEST_CASE("ch07 replay, H200 2026-12-02d: every rebuilt check gives the verdict the run printed") {
+TEST_CASE("ch07 replay, H200 2026-12-02e: every rebuilt check gives the verdict the run printed") {
   const KeptRun run = KeptRun::load(kH200, kChapter);
   replay(run);
-  // The write flush's median against the slowest warm sample: 15.28 against 8.13 us.
+  // The write flush's median against the slowest warm sample: 15.20 against 8.03 us.
   const ch07::CacheRun cache{working_set_of(run, "small"), working_set_of(run, "large")};
   CHECK(by_id(ch07::cache_checks(cache), "cooling_small").value("slowest_warm_us").number() ==
-        doctest::Approx(8.128).epsilon(0.001));
-  // The load moved the clock: a median of 1780 MHz against 1979 at idle; NVML gave "software power cap" in 45
-  // of its 62 readings during the load, the first at 910 ms.
+        doctest::Approx(8.032).epsilon(0.001));
+  // The load moved the clock: a median of 1798 MHz against 1980 at idle; NVML gave "software power cap" in 40
+  // of its 64 readings during the load, the first at 990 ms.
   const std::vector<lab::Finding> clock = ch07::clock_checks(clock_of(run));
   CHECK(by_id(clock, "load_clock").id == "load_clock.moved");
-  CHECK(by_id(clock, "load_clock").value("load_mhz").number() == doctest::Approx(1780.206).epsilon(0.0001));
-  CHECK(by_id(clock, "load_clock").value("readings_with_reason").number() == 45);
-  CHECK(by_id(clock, "load_clock").value("nvml_readings").number() == 62);
+  CHECK(by_id(clock, "load_clock").value("load_mhz").number() == doctest::Approx(1797.578).epsilon(0.0001));
+  CHECK(by_id(clock, "load_clock").value("readings_with_reason").number() == 40);
+  CHECK(by_id(clock, "load_clock").value("nvml_readings").number() == 64);
 }
 
 TEST_CASE("ch07 replay, H100 run 5 of 2026-11-25: the new code's verdicts on the older run's numbers") {
   const KeptRun run = KeptRun::load(kH100, kChapter);
   // Run 5 printed cooling_small.in_l2 (asked: 1.2x warm); the new threshold (the write flush's median above the
   // slowest warm sample, 16.08 against 7.97 us) passes too: the same verdict on both GPUs. load_clock.moved on both
-  // (H200 1780 MHz under load, H100 1845 MHz; idle 1979 and 1980 MHz), with "software power cap" (bit 0x4) on both.
+  // (H200 1798 MHz under load, H100 1845 MHz; idle 1980 MHz on both), with "software power cap" (bit 0x4) on both.
   CHECK(run.finding("cooling_small").at("finding_id").get<std::string>() == "cooling_small.in_l2");
   replay(run);
 }

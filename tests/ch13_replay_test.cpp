@@ -1,6 +1,6 @@
 // Chapter 13's checks replayed on its kept run: the gallery, the reference
 // harness and the sequence rebuilt from the JSON of the H200 run of 2026-12-02
-// (docs/results/h200-2026-12-02d/, code at a34d549; there is no H100 run of this
+// (docs/results/h200-2026-12-02e/, code at 37ba1db; there is no H100 run of this
 // chapter), fed to the chapter's functions, and each verdict and branch pinned.
 // The JSON keeps each workload's medians, first naive call and CUPTI spans, not
 // every call, so each workload is rebuilt as 20 calls that give the same medians
@@ -21,7 +21,7 @@ using lab_test::by_id;
 using lab_test::kH200Run;
 using lab_test::value;
 
-// Chapter 13's only kept run is the H200's (the fourth run of that day).
+// Chapter 13's only kept run is the H200's (the fifth run of that day).
 constexpr const char* kChapter = "ch13_trustworthy_timer";
 
 // @p count values: @p first, then @p rest (the median of @p count > 2 such values is @p rest).
@@ -31,8 +31,8 @@ std::vector<double> first_then(double first, double rest, int count) {
   return out;
 }
 
-// The empty pair's median, as the reference table's note printed it ("the empty pair (1.31 us)").
-constexpr double kEmptyPairUs = 1.31;
+// The empty pair's median, as the reference table's note printed it ("the empty pair (1.28 us)").
+constexpr double kEmptyPairUs = 1.28;
 
 // The gallery as both timers read it, from tables `naive` and `reference`.
 ch13::GalleryRun gallery_from(const lab_test::KeptRun& run) {
@@ -46,7 +46,7 @@ ch13::GalleryRun gallery_from(const lab_test::KeptRun& run) {
     w.honest = naive.at("kind").get<std::string>() == "honest";
     w.naive_reads_first = w.id == "first_launch";  // the table's note: the first call for a first launch
     // As the gallery sets them: the cache's later calls skip the work, a first launch is judged on its first
-    // call (its first call's span, 2.56 us in 02d, is not the median 2.30).
+    // call (its first call's span, 2.56 us in 02e, is not the median 2.30).
     w.truth_from_first_call = w.id == "cached" || w.id == "first_launch";
     w.naive_us =
         first_then(naive.at("naive_first_us").get<double>(), naive.at("naive_median_us").get<double>(), samples);
@@ -103,7 +103,7 @@ std::vector<lab::Finding> replayed(const lab_test::KeptRun& run) {
 
 }  // namespace
 
-TEST_CASE("replay: ch13 on the H200's run of 2026-12-02d, every printed id and verdict") {
+TEST_CASE("replay: ch13 on the H200's run of 2026-12-02e, every printed id and verdict") {
   const lab_test::KeptRun run = lab_test::KeptRun::load(kH200Run, kChapter);
   CHECK(run.json().at("passed").get<bool>());
   const std::vector<lab::Finding> findings = replayed(run);
@@ -126,23 +126,25 @@ TEST_CASE("replay: ch13 on the H200's run of 2026-12-02d, every printed id and v
   CHECK(findings.size() == run.json().at("checks").size() + run.json().at("findings").size());
 }
 
-TEST_CASE("replay: ch13 H200 2026-12-02d, the naive pair and the reference harness") {
+TEST_CASE("replay: ch13 H200 2026-12-02e, the naive pair and the reference harness") {
   const lab_test::KeptRun run = lab_test::KeptRun::load(kH200Run, kChapter);
   const std::vector<lab::Finding> f = replayed(run);
-  // Section 1: the long kernel's naive pair agreed with the true time, and the late copy's (1.11x, within
-  // the tolerance: the add and the launch gap on the caller's stream, the copy outside the window).
+  // Section 1: only the long kernel's naive pair agreed with the true time. The late copy's read too long
+  // (1.38x, outside the tolerance): the add and the launch gap on the caller's stream, the copy outside
+  // the window.
   CHECK(by_id(f, "naive.long").id == "naive.long.agrees");
-  CHECK(by_id(f, "naive.late_copy").id == "naive.late_copy.agrees");
-  CHECK(value(f, "naive.late_copy", "naive_us") == doctest::Approx(55.44).epsilon(1e-3));
-  CHECK(value(f, "naive.late_copy", "truth_us") == doctest::Approx(49.92).epsilon(1e-4));
+  CHECK(by_id(f, "naive.late_copy").id == "naive.late_copy.off");
+  CHECK(value(f, "naive.late_copy", "naive_us") == doctest::Approx(70.29).epsilon(1e-3));
+  CHECK(value(f, "naive.late_copy", "truth_us") == doctest::Approx(51.07).epsilon(1e-4));
+  CHECK(value(f, "naive.late_copy", "naive_us") > value(f, "naive.late_copy", "truth_us"));  // too long, not short
   for (const char* id :
        {"short", "first_launch", "l2_resident", "side_stream", "cached", "cpu_bound", "wrong_stream", "left_queued"})
     CHECK(by_id(f, std::string("naive.") + id).id == std::string("naive.") + id + ".off");
-  CHECK(value(f, "naive.first_launch", "naive_us") == doctest::Approx(52.22).epsilon(1e-3));  // its first call
+  CHECK(value(f, "naive.first_launch", "naive_us") == doctest::Approx(79.74).epsilon(1e-3));  // its first call
   CHECK(value(f, "naive.first_launch", "truth_us") == doctest::Approx(2.56).epsilon(1e-4));   // its first call's span
   CHECK(value(f, "naive.cached", "truth_us") == doctest::Approx(1003.26).epsilon(1e-4));      // the first call's span
-  CHECK(value(f, "naive.cached", "naive_us") == doctest::Approx(18.62).epsilon(1e-3));        // the median
-  CHECK(value(f, "naive.cpu_bound", "ratio") == doctest::Approx(878.28).epsilon(1e-4));
+  CHECK(value(f, "naive.cached", "naive_us") == doctest::Approx(36.54).epsilon(1e-3));        // the median
+  CHECK(value(f, "naive.cpu_bound", "ratio") == doctest::Approx(889.37).epsilon(1e-4));
   // Section 2: two refusals, one CPU-bound call, three adversaries measured within tolerance.
   CHECK(by_id(f, "adversary_caught.cached").id == "adversary_caught.cached.refused.stale");
   CHECK(by_id(f, "adversary_caught.left_queued").id == "adversary_caught.left_queued.refused.unwritten");
@@ -152,10 +154,10 @@ TEST_CASE("replay: ch13 H200 2026-12-02d, the naive pair and the reference harne
     CHECK(by_id(f, full).id == full + ".measured");
     CHECK(by_id(f, full).passed);
   }
-  CHECK(value(f, "adversary_caught.late_copy", "reading_us") == doctest::Approx(54.58).epsilon(1e-3));
-  CHECK(value(f, "adversary_caught.late_copy", "truth_us") == doctest::Approx(49.92).epsilon(1e-4));
+  CHECK(value(f, "adversary_caught.late_copy", "reading_us") == doctest::Approx(54.43).epsilon(1e-3));
+  CHECK(value(f, "adversary_caught.late_copy", "truth_us") == doctest::Approx(51.07).epsilon(1e-4));
   // The goal, within 10 % + 1 us of CUPTI, printed "met" for every honest workload, the short
-  // kernels at +29.9 %, +46.1 % and +45.8 %: the 10 % alone was not reached, the 1 us carried them.
+  // kernels at +38.0 %, +40.0 % and +48.6 %: the 10 % alone was not reached, the 1 us carried them.
   for (const char* id : {"short", "long", "first_launch", "l2_resident"}) {
     const std::string full = std::string("honest_goal.") + id;
     CHECK(by_id(f, full).id == full + ".met");
@@ -163,20 +165,20 @@ TEST_CASE("replay: ch13 H200 2026-12-02d, the naive pair and the reference harne
   }
   const double reading = value(f, "honest_holds.l2_resident", "reading_us");
   const double cupti = value(f, "honest_holds.l2_resident", "cupti_us");
-  CHECK(reading == doctest::Approx(3.36).epsilon(1e-3));
+  CHECK(reading == doctest::Approx(3.42).epsilon(1e-3));
   CHECK(cupti == doctest::Approx(2.304).epsilon(1e-4));
   CHECK(reading - cupti > 0.10 * cupti);                // outside the 10 % alone
   CHECK(reading - cupti <= ch13::tolerance_us(cupti));  // inside 10 % + 1 us
-  CHECK(value(f, "honest_holds.short", "cupti_us") == doctest::Approx(3.584).epsilon(1e-4));
+  CHECK(value(f, "honest_holds.short", "cupti_us") == doctest::Approx(3.456).epsilon(1e-4));
 }
 
-TEST_CASE("replay: ch13 H200 2026-12-02d, a short kernel alone and in a sequence") {
+TEST_CASE("replay: ch13 H200 2026-12-02e, a short kernel alone and in a sequence") {
   const lab_test::KeptRun run = lab_test::KeptRun::load(kH200Run, kChapter);
   const std::vector<lab::Finding> f = ch13::sequence_checks(sequence_from(run));
   CHECK(by_id(f, "sequence_results").passed);
-  CHECK(value(f, "two_quantities", "lone_us") == doctest::Approx(3.36).epsilon(1e-3));
-  CHECK(value(f, "two_quantities", "stream_us") == doctest::Approx(3.4469).epsilon(1e-4));
-  CHECK(value(f, "two_quantities", "graph_us") == doctest::Approx(2.6939).epsilon(1e-4));
+  CHECK(value(f, "two_quantities", "lone_us") == doctest::Approx(3.42).epsilon(1e-3));
+  CHECK(value(f, "two_quantities", "stream_us") == doctest::Approx(3.4496).epsilon(1e-4));
+  CHECK(value(f, "two_quantities", "graph_us") == doctest::Approx(2.6816).epsilon(1e-4));
   // The graph's per-kernel cost came closest to CUPTI's lone 2.30 us, the stream's was above the lone reading.
   CHECK(value(f, "two_quantities", "graph_us") < value(f, "two_quantities", "lone_us"));
   CHECK(value(f, "two_quantities", "stream_us") > value(f, "two_quantities", "lone_us"));

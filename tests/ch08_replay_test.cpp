@@ -1,5 +1,5 @@
-// Chapter 08's checks replayed on the kept runs: the numbers the H200 (h200-2026-12-02d, the fourth run
-// of 2026-12-02, code a34d549) and the H100 (run 5 of 2026-11-25) measured, rebuilt into the chapter's
+// Chapter 08's checks replayed on the kept runs: the numbers the H200 (h200-2026-12-02e, the fifth run
+// of 2026-12-02, code 37ba1db) and the H100 (run 5 of 2026-11-25) measured, rebuilt into the chapter's
 // run structs and fed to the same functions the chapter calls, so each verdict is pinned on both GPUs
 // without one. Run 5 is an older code: its table ids and columns are those of today for every row used
 // here, but it printed some findings (the pace, the kernel itself, the payback) that today are table
@@ -190,7 +190,7 @@ void check_tables_as_printed(const KeptRun& run) {
 
 }  // namespace
 
-TEST_CASE("ch08 replay, H200 2026-12-02d: every check's verdict as the run printed it") {
+TEST_CASE("ch08 replay, H200 2026-12-02e: every check's verdict as the run printed it") {
   check_verdicts_as_printed(h200());
   const std::vector<lab::Finding> queue = ch08::queue_checks(queue_fill(h200()), queue_pace(h200()));
   CHECK(lab_test::by_id(queue, "queue_depth").id == "queue_depth.blocked");
@@ -203,22 +203,24 @@ TEST_CASE("ch08 replay, H200 2026-12-02d: every check's verdict as the run print
         doctest::Approx(h200().finding("launch_pace").at("values").at("beyond_ms").get<double>()));
 }
 
-TEST_CASE("ch08 replay, H200 2026-12-02d: the tables' derived columns as printed") {
+TEST_CASE("ch08 replay, H200 2026-12-02e: the tables' derived columns as printed") {
   check_tables_as_printed(h200());
   const lab::ResultTable cost = ch08::launch_cost_table(launch_cost(h200()));
   CHECK(lab_test::cell(cost, "launch call (host)", "vs_pace") ==
         doctest::Approx(number(h200().row("launch_cost", "launch call (host)"), "vs_pace")));
   CHECK(lab_test::cell(cost, "the kernel itself (CUPTI)", "step_us") == doctest::Approx(0.256));
   const lab::ResultTable graphs = ch08::graph_table(graph_run(h200()));
-  // The page's benchmark row, K = 100: 2.82x, under the 3x target on this run; 2.82x at K = 1000 too.
-  CHECK(lab_test::cell(graphs, "100", "stream_over_graph") == doctest::Approx(2.82).epsilon(0.005));
-  CHECK(lab_test::cell(graphs, "1000", "stream_over_graph") == doctest::Approx(2.82).epsilon(0.005));
+  // The page's benchmark row, K = 100: 3.03x, just over the 3x target on this run; 2.80x at K = 1000.
+  CHECK(lab_test::cell(graphs, "100", "stream_over_graph") == doctest::Approx(3.03).epsilon(0.005));
+  CHECK(lab_test::cell(graphs, "100", "stream_over_graph") >= 3.0);
+  CHECK(lab_test::cell(graphs, "1000", "stream_over_graph") == doctest::Approx(2.80).epsilon(0.005));
+  CHECK(lab_test::cell(graphs, "10", "payback_replays") == 1);
   CHECK(lab_test::cell(graphs, "100", "payback_replays") == 1);
   CHECK(lab_test::cell(graphs, "1000", "payback_replays") == 2);
-  // At K = 1 the graph finished sooner than the stream launch (1.07x): 1.02 us saved per replay
-  // against 9.6 us of capture and instantiation, paid back after 10 replays.
-  CHECK(lab_test::cell(graphs, "1", "stream_over_graph") == doctest::Approx(1.07).epsilon(0.005));
-  CHECK(lab_test::cell(graphs, "1", "payback_replays") == 10);
+  // At K = 1 the graph finished sooner than the stream launch (1.02x): 0.31 us saved per replay
+  // against 10.3 us of capture and instantiation, paid back after 33 replays.
+  CHECK(lab_test::cell(graphs, "1", "stream_over_graph") == doctest::Approx(1.02).epsilon(0.005));
+  CHECK(lab_test::cell(graphs, "1", "payback_replays") == 33);
   const lab::ResultTable pace = ch08::queue_pace_table(queue_pace(h200()));
   CHECK(lab_test::cell(pace, "8192", "loop_percent") ==
         doctest::Approx(number(h200().row("queue_pace", "8192"), "loop_percent")));

@@ -1,7 +1,7 @@
 // Chapter 06's checks replayed on the kept runs: the structs of data.hpp
 // rebuilt from each run's JSON (samples, device fields, options), fed to the
 // chapter's functions, and each verdict compared with the one the run printed.
-// H200: docs/results/h200-2026-12-02d (code a34d549). H100: run 5 of
+// H200: docs/results/h200-2026-12-02e (code 37ba1db). H100: run 5 of
 // 2026-11-25 (older code, same table ids and columns; its checks are the same
 // but for unified_addressing, then an observation). No GPU.
 //
@@ -138,7 +138,7 @@ void replay_sweep_and_calls(const KeptRun& run) {
 
 }  // namespace
 
-TEST_CASE("ch06 replay, H200 2026-12-02d: every rebuilt check gives the verdict the run printed") {
+TEST_CASE("ch06 replay, H200 2026-12-02e: every rebuilt check gives the verdict the run printed") {
   const KeptRun run = KeptRun::load(kH200, kChapter);
   replay_sweep_and_calls(run);
   const std::vector<lab::Finding> sweep = ch06::sweep_checks(sweep_of(run));
@@ -146,22 +146,22 @@ TEST_CASE("ch06 replay, H200 2026-12-02d: every rebuilt check gives the verdict 
         doctest::Approx(run.finding("both_directions").at("values").at("total_gbps").get<double>()));
   CHECK(by_id(sweep, "benchmark").value("gbps").number() ==
         doctest::Approx(run.finding("benchmark").at("values").at("gbps").get<double>()));
-  // What 02d printed: pinned 6.3x pageable H2D and 3.4x D2H at 256 MiB; both directions 101.6 GB/s against
-  // 55.4 alone, each direction slower with the other running (H2D -6.8 %, D2H -8.1 %); 55.4 GB/s of 63.0.
-  CHECK(by_id(sweep, "pinned_faster").value("h2d_ratio").number() == doctest::Approx(6.347).epsilon(0.001));
-  CHECK(by_id(sweep, "pinned_faster").value("d2h_ratio").number() == doctest::Approx(3.433).epsilon(0.001));
-  CHECK(by_id(sweep, "both_directions").value("total_gbps").number() == doctest::Approx(101.613).epsilon(0.0001));
-  CHECK(by_id(sweep, "both_directions").value("h2d_change_percent").number() == doctest::Approx(-6.805).epsilon(0.001));
-  CHECK(by_id(sweep, "both_directions").value("d2h_change_percent").number() == doctest::Approx(-8.097).epsilon(0.001));
+  // What 02e printed: pinned 8.0x pageable H2D and 4.7x D2H at 256 MiB; both directions 101.1 GB/s against
+  // 55.4 alone, each direction slower with the other running (H2D -8.7 %, D2H -7.8 %); 55.4 GB/s of 63.0.
+  CHECK(by_id(sweep, "pinned_faster").value("h2d_ratio").number() == doctest::Approx(7.997).epsilon(0.001));
+  CHECK(by_id(sweep, "pinned_faster").value("d2h_ratio").number() == doctest::Approx(4.697).epsilon(0.001));
+  CHECK(by_id(sweep, "both_directions").value("total_gbps").number() == doctest::Approx(101.054).epsilon(0.0001));
+  CHECK(by_id(sweep, "both_directions").value("h2d_change_percent").number() == doctest::Approx(-8.726).epsilon(0.001));
+  CHECK(by_id(sweep, "both_directions").value("d2h_change_percent").number() == doctest::Approx(-7.836).epsilon(0.001));
   CHECK(by_id(sweep, "benchmark").id == "benchmark.link_known");
-  CHECK(by_id(sweep, "benchmark").value("gbps").number() == doctest::Approx(55.395).epsilon(0.0001));
-  // Pinned cudaMemcpyAsync returned after 0.002 ms of a 4.847 ms copy; the overlapped order saved 99.6 % of
-  // what a perfect overlap saves (5.049 against 9.891 ms).
+  CHECK(by_id(sweep, "benchmark").value("gbps").number() == doctest::Approx(55.358).epsilon(0.0001));
+  // Pinned cudaMemcpyAsync returned after 0.012 ms of a 4.863 ms copy; the overlapped order saved 100.2 % of
+  // what a perfect overlap saves (5.186 against 10.036 ms).
   const std::vector<lab::Finding> calls = ch06::calls_checks(calls_of(run));
-  CHECK(by_id(calls, "pinned_async_returns").value("returned_ms").number() == doctest::Approx(0.002006).epsilon(0.001));
-  CHECK(by_id(calls, "pinned_async_returns").value("done_ms").number() == doctest::Approx(4.8465).epsilon(0.0001));
+  CHECK(by_id(calls, "pinned_async_returns").value("returned_ms").number() == doctest::Approx(0.011974).epsilon(0.001));
+  CHECK(by_id(calls, "pinned_async_returns").value("done_ms").number() == doctest::Approx(4.8627).epsilon(0.0001));
   const std::vector<lab::Finding> cpu = ch06::cpu_freed_checks(cpu_freed_of(run));
-  CHECK(by_id(cpu, "overlap").value("saved_percent").number() == doctest::Approx(99.598).epsilon(0.001));
+  CHECK(by_id(cpu, "overlap").value("saved_percent").number() == doctest::Approx(100.210).epsilon(0.001));
 
   const std::vector<lab::Finding> zero = ch06::zero_copy_checks(mapped_of(run, run.passed("unified_addressing")));
   CHECK(by_id(zero, "zero_copy_exact").passed == run.passed("zero_copy_exact"));

@@ -147,15 +147,14 @@ no_cupti_dir="$build-no-cupti"
 # check in this tree (chNN_solution_check); the copy proves that make-student-copy and
 # scripts/progress work in a learner's tree, with one exercise that links its chapter's
 # lesson (05) and one with a graph (08b).
-student_copy_solved=${STUDENT_COPY_SOLVED:-ch01 ch05 ch08b}
+read -r -a student_copy_solved <<<"${STUDENT_COPY_SOLVED:-ch01 ch05 ch08b}"
 exercise_field() {  # exercise_field <field> <chapter...>: that field of each of these chapters' exercises, a line each
   python3 -c 'import json, sys; [print(e[sys.argv[2]]) for e in json.load(open(sys.argv[1]))["exercises"] if e["chapter"] in sys.argv[3:]]' \
     "$build/exercises/exercises.json" "$@"
 }
 build_student_checks() {  # build_student_checks <jobs>: the checks of the exercises the copy solves
-  local targets chapters
-  read -r -a chapters <<<"$student_copy_solved"
-  mapfile -t targets < <(exercise_field target "${chapters[@]}")
+  local targets
+  mapfile -t targets < <(exercise_field target "${student_copy_solved[@]}")
   (cd "$student_copy_dir" && cmake --preset release >/dev/null && cmake --build build/release -j "$1" --target "${targets[@]}")
 }
 prepare_student_copy() {  # prepare_student_copy <jobs>: a student copy; progress on it as handed out; solved
@@ -166,9 +165,8 @@ prepare_student_copy() {  # prepare_student_copy <jobs>: a student copy; progres
   # In the copy, the exercises as handed out are its own first commit.
   (cd "$student_copy_dir" && env -u LAB_PRISTINE_FROM scripts/progress --json "$results/progress-student-untouched.json") || return 1
   # Then the solutions of STUDENT_COPY_SOLVED copied in and their checks built (the student-copy step runs them).
-  local chapter folder chapters=()
-  read -r -a chapters <<<"$student_copy_solved"
-  for chapter in "${chapters[@]}"; do
+  local chapter folder
+  for chapter in "${student_copy_solved[@]}"; do
     folder=$(exercise_field folder "$chapter")
     [[ -n $folder && -d solutions/$folder ]] || { echo "gpu-check: STUDENT_COPY_SOLVED names $chapter, no exercise"; return 1; }
     cp solutions/"$folder"/* "$student_copy_dir/exercises/$folder/" || return 1
@@ -206,7 +204,7 @@ background_builds() {  # background_builds <job...>
   local half=$(((jobs + 1) / 2)) job cores
   for job in "$@"; do
     cores=$half
-    [[ $job == rest_of_build || $job == prepare_student_copy ]] && cores=$jobs  # the two longest (H200: 137 and 153 s)
+    [[ $job == rest_of_build || $job == prepare_student_copy ]] && cores=$jobs  # the two longest (H200, 2026-12-02e: 139 and 165 s)
     (
       renice -n 10 -p "$BASHPID" >/dev/null 2>&1 || true  # the sanitizer runs come first
       rc=0 start=$SECONDS
@@ -407,9 +405,9 @@ if in_part 1 && [[ -f $build/chapters.tsv ]]; then
     export SANITIZER_JOBS=${SANITIZER_JOBS:-16}
     sanitizers_start=$SECONDS
     # The last chapters first: under the tools they run longest (H200, 2026-12-02: chapter
-    # 12's racecheck 133-159 s with a three-point work sweep, so its small run now sweeps one point;
-    # 08 and 10 36 to 104 s, the rest under 36 s), so
-    # the wall time is about the longest run, not the longest run started last.
+    # 12's racecheck 116 s with its small run's one-point work sweep, 133-159 s with three;
+    # 08 and 10 36 to 104 s; the rest under 36 s), so the wall time is about the longest run,
+    # not the longest run started last.
     for ((i = ${#chapters[@]} - 1; i >= 0; i--)); do
       line=${chapters[i]}
       IFS=$'\t' read -r name executable smoke <<<"$line"
@@ -469,16 +467,14 @@ sanitizer_summaries() {
 ((${#sanitizer_logs[@]} > 0)) && step sanitizer-summaries sanitizer_summaries
 
 # A learner's and an instructor's view of the exercises: part 1 made a student copy (no
-# solutions/), where progress reported every exercise not started, and copied three
-# solutions in; here progress must report those solved.
+# solutions/), where progress reported every exercise not started, and copied the solutions
+# of STUDENT_COPY_SOLVED in; here progress must report those solved.
 steps_part=2  # from here on: the student copy, the tour, the timelines, the build without CUPTI
 
 student_copy() {  # part 1 made the copy, ran progress on it as handed out, copied the solutions in and built them
   wait_background_builds
   background_build_ok prepare_student_copy || return 1
-  local chapters=()
-  read -r -a chapters <<<"$student_copy_solved"
-  (cd "$student_copy_dir" && env -u LAB_PRISTINE_FROM scripts/progress --require-solved --json "$results/progress-student-solved.json" "${chapters[@]}")
+  (cd "$student_copy_dir" && env -u LAB_PRISTINE_FROM scripts/progress --require-solved --json "$results/progress-student-solved.json" "${student_copy_solved[@]}")
 }
 step student-copy student_copy
 
